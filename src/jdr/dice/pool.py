@@ -1,0 +1,195 @@
+"""Scored dice and pools: a rule's scoring written once, for rolling and for exact odds.
+
+A `ScoredDie` is a die size plus a map face → score vector (one or two small whole numbers, e.g.
+`(successes, failures)`). A `Pool` is a multiset of scored dice, sizes mixed as the player likes.
+`roll_pool` gives a `PoolRoll` record that keeps every face and what it counted for;
+`jdr.prob.pool_distribution` takes the same `Pool` to the exact distribution of its summed vector.
+
+>>> d10 = ScoredDie.threshold(10, success_at=6, failure_at=1)
+>>> record = roll_pool(Pool.of((d10, 4)), GivenFaces([7, 1, 2, 6]))
+>>> record.total
+(2, 1)
+>>> [roll.mark for roll in record.rolls]
+['✓', '✗', '', '✓']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from jdr.dice.source import GivenFaces, RandomSource
+from jdr.errors import InputError
+
+Vector = tuple[int, ...]
+
+__all__ = ["DieRoll", "GivenFaces", "Pool", "PoolRoll", "ScoredDie", "Vector", "roll_pool"]
+
+
+@dataclass(frozen=True)
+class ScoredDie:
+    """A die of `size` faces whose face `f` scores `scores[f - 1]` (a vector), shown as `marks[f - 1]`.
+
+    >>> ScoredDie.sum(6).scores[:3]
+    ((1,), (2,), (3,))
+    """
+
+    size: int
+    scores: tuple[Vector, ...]
+    marks: tuple[str, ...] = ()
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.size < 1:
+            raise InputError("size", self.size, "1..", "a die needs at least one face")
+        if len(self.scores) != self.size:
+            raise ValueError(f"{len(self.scores)} scores for a d{self.size}")
+        widths = {len(v) for v in self.scores}
+        if len(widths) != 1 or not 1 <= widths.pop() <= 2:
+            raise ValueError("score vectors must all have 1 or 2 components")
+        if self.marks and len(self.marks) != self.size:
+            raise ValueError(f"{len(self.marks)} marks for a d{self.size}")
+
+    @property
+    def width(self) -> int:
+        """How many components each score vector has."""
+        return len(self.scores[0])
+
+    def score(self, face: int) -> Vector:
+        return self.scores[face - 1]
+
+    def mark(self, face: int) -> str:
+        return self.marks[face - 1] if self.marks else ""
+
+    @property
+    def label(self) -> str:
+        return self.name or f"d{self.size}"
+
+    @classmethod
+    def from_function(
+        cls,
+        size: int,
+        score: Callable[[int], Vector],
+        mark: Callable[[int], str] | None = None,
+        name: str = "",
+    ) -> ScoredDie:
+        """Build a die from a scoring function of the face (the usual way a system writes a rule)."""
+        faces = range(1, size + 1)
+        return cls(
+            size,
+            tuple(tuple(score(f)) for f in faces),
+            tuple(mark(f) for f in faces) if mark else (),
+            name,
+        )
+
+    @classmethod
+    def sum(cls, size: int) -> ScoredDie:
+        """A plain die: it scores its face."""
+        return cls.from_function(size, lambda f: (f,))
+
+    @classmethod
+    def threshold(cls, size: int, success_at: int, failure_at: int | None = None) -> ScoredDie:
+        """`(successes, failures)`: a success on a face ≥ `success_at`, a failure on ≤ `failure_at`.
+
+        Both may apply to one face (a d10 at difficulty 1 showing 1 is one of each).
+        """
+
+        def score(face: int) -> Vector:
+            return (
+                int(face >= success_at),
+                int(failure_at is not None and face <= failure_at),
+            )
+
+        def mark(face: int) -> str:
+            success, failure = score(face)
+            return "✓" * success + "✗" * failure
+
+        return cls.from_function(size, score, mark)
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A multiset of scored dice: `((die, count), …)` in the order they are rolled.
+
+    >>> Pool.of((ScoredDie.sum(4), 2), (ScoredDie.sum(12), 1)).notation()
+    '2d4+1d12'
+    """
+
+    groups: tuple[tuple[ScoredDie, int], ...]
+
+    def __post_init__(self) -> None:
+        widths = {die.width for die, _ in self.groups}
+        if len(widths) > 1:
+            raise ValueError("all dice of a pool must score vectors of the same width")
+        for _die, count in self.groups:
+            if count < 0:
+                raise InputError("dice", count, "0..", "a pool cannot hold a negative count")
+
+    @classmethod
+    def of(cls, *groups: tuple[ScoredDie, int]) -> Pool:
+        return cls(tuple((die, count) for die, count in groups if count > 0))
+
+    @property
+    def width(self) -> int:
+        return self.groups[0][0].width if self.groups else 1
+
+    @property
+    def dice_count(self) -> int:
+        return sum(count for _, count in self.groups)
+
+    def notation(self) -> str:
+        return "+".join(f"{count}{die.label}" for die, count in self.groups) or "0d"
+
+    def dice(self) -> Iterable[ScoredDie]:
+        """Every die, one by one, in roll order."""
+        for die, count in self.groups:
+            yield from [die] * count
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One die of a roll: its size, the face shown, the vector it scored and its mark."""
+
+    size: int
+    face: int
+    score: Vector
+    mark: str = ""
+
+
+@dataclass(frozen=True)
+class PoolRoll:
+    """A rolled pool: every die in roll order, and the summed vector."""
+
+    pool: Pool
+    rolls: tuple[DieRoll, ...]
+    total: Vector = field(default=())
+
+    @property
+    def faces(self) -> list[int]:
+        return [r.face for r in self.rolls]
+
+    def faces_text(self) -> str:
+        """`7✓ 1✗ 2 6✓`: every face with what it counted for."""
+        return " ".join(f"{r.face}{r.mark}" for r in self.rolls)
+
+
+def roll_pool(pool: Pool, rng: RandomSource) -> PoolRoll:
+    """Roll every die of `pool` from `rng` (group by group, in order) and sum the vectors."""
+    rolls: list[DieRoll] = []
+    for die, count in pool.groups:
+        for face in rng.faces(die.size, count):
+            rolls.append(DieRoll(die.size, face, die.score(face), die.mark(face)))
+    return PoolRoll(pool, tuple(rolls), sum_vectors((r.score for r in rolls), pool.width))
+
+
+def sum_vectors(vectors: Iterable[Vector], width: int) -> Vector:
+    total = [0] * width
+    for vector in vectors:
+        for i, value in enumerate(vector):
+            total[i] += value
+    return tuple(total)
+
+
+def dice_of(groups: Sequence[tuple[int, int]], make: Callable[[int], ScoredDie]) -> Pool:
+    """A pool from `(count, size)` pairs and a scoring per size: `dice_of([(2, 4)], passion_die)`."""
+    return Pool.of(*((make(size), count) for count, size in groups))

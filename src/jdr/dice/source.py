@@ -1,0 +1,162 @@
+"""Random sources: where faces come from.
+
+One small interface, `faces(size, count)`, uniform on 1..size. Rules never call `random` themselves:
+they are handed a source, so a test or a replay can fix every face.
+
+>>> GivenFaces([7, 1, 2, 6]).faces(10, 4)
+[7, 1, 2, 6]
+>>> Seeded(42).faces(6, 3) == Seeded(42).faces(6, 3)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
+
+from jdr.errors import FacesError
+from jdr.i18n import _, ngettext
+
+
+@runtime_checkable
+class RandomSource(Protocol):
+    """Anything that can roll `count` dice of `size` faces, each uniform on 1..size."""
+
+    def faces(self, size: int, count: int) -> list[int]: ...
+
+
+class SystemRandom:
+    """The operating system's randomness (`secrets`): the default source."""
+
+    def faces(self, size: int, count: int) -> list[int]:
+        return [secrets.randbelow(size) + 1 for _ in range(count)]
+
+    def __repr__(self) -> str:
+        return "SystemRandom()"
+
+
+class Seeded:
+    """A reproducible source: the same seed gives the same faces, for tests and replays."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def faces(self, size: int, count: int) -> list[int]:
+        return [self._random.randint(1, size) for _ in range(count)]
+
+    def __repr__(self) -> str:
+        return f"Seeded({self.seed})"
+
+
+class GivenFaces:
+    """Faces the player already rolled (real dice, a forum's roller), consumed in order.
+
+    Each face is checked against the die asked for; `finish()` refuses faces left over.
+
+    >>> source = GivenFaces([3, 9])
+    >>> source.faces(6, 1)
+    [3]
+    >>> source.faces(6, 1)
+    Traceback (most recent call last):
+    ...
+    jdr.errors.FacesError: faces: 9 (face 2 is 9, not a face of a d6; allowed: 1..6)
+    """
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.given = tuple(faces)
+        self.used = 0
+
+    def faces(self, size: int, count: int) -> list[int]:
+        left = len(self.given) - self.used
+        if count > left:
+            raise FacesError(
+                "faces",
+                ",".join(map(str, self.given)) or "-",
+                ngettext(
+                    "{needed} face in all", "{needed} faces in all", self.used + count
+                ).format(needed=self.used + count),
+                ngettext(
+                    "{given} face given, the roll needs more",
+                    "{given} faces given, the roll needs more",
+                    len(self.given),
+                ).format(given=len(self.given)),
+            )
+        taken = list(self.given[self.used : self.used + count])
+        for offset, face in enumerate(taken):
+            if not 1 <= face <= size:
+                position = self.used + offset + 1
+                raise FacesError(
+                    "faces",
+                    face,
+                    f"1..{size}",
+                    _("face {position} is {face}, not a face of a d{size}").format(
+                        position=position, face=face, size=size
+                    ),
+                )
+        self.used += count
+        return taken
+
+    def finish(self) -> None:
+        """Refuse faces that the roll did not use (a miscount the player should see)."""
+        if self.used != len(self.given):
+            raise FacesError(
+                "faces",
+                ",".join(map(str, self.given)),
+                ngettext("{used} face", "{used} faces", self.used).format(used=self.used),
+                ngettext(
+                    "{given} face given, the roll used only {used}",
+                    "{given} faces given, the roll used only {used}",
+                    len(self.given),
+                ).format(given=len(self.given), used=self.used),
+            )
+
+    def __repr__(self) -> str:
+        return f"GivenFaces({list(self.given)!r})"
+
+
+class Recording:
+    """Wraps a source and remembers every face it gave, in roll order (the JSON `faces`)."""
+
+    def __init__(self, inner: RandomSource) -> None:
+        self.inner = inner
+        self.rolled: list[int] = []
+        self.sizes: list[int] = []
+
+    def faces(self, size: int, count: int) -> list[int]:
+        got = self.inner.faces(size, count)
+        self.rolled.extend(got)
+        self.sizes.extend([size] * len(got))
+        return got
+
+
+def parse_faces(text: str) -> list[int]:
+    """`"7,1,2,6"` → `[7, 1, 2, 6]`; spaces allowed; anything else is refused clearly."""
+    parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
+    if not parts:
+        raise FacesError("faces", text, _("whole numbers separated by commas, e.g. 7,1,2,6"))
+    faces = []
+    for part in parts:
+        try:
+            faces.append(int(part))
+        except ValueError:
+            raise FacesError(
+                "faces",
+                text,
+                _("whole numbers separated by commas, e.g. 7,1,2,6"),
+                _("{part} is not a whole number").format(part=part),
+            ) from None
+    return faces
+
+
+def make_source(faces: str | None = None, seed: int | None = None) -> RandomSource:
+    """The source the common options ask for: `--faces` wins, then `--seed`, else the system's."""
+    if faces is not None and seed is not None:
+        raise FacesError("faces", faces, _("either --faces or --seed, not both"))
+    if faces is not None:
+        return GivenFaces(parse_faces(faces))
+    if seed is not None:
+        return Seeded(seed)
+    return SystemRandom()

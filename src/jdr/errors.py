@@ -1,0 +1,98 @@
+"""One error root for everything a user can get wrong.
+
+Errors carry data, not prose: the edge (CLI, web) renders them in the reader's language.
+
+>>> err = InputError("difficulty", 0, "1..")
+>>> err.field, err.value, err.allowed
+('difficulty', 0, '1..')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class JdrError(Exception):
+    """Root of every error `jdr` raises on purpose.
+
+    `code` is a stable machine name (the JSON `error.code`); `message()` renders one line in the
+    current language.
+    """
+
+    code = "error"
+
+    def message(self) -> str:
+        return str(self)
+
+
+class InputError(JdrError, ValueError):
+    """A value the user gave is not allowed: names the field, the value and what is allowed."""
+
+    code = "invalid_input"
+
+    def __init__(self, field: str, value: Any, allowed: str, reason: str | None = None) -> None:
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+        self.reason = reason
+        super().__init__(f"{field}: {value!r} ({reason or 'not allowed'}; allowed: {allowed})")
+
+    def message(self) -> str:
+        from jdr.i18n import _
+
+        if self.reason:
+            return _("{field}: {value} — {reason} (allowed: {allowed})").format(
+                field=self.field, value=_show(self.value), reason=self.reason, allowed=self.allowed
+            )
+        return _("{field}: {value} is not allowed (allowed: {allowed})").format(
+            field=self.field, value=_show(self.value), allowed=self.allowed
+        )
+
+
+class LimitError(InputError):
+    """A request over one of the budgets charged before any work (dice count, faces, length …)."""
+
+    code = "limit_exceeded"
+
+
+class FacesError(InputError):
+    """Given faces that do not fit the roll: a face off the die, too few or too many faces."""
+
+    code = "invalid_faces"
+
+
+class RulesError(JdrError):
+    """A command the rules forbid (a fight action out of turn, a cost not payable …).
+
+    `reason` is already a sentence in the current language: the system builds it with `_()`.
+    """
+
+    code = "rules"
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        self.reason = reason
+        self.rule = rule
+        super().__init__(reason if rule is None else f"{reason} ({rule})")
+
+    def message(self) -> str:
+        return str(self)
+
+
+class UnknownNameError(InputError):
+    """An unknown system, action or other name, with the names that exist."""
+
+    code = "unknown_name"
+
+    def __init__(self, field: str, value: str, known: list[str]) -> None:
+        super().__init__(field, value, ", ".join(known) or "-")
+
+    def message(self) -> str:
+        from jdr.i18n import _
+
+        return _("unknown {field} {value} (known: {allowed})").format(
+            field=self.field, value=_show(self.value), allowed=self.allowed
+        )
+
+
+def _show(value: Any) -> str:
+    return value if isinstance(value, str) else repr(value)
