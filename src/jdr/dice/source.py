@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from jdr.errors import FacesError
+from jdr.errors import FacesError, InputError
 from jdr.i18n import _, ngettext
 
 
@@ -151,12 +151,26 @@ def parse_faces(text: str) -> list[int]:
     return faces
 
 
-def make_source(faces: str | None = None, seed: int | None = None) -> RandomSource:
-    """The source the common options ask for: `--faces` wins, then `--seed`, else the system's."""
+def make_source(faces: str | None = None, seed: int | str | None = None) -> RandomSource:
+    """The source the common options ask for: `--faces`, `--seed`, else the system's randomness.
+
+    >>> make_source(seed="42")
+    Seeded(42)
+    """
     if faces is not None and seed is not None:
-        raise FacesError("faces", faces, _("either --faces or --seed, not both"))
+        raise FacesError("--faces", faces, _("either --faces or --seed, not both"))
     if faces is not None:
         return GivenFaces(parse_faces(faces))
     if seed is not None:
-        return Seeded(seed)
+        return Seeded(parse_seed(seed))
     return SystemRandom()
+
+
+def parse_seed(seed: int | str) -> int:
+    """A seed is a whole number, written as the user likes (`42`, ` 42 `)."""
+    if isinstance(seed, int):
+        return seed
+    try:
+        return int(seed.strip())
+    except ValueError:
+        raise InputError("--seed", seed, _("whole number"), _("not a whole number")) from None

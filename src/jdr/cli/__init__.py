@@ -1,0 +1,1 @@
+"""The command line: parse input, call the pure core, render the result."""

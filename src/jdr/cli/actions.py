@@ -1,0 +1,184 @@
+"""`jdr roll|odds|advise SYSTEM ACTION`: options from the action's model, then render the answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from jdr.cli.options import Common, common_parameters, make_command, model_parameters, option_name
+from jdr.cli.render import (
+    choices_table,
+    console,
+    distribution_table,
+    emit_json,
+    jsonable,
+    outcomes_table,
+)
+from jdr.errors import UnknownNameError
+from jdr.i18n import _, current_language
+from jdr.systems.protocol import Action, RuleSystem, display_name
+
+
+class _ActionsGroup(TyperGroup):
+    """A system's actions; an unknown one is refused with the list of known ones."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is None:
+            raise UnknownNameError(_("action"), cmd_name, sorted(self.commands))
+        return command
+
+
+def system_group(system: RuleSystem, mode: str) -> Any:
+    """The click group of `system`'s actions for `mode` (roll, odds or advise)."""
+    app = typer.Typer(
+        cls=_ActionsGroup,
+        help=display_name(system, current_language()),
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
+    for name, action in system.actions.items():
+        if mode == "odds" and action.odds is None:
+            continue
+        if mode == "advise" and action.advise is None:
+            continue
+        model = action.advise.params if mode == "advise" and action.advise else action.params
+        parameters = model_parameters(model) + common_parameters(
+            rolls=mode == "roll", exact=mode in ("odds", "advise")
+        )
+
+        def run(common: Common, values: dict[str, Any], action: Action[Any] = action) -> None:
+            {"roll": run_roll, "odds": run_odds, "advise": run_advise}[mode](
+                system, action, common, values
+            )
+
+        help_text = _(action.advise.help if mode == "advise" and action.advise else action.help)
+        app.command(name, help=help_text or None)(make_command(parameters, run))
+    return typer.main.get_group(app)
+
+
+def _params(model: Any, values: dict[str, Any]) -> Any:
+    from jdr.cli.options import raw_values
+    from jdr.params import validate_params
+
+    return validate_params(model, raw_values(model, values), option_name)
+
+
+def run_roll(system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]) -> None:
+    from jdr.dice.source import GivenFaces, make_source
+
+    params = _params(action.params, values)
+    rng = make_source(common.faces, common.seed)
+    record = action.roll(params, rng)
+    if isinstance(rng, GivenFaces):
+        rng.finish()
+    explanation = record.explain()
+    if common.json:
+        payload: dict[str, Any] = {
+            "system": system.id,
+            "action": action.name,
+            "params": params.model_dump(mode="json"),
+            "faces": list(record.faces),
+            "outcome": record.outcome,
+        }
+        for key, value in {**record.totals, **record.details}.items():
+            payload.setdefault(key, jsonable(value))
+        payload["explanation"] = explanation
+        emit_json(payload)
+        return
+    out = console()
+    out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
+    out.print(explanation, markup=False)
+
+
+def run_odds(system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]) -> None:
+    assert action.odds is not None  # only actions with odds are listed
+    params = _params(action.params, values)
+    odds = action.odds(params, common.exact)
+    if common.json:
+        payload: dict[str, Any] = {
+            "system": system.id,
+            "action": action.name,
+            "params": params.model_dump(mode="json"),
+            "outcomes": jsonable(dict(odds.outcomes), common.exact),
+        }
+        if odds.mean is not None:
+            payload["mean"] = jsonable(odds.mean, common.exact)
+        payload["distribution"] = jsonable([list(row) for row in odds.distribution], common.exact)
+        if odds.label:
+            payload["distribution_of"] = odds.label
+        for key, value in odds.extra.items():
+            payload.setdefault(key, jsonable(value, common.exact))
+        emit_json(payload)
+        return
+    out = console()
+    out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
+    out.print(outcomes_table(odds.outcomes, common.exact))
+    if odds.mean is not None:
+        out.print(_("mean: {mean:.4f}").format(mean=float(odds.mean)))
+    if odds.distribution:
+        out.print()
+        out.print(distribution_table(odds.distribution, odds.label, common.exact))
+
+
+def run_advise(
+    system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
+) -> None:
+    assert action.advise is not None  # only actions with an advisor are listed
+    params = _params(action.advise.params, values)
+    advice = action.advise.advise(params, common.exact)
+    if common.json:
+        payload: dict[str, Any] = {
+            "system": system.id,
+            "action": action.name,
+            "params": params.model_dump(mode="json"),
+            "choices": jsonable(list(advice.choices), common.exact),
+        }
+        for key, value in advice.extra.items():
+            payload.setdefault(key, jsonable(value, common.exact))
+        emit_json(payload)
+        return
+    out = console()
+    out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
+    out.print(choices_table(advice.choices))
+
+
+def show_systems(as_json: bool) -> None:
+    from jdr.systems import default_registry
+
+    systems = default_registry().all()
+    lang = current_language()
+    if as_json:
+        emit_json(
+            {
+                "systems": [
+                    {
+                        "id": system.id,
+                        "names": dict(system.names),
+                        "actions": [
+                            {
+                                "name": name,
+                                "odds": action.odds is not None,
+                                "advise": action.advise is not None,
+                            }
+                            for name, action in system.actions.items()
+                        ],
+                        "fight": system.fight is not None,
+                    }
+                    for system in systems
+                ]
+            }
+        )
+        return
+    out = console()
+    if not systems:
+        out.print(_("No rule system is installed."))
+        return
+    for system in systems:
+        out.print(f"[bold]{system.id}[/bold] — {display_name(system, lang)}")
+        for name, action in system.actions.items():
+            modes = ["roll"] + ["odds"] * (action.odds is not None)
+            modes += ["advise"] * (action.advise is not None)
+            out.print(f"  {name}  [dim]({', '.join(modes)})[/dim]")

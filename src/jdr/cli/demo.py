@@ -1,0 +1,37 @@
+"""`jdr demo`: a first real run, showing rolls, given faces and exact odds."""
+
+from __future__ import annotations
+
+from jdr.cli.render import console, distribution_table, outcomes_table
+from jdr.i18n import _
+
+
+def demo() -> None:
+    from jdr.dice import GivenFaces, Seeded, notation
+    from jdr.systems import default_registry
+
+    out = console()
+    out.rule(_("jdr — dice, exact odds and fights"))
+    out.print(_("1. A roll from a seed (replay it with the same --seed):"))
+    for text in ("2d6+3", "4d6kh3", "3d6!"):
+        result = notation.roll(notation.parse(text), Seeded(2026))
+        out.print("   " + result.explain(), markup=False)
+
+    out.print()
+    out.print(_("2. Dice the player already rolled (--faces 7,1,2,6), counted as successes ≥ 6, each 1 removing one:"))
+    result = notation.roll(notation.parse("4d10>=6f1"), GivenFaces([7, 1, 2, 6]))
+    out.print("   " + result.explain(), markup=False)
+
+    out.print()
+    out.print(_("3. What are my odds? The exact distribution of 4d10>=6f1:"))
+    distribution = notation.odds(notation.parse("4d10>=6f1"), exact=True)
+    outcomes = distribution.outcomes(
+        lambda v: "success" if v[0] > 0 else "failure" if v[0] == 0 else "critical_failure"
+    )
+    out.print(outcomes_table(outcomes, exact=True))
+    out.print(distribution_table(distribution.to_list(), _("total"), exact=True))
+
+    out.print()
+    ids = default_registry().ids()
+    out.print(_("4. Rule systems installed: {systems}").format(systems=", ".join(ids) or "—"))
+    out.print(_("Next: jdr dice --help, jdr systems, jdr roll --help."))

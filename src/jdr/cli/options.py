@@ -1,0 +1,165 @@
+"""Command-line options from a parameter model, plus the options every command shares.
+
+A system declares its action's parameters once, as a pydantic model; this module turns each field
+into a `--kebab-case` option (flags for booleans, repeatable options for lists) and hands the raw
+strings to `jdr.params.validate_params`, so the messages are the project's own, in both languages.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typer
+
+from jdr.i18n import _
+
+COMMON = ("jdr_faces", "jdr_seed", "jdr_json", "jdr_lang", "jdr_exact")
+
+
+@dataclass(frozen=True)
+class Common:
+    """The options every command shares."""
+
+    faces: str | None = None
+    seed: str | None = None
+    json: bool = False
+    lang: str | None = None
+    exact: bool = False
+
+
+def option_name(field: str) -> str:
+    return "--" + field.replace("_", "-")
+
+
+def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
+    """`--faces`, `--seed` (for rolls), `--exact` (for odds), `--json`, `--lang`."""
+    kw = inspect.Parameter.KEYWORD_ONLY
+    params = []
+    if rolls:
+        params += [
+            inspect.Parameter(
+                "jdr_faces",
+                kw,
+                default=None,
+                annotation=Annotated[
+                    str | None,
+                    typer.Option(
+                        "--faces",
+                        metavar="F,F,…",
+                        help=_("Faces already rolled, in roll order (e.g. 7,1,2,6)."),
+                    ),
+                ],
+            ),
+            inspect.Parameter(
+                "jdr_seed",
+                kw,
+                default=None,
+                annotation=Annotated[
+                    str | None,
+                    typer.Option("--seed", metavar="N", help=_("Seed for a reproducible roll.")),
+                ],
+            ),
+        ]
+    if exact:
+        params.append(
+            inspect.Parameter(
+                "jdr_exact",
+                kw,
+                default=False,
+                annotation=Annotated[
+                    bool,
+                    typer.Option("--exact", help=_('Exact probabilities, as "a/b" fractions.')),
+                ],
+            )
+        )
+    params += [
+        inspect.Parameter(
+            "jdr_json",
+            kw,
+            default=False,
+            annotation=Annotated[
+                bool, typer.Option("--json", help=_("Print one JSON object on stdout."))
+            ],
+        ),
+        inspect.Parameter(
+            "jdr_lang",
+            kw,
+            default=None,
+            annotation=Annotated[
+                str | None,
+                typer.Option("--lang", metavar="fr|en", help=_("Language of the output.")),
+            ],
+        ),
+    ]
+    return params
+
+
+def model_parameters(model: Any) -> list[inspect.Parameter]:
+    """One keyword parameter per model field, typed as text so validation stays in one place."""
+    from jdr.params import choices_of, describe_allowed, is_flag, is_list
+
+    params = []
+    for name, info in model.model_fields.items():
+        help_text = _(info.description) if info.description else ""
+        allowed = describe_allowed(info)
+        if allowed and not is_flag(info):
+            help_text = f"{help_text} [{allowed}]".strip()
+        if info.default is not None and not info.is_required() and not is_flag(info):
+            help_text += " " + _("(default: {value})").format(value=_default_text(info.default))
+        decl = option_name(name)
+        annotation: Any
+        if is_flag(info):
+            annotation = Annotated[bool, typer.Option(decl, help=help_text)]
+            default: Any = False
+        elif is_list(info):
+            annotation = Annotated[list[str] | None, typer.Option(decl, help=help_text)]
+            default = None
+        else:
+            choices = choices_of(info.annotation)
+            metavar = "|".join(choices) if choices and len(choices) <= 6 else name.upper()
+            annotation = Annotated[str | None, typer.Option(decl, help=help_text, metavar=metavar)]
+            default = None
+        params.append(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        )
+    return params
+
+
+def _default_text(value: Any) -> str:
+    return str(getattr(value, "value", value))
+
+
+def raw_values(model: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """The values the user actually gave (unset options are left to the model's defaults)."""
+    from jdr.params import is_flag
+
+    raw = {}
+    for name, info in model.model_fields.items():
+        value = values.get(name)
+        if value is None or (is_flag(info) and value is False) or value == []:
+            continue
+        raw[name] = value
+    return raw
+
+
+def make_command(
+    parameters: list[inspect.Parameter], run: Callable[[Common, dict[str, Any]], None]
+) -> Callable[..., None]:
+    """A function Typer can read: its signature is `parameters`; it calls `run(common, values)`."""
+
+    def command(**values: Any) -> None:
+        common = Common(
+            faces=values.pop("jdr_faces", None),
+            seed=values.pop("jdr_seed", None),
+            json=values.pop("jdr_json", False),
+            lang=values.pop("jdr_lang", None),
+            exact=values.pop("jdr_exact", False),
+        )
+        run(common, values)
+
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    return command

@@ -1,0 +1,139 @@
+"""Renderers: records, odds and advice as JSON (one object on stdout) or as Rich text.
+
+Nothing here computes a rule: it only shows what the core returned.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from jdr.i18n import _
+
+
+def console() -> Console:
+    """Standard output as Rich sees it (no colour when piped; width from the terminal)."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def probability_json(value: Any, exact: bool) -> Any:
+    """A probability for JSON: a float, or `"a/b"` in exact mode."""
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}" if exact else float(value)
+    if isinstance(value, float) and exact:
+        return str(Fraction(value).limit_denominator())
+    return value
+
+
+def jsonable(value: Any, exact: bool = False) -> Any:
+    """Make core values JSON-ready: tuples to lists, Fractions to floats or `"a/b"`."""
+    if isinstance(value, Fraction | float):
+        return probability_json(value, exact)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v, exact) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v, exact) for v in value]
+    return value
+
+
+def emit_json(payload: Mapping[str, Any]) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+
+
+def percent(value: Any) -> str:
+    p = float(value)
+    if p == 0:
+        return "0 %"
+    if p == 1:
+        return "100 %"
+    if p < 0.0001:
+        return f"{p * 100:.2e} %"
+    return f"{p * 100:.2f} %"
+
+
+def exact_text(value: Any) -> str:
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    return percent(value)
+
+
+def outcomes_table(outcomes: Mapping[str, Any], exact: bool) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column(_("outcome"))
+    table.add_column(_("probability"), justify="right")
+    if exact:
+        table.add_column(_("exact"), justify="right")
+    for key, p in outcomes.items():
+        row = [_(str(key)), percent(p)]
+        if exact:
+            row.append(exact_text(p))
+        table.add_row(*row)
+    return table
+
+
+def distribution_table(
+    distribution: Sequence[tuple[Any, Any]], label: str, exact: bool, limit: int = 60
+) -> Table:
+    """value, P(=), P(≥), a bar: the way AnyDice shows a distribution."""
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column(_(label) if label else _("value"), justify="right")
+    table.add_column("P(=)", justify="right")
+    table.add_column("P(≥)", justify="right")
+    if exact:
+        table.add_column(_("exact"), justify="right")
+    table.add_column("")
+    rows = list(distribution)
+    top = max((float(p) for _v, p in rows), default=1.0) or 1.0
+    tail: Any = sum((p for _v, p in rows), Fraction(0) if rows and isinstance(rows[0][1], Fraction) else 0.0)
+    shown = rows if len(rows) <= limit else _central(rows, limit)
+    for value, p in rows:
+        if (value, p) in shown:
+            cells = [_value_text(value), percent(p), percent(tail)]
+            if exact:
+                cells.append(exact_text(p))
+            cells.append("█" * round(30 * float(p) / top))
+            table.add_row(*cells)
+        tail -= p
+    return table
+
+
+def _central(rows: list[tuple[Any, Any]], limit: int) -> list[tuple[Any, Any]]:
+    """The `limit` most likely rows (a long distribution's tails are shown in the JSON only)."""
+    keep = sorted(rows, key=lambda row: float(row[1]), reverse=True)[:limit]
+    return [row for row in rows if row in keep]
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(map(str, value)) + ")"
+    return str(value)
+
+
+def choices_table(choices: Sequence[Mapping[str, Any]]) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    if not choices:
+        return table
+    keys = list(choices[0])
+    table.add_column("#", justify="right")
+    for key in keys:
+        table.add_column(_(key), justify="right")
+    for rank, choice in enumerate(choices, start=1):
+        cells = [str(rank)]
+        for key in keys:
+            value = choice.get(key)
+            if isinstance(value, bool):
+                cells.append("✓" if value else "")
+            elif isinstance(value, Fraction | float) and key.startswith("p_"):
+                cells.append(percent(value))
+            elif isinstance(value, Fraction | float):
+                cells.append(f"{float(value):.3f}")
+            else:
+                cells.append(str(value))
+        table.add_row(*cells)
+    return table

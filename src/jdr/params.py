@@ -1,0 +1,132 @@
+"""Action parameters: one pydantic model gives the options, the schema and the messages.
+
+`validate_params` turns raw values (strings from a command line, a web form) into the model, and any
+pydantic error into the project's own `InputError`, naming the field, the value and what is allowed.
+
+>>> from pydantic import BaseModel, Field
+>>> class Check(BaseModel):
+...     dice: int = Field(ge=1, le=30)
+>>> validate_params(Check, {"dice": "4"}).dice
+4
+>>> validate_params(Check, {"dice": "0"})
+Traceback (most recent call last):
+...
+jdr.errors.InputError: dice: '0' (must be at least 1; allowed: whole number, 1..30)
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypeVar, get_args, get_origin
+
+import annotated_types
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+
+from jdr.errors import InputError
+from jdr.i18n import _
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate_params(
+    model: type[M], raw: Mapping[str, Any], name: Callable[[str], str] = str
+) -> M:
+    """Build `model` from `raw`, or raise `InputError` for the first bad field.
+
+    `name` shows a field name the way the user typed it (`--attack-dice` on the command line).
+    """
+    try:
+        return model.model_validate(dict(raw))
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = [str(part) for part in error.get("loc", ())]
+        field_name = loc[0] if loc else ""
+        info = model.model_fields.get(field_name)
+        value = "—" if error.get("type") == "missing" else raw.get(field_name, error.get("input"))
+        allowed = describe_allowed(info) if info else ""
+        shown = name(field_name) if field_name else _("parameters")
+        raise InputError(shown, value, allowed, _reason(error)) from None
+
+
+def _reason(error: Mapping[str, Any]) -> str:
+    kind = error.get("type", "")
+    ctx = error.get("ctx") or {}
+    reasons: dict[str, Callable[[], str]] = {
+        "missing": lambda: _("required"),
+        "greater_than_equal": lambda: _("must be at least {limit}").format(limit=ctx.get("ge")),
+        "greater_than": lambda: _("must be more than {limit}").format(limit=ctx.get("gt")),
+        "less_than_equal": lambda: _("must be at most {limit}").format(limit=ctx.get("le")),
+        "less_than": lambda: _("must be less than {limit}").format(limit=ctx.get("lt")),
+        "int_parsing": lambda: _("not a whole number"),
+        "int_from_float": lambda: _("not a whole number"),
+        "float_parsing": lambda: _("not a number"),
+        "bool_parsing": lambda: _("not yes or no"),
+        "literal_error": lambda: _("not one of the choices"),
+        "enum": lambda: _("not one of the choices"),
+        "extra_forbidden": lambda: _("unknown parameter"),
+    }
+    if kind in reasons:
+        return reasons[kind]()
+    message = str(error.get("msg", ""))
+    return message.removeprefix("Value error, ")
+
+
+def describe_allowed(info: FieldInfo) -> str:
+    """What a field accepts, in words: `whole number, 1..30`, `one of poke, super`, `yes/no`."""
+    annotation = _strip_optional(info.annotation)
+    low = high = None
+    for meta in info.metadata:
+        if isinstance(meta, annotated_types.Ge):
+            low = meta.ge
+        elif isinstance(meta, annotated_types.Gt):
+            low = f">{meta.gt}"
+        elif isinstance(meta, annotated_types.Le):
+            high = meta.le
+        elif isinstance(meta, annotated_types.Lt):
+            high = f"<{meta.lt}"
+    bounds = ""
+    if low is not None or high is not None:
+        bounds = f"{'' if low is None else low}..{'' if high is None else high}"
+    choices = choices_of(annotation)
+    if choices:
+        return _("one of {choices}").format(choices=", ".join(choices))
+    if annotation is bool:
+        return _("yes/no")
+    kinds = {int: _("whole number"), float: _("number"), str: _("text")}
+    kind = kinds.get(annotation, "") if isinstance(annotation, type) else ""
+    if get_origin(annotation) in (list, tuple):
+        kind = _("list")
+    return ", ".join(part for part in (kind, bounds) if part)
+
+
+def choices_of(annotation: Any) -> list[str]:
+    """The allowed values of a `Literal[...]` or an `Enum` annotation, else []."""
+    annotation = _strip_optional(annotation)
+    if get_origin(annotation) is Literal:
+        return [str(a) for a in get_args(annotation)]
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return [str(member.value) for member in annotation]
+    return []
+
+
+def is_flag(info: FieldInfo) -> bool:
+    return _strip_optional(info.annotation) is bool
+
+
+def is_list(info: FieldInfo) -> bool:
+    return get_origin(_strip_optional(info.annotation)) in (list, tuple)
+
+
+def _strip_optional(annotation: Any) -> Any:
+    origin = get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    if origin is typing.Annotated:
+        return _strip_optional(get_args(annotation)[0])
+    return annotation

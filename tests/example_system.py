@@ -1,0 +1,159 @@
+"""A tiny rule system that exercises the plug-in path the way a table's homebrew package would.
+
+d6 pool: each die ≥ target is a success, each 1 a failure; score = successes − failures. A fight is
+two fighters taking turns to attack; a successful check removes its score from the other's Vitalité.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from jdr.dice import Pool, RandomSource, ScoredDie, roll_pool
+from jdr.errors import RulesError
+from jdr.i18n import _, ngettext
+from jdr.prob import pool_distribution
+from jdr.systems import Action, Advice, Advisor, Json, Odds, Record, System
+
+
+class CheckParams(BaseModel):
+    dice: int = Field(ge=1, le=20, description="number of d6")
+    target: int = Field(default=5, ge=2, le=6, description="face a die needs to succeed")
+
+
+class AdviseParams(BaseModel):
+    target: int = Field(default=5, ge=2, le=6, description="face a die needs to succeed")
+    max_dice: int = Field(default=6, ge=1, le=20, description="most dice to consider")
+
+
+def pool(params: CheckParams) -> Pool:
+    return Pool.of((ScoredDie.threshold(6, success_at=params.target, failure_at=1), params.dice))
+
+
+def outcome(total: tuple[int, ...]) -> str:
+    score = total[0] - total[1]
+    return "success" if score > 0 else "failure" if score == 0 else "critical_failure"
+
+
+def roll(params: CheckParams, rng: RandomSource) -> Record:
+    rolled = roll_pool(pool(params), rng)
+    successes, failures = rolled.total
+    result = outcome(rolled.total)
+
+    def explain() -> str:
+        return "{dice}d6 ≥{target} : {faces} → {s} − {f} = {score} → {outcome}".format(
+            dice=params.dice,
+            target=params.target,
+            faces=rolled.faces_text(),
+            s=ngettext("{n} success", "{n} successes", successes).format(n=successes),
+            f=ngettext("{n} failure", "{n} failures", failures).format(n=failures),
+            score=successes - failures,
+            outcome=_(result),
+        )
+
+    return Record(
+        outcome=result,
+        totals={"successes": successes, "failures": failures, "score": successes - failures},
+        faces=rolled.faces,
+        explain=explain,
+    )
+
+
+def odds(params: CheckParams, exact: bool) -> Odds:
+    dist = pool_distribution(pool(params), exact=exact)
+    scores = dist.map(lambda v: v[0] - v[1])
+    return Odds(
+        outcomes=dist.outcomes(outcome),
+        distribution=scores.to_list(),
+        mean=scores.mean(),
+        label="score",
+    )
+
+
+def advise(params: AdviseParams, exact: bool) -> Advice:
+    choices: list[dict[str, Any]] = []
+    for dice in range(1, params.max_dice + 1):
+        answer = odds(CheckParams(dice=dice, target=params.target), exact)
+        choices.append(
+            {
+                "dice": f"{dice}d6",
+                "p_success": answer.outcomes.get("success", 0),
+                "sure": answer.outcomes.get("success", 0) == 1,
+            }
+        )
+    choices.sort(key=lambda c: -float(c["p_success"]))
+    return Advice(choices)
+
+
+class Duel:
+    """Two fighters, three Vitalité each, alternate attacks: a check's score is the damage."""
+
+    def start(self, setup: Json, rng: RandomSource) -> list[Json]:
+        names = list(setup["fighters"])
+        if len(names) != 2:
+            raise RulesError(_("a duel needs exactly two fighters"))
+        return [{"type": "started", "fighters": names, "vitality": setup.get("vitality", 3)}]
+
+    def decide(self, state: Json, command: Json, rng: RandomSource) -> list[Json]:
+        if state.get("over"):
+            raise RulesError(_("the fight is over"))
+        actor = command.get("actor")
+        if actor != state["turn"]:
+            raise RulesError(_("it is {name}'s turn").format(name=state["turn"]))
+        if command.get("action") != "attack":
+            raise RulesError(_("unknown command {name}").format(name=command.get("action")))
+        params = CheckParams(dice=command.get("dice", 2))
+        record = roll(params, rng)
+        target = next(name for name in state["order"] if name != actor)
+        damage = max(0, int(record.totals["score"]))
+        events: list[Json] = [
+            {
+                "type": "attacked",
+                "actor": actor,
+                "target": target,
+                "faces": list(record.faces),
+                "damage": damage,
+            }
+        ]
+        if state["vitality"][target] - damage <= 0:
+            events.append({"type": "knocked_out", "name": target, "winner": actor})
+        return events
+
+    def evolve(self, state: Json, event: Json) -> Json:
+        kind = event["type"]
+        if kind == "started":
+            names = event["fighters"]
+            return {
+                "order": names,
+                "turn": names[0],
+                "vitality": {name: event["vitality"] for name in names},
+                "over": False,
+            }
+        if kind == "attacked":
+            vitality = dict(state["vitality"])
+            vitality[event["target"]] = max(0, vitality[event["target"]] - event["damage"])
+            return {**state, "vitality": vitality, "turn": event["target"]}
+        if kind == "knocked_out":
+            return {**state, "over": True, "winner": event["winner"]}
+        return state
+
+    def legal_commands(self, state: Json) -> list[str]:
+        return [] if state.get("over") else ["attack"]
+
+
+SYSTEM = System(
+    id="example",
+    names={"fr": "Exemple : réserve de d6", "en": "Example: d6 pool"},
+    actions={
+        "check": Action(
+            "check",
+            CheckParams,
+            roll,
+            odds,
+            Advisor(AdviseParams, advise, help="How many d6 to roll"),
+            help="A d6 pool check",
+        )
+    },
+    fight=Duel(),
+)
