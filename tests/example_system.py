@@ -153,6 +153,7 @@ SYSTEM = System(
             odds,
             Advisor(AdviseParams, advise, help="How many d6 to roll"),
             help="A d6 pool check",
+            example={"dice": 4},
         )
     },
     fight=Duel(),

@@ -85,6 +85,6 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _catalog(_current.get()).ngettext(singular, plural, n)
 
 
-def N_(message: str) -> str:
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
     """Mark `message` for extraction without translating it now (translate later with `_`)."""
     return message

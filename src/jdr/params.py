@@ -32,9 +32,7 @@ from jdr.i18n import _
 M = TypeVar("M", bound=BaseModel)
 
 
-def validate_params(
-    model: type[M], raw: Mapping[str, Any], name: Callable[[str], str] = str
-) -> M:
+def validate_params(model: type[M], raw: Mapping[str, Any], name: Callable[[str], str] = str) -> M:
     """Build `model` from `raw`, or raise `InputError` for the first bad field.
 
     `name` shows a field name the way the user typed it (`--attack-dice` on the command line).

@@ -66,7 +66,9 @@ def _params(model: Any, values: dict[str, Any]) -> Any:
     return validate_params(model, raw_values(model, values), option_name)
 
 
-def run_roll(system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]) -> None:
+def run_roll(
+    system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
+) -> None:
     from jdr.dice.source import GivenFaces, make_source
 
     params = _params(action.params, values)
@@ -93,7 +95,9 @@ def run_roll(system: RuleSystem, action: Action[Any], common: Common, values: di
     out.print(explanation, markup=False)
 
 
-def run_odds(system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]) -> None:
+def run_odds(
+    system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
+) -> None:
     assert action.odds is not None  # only actions with odds are listed
     params = _params(action.params, values)
     odds = action.odds(params, common.exact)

@@ -1,10 +1,9 @@
 """`jdr`: the command line.
 
-Start-up stays light (`jdr --help` imports neither NumPy nor the rule systems): systems load when a
-command names them, NumPy when a distribution is computed. `main()` renders every `JdrError` and every
-usage error as one line on stderr and exit code 2 (plus `{"error": …}` on stdout with `--json`).
+Start-up stays light (`jdr --help` imports neither NumPy nor the rule systems): systems load when
+a command names them, NumPy when a distribution is computed. `main()` renders every `JdrError` and
+every usage error as one line on stderr and exit code 2 (plus `{"error": …}` on stdout with `--json`).
 """
-
 
 import sys
 from collections.abc import Sequence
@@ -17,7 +16,7 @@ from jdr.errors import InputError, JdrError, UnknownNameError
 from jdr.i18n import _, resolve_language, set_language
 
 # The group classes below are typed against Typer's vendored click through these aliases.
-_click = typer._click  # noqa: SLF001 - Typer 0.2x vendors click; its types are reached here
+_click = typer._click
 
 
 class _TopGroup(TyperGroup):
@@ -47,6 +46,13 @@ class _SystemsGroup(TyperGroup):
         from jdr.systems import default_registry
 
         return default_registry().ids()
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """List system ids only: naming a system loads it, listing them must not (fast help)."""
+        ids = self.list_commands(ctx)
+        with formatter.section(_("Systems")):
+            formatter.write_text(", ".join(ids) if ids else _("No rule system is installed."))
+            formatter.write_text(_("`jdr systems` lists their names and actions."))
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         from jdr.cli.actions import system_group
@@ -82,9 +88,17 @@ def build_app() -> typer.Typer:
         pretty_exceptions_enable=False,
     )
     for mode, cls, text in (
-        ("roll", _RollGroup, _("Roll an action of a rule system: jdr roll SYSTEM ACTION [options].")),
+        (
+            "roll",
+            _RollGroup,
+            _("Roll an action of a rule system: jdr roll SYSTEM ACTION [options]."),
+        ),
         ("odds", _OddsGroup, _("Exact odds of an action: jdr odds SYSTEM ACTION [options].")),
-        ("advise", _AdviseGroup, _("Ranked choices for an action: jdr advise SYSTEM ACTION [options].")),
+        (
+            "advise",
+            _AdviseGroup,
+            _("Ranked choices for an action: jdr advise SYSTEM ACTION [options]."),
+        ),
     ):
         app.add_typer(
             typer.Typer(cls=cls, no_args_is_help=True, rich_markup_mode=None),
@@ -108,15 +122,21 @@ def build_app() -> typer.Typer:
     @app.command("dice", help=_('Roll dice notation: "2d6+3", "4d10>=6f1", "4d6kh3", "3d6!".'))
     def dice_command(
         expression: Annotated[str, typer.Argument(help=_("A dice expression, e.g. 4d10>=6f1."))],
-        odds: Annotated[bool, typer.Option("--odds", help=_("Print the exact distribution."))] = False,
+        odds: Annotated[
+            bool, typer.Option("--odds", help=_("Print the exact distribution."))
+        ] = False,
         exact: Annotated[
             bool, typer.Option("--exact", help=_('Exact probabilities, as "a/b" fractions.'))
         ] = False,
         faces: Annotated[
             str | None,
-            typer.Option("--faces", metavar="F,F,…", help=_("Faces already rolled, in roll order.")),
+            typer.Option(
+                "--faces", metavar="F,F,…", help=_("Faces already rolled, in roll order.")
+            ),
         ] = None,
-        seed: Annotated[str | None, typer.Option("--seed", metavar="N", help=_("Seed for a reproducible roll."))] = None,
+        seed: Annotated[
+            str | None, typer.Option("--seed", metavar="N", help=_("Seed for a reproducible roll."))
+        ] = None,
         json: Annotated[bool, typer.Option("--json", help=json_help)] = False,
         lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
     ) -> None:
@@ -162,9 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(error, want_json)
     except _click.exceptions.UsageError as error:
         return _fail(_usage_error(error), want_json)
-    except _click.exceptions.Exit as done:
+    except typer.Exit as done:
         return int(done.exit_code)
-    except _click.exceptions.Abort:
+    except typer.Abort:
         sys.stderr.write(_("jdr: aborted") + "\n")
         return 1
     return result if isinstance(result, int) else 0
@@ -178,18 +198,22 @@ def _usage_error(error: Any) -> JdrError:
         return UnknownNameError(_("option"), error.option_name, known)
     if isinstance(error, exceptions.MissingParameter) and error.param is not None:
         hint = error.param.opts[0] if getattr(error.param, "opts", None) else error.param.name
-        return InputError(str(hint).upper() if not str(hint).startswith("-") else str(hint), "-",
-                          _("a value"), _("required"))
+        return InputError(
+            str(hint).upper() if not str(hint).startswith("-") else str(hint),
+            "-",
+            _("a value"),
+            _("required"),
+        )
     if isinstance(error, exceptions.BadParameter):
-        hint = error.param_hint or (error.param.opts[0] if error.param is not None else "")
-        return InputError(str(hint).strip("'\""), "-", _("see --help"), error.message)
+        hint = str(error.param_hint or (error.param.opts[0] if error.param is not None else ""))
+        return InputError(hint.strip("'\""), "-", _("see --help"), error.message)
     return InputError(_("command line"), " ".join(sys.argv[1:]), _("see jdr --help"), error.message)
 
 
 def _option_names(ctx: Any) -> list[str]:
     command = getattr(ctx, "command", None)
     names = [opt for param in getattr(command, "params", []) for opt in getattr(param, "opts", [])]
-    return sorted(name for name in names if name.startswith("-")) + ["--help"]
+    return [*sorted(name for name in names if name.startswith("-")), "--help"]
 
 
 def _fail(error: JdrError, want_json: bool) -> int:

@@ -18,7 +18,12 @@ def demo() -> None:
         out.print("   " + result.explain(), markup=False)
 
     out.print()
-    out.print(_("2. Dice the player already rolled (--faces 7,1,2,6), counted as successes ≥ 6, each 1 removing one:"))
+    out.print(
+        _(
+            "2. Dice the player already rolled (--faces 7,1,2,6): "
+            "each face ≥ 6 is a success, each 1 removes one:"
+        )
+    )
     result = notation.roll(notation.parse("4d10>=6f1"), GivenFaces([7, 1, 2, 6]))
     out.print("   " + result.explain(), markup=False)
 

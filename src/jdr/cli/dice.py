@@ -32,7 +32,9 @@ def dice(
             )
             return
         out = console()
-        out.print(f"[bold]{expression.text}[/bold]  " + _("mean: {mean:.4f}").format(mean=float(mean)))
+        out.print(
+            f"[bold]{expression.text}[/bold]  " + _("mean: {mean:.4f}").format(mean=float(mean))
+        )
         out.print(distribution_table(rows, _("total"), exact))
         return
     rng = make_source(faces, seed)

@@ -123,7 +123,9 @@ def model_parameters(model: Any) -> list[inspect.Parameter]:
             annotation = Annotated[str | None, typer.Option(decl, help=help_text, metavar=metavar)]
             default = None
         params.append(
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+            )
         )
     return params
 

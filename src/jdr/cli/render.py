@@ -90,7 +90,9 @@ def distribution_table(
     table.add_column("")
     rows = list(distribution)
     top = max((float(p) for _v, p in rows), default=1.0) or 1.0
-    tail: Any = sum((p for _v, p in rows), Fraction(0) if rows and isinstance(rows[0][1], Fraction) else 0.0)
+    tail: Any = sum(
+        (p for _v, p in rows), Fraction(0) if rows and isinstance(rows[0][1], Fraction) else 0.0
+    )
     shown = rows if len(rows) <= limit else _central(rows, limit)
     for value, p in rows:
         if (value, p) in shown:

@@ -129,7 +129,7 @@ def _fft(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDArray[
 
 def _next_fast_len(n: int) -> int:
     """The smallest 2·3·5-smooth number ≥ n (FFT sizes NumPy handles fastest)."""
-    best = 2 ** math.ceil(math.log2(max(n, 1)))
+    best: int = 2 ** math.ceil(math.log2(max(n, 1)))
     p5 = 1
     while p5 < best:
         p35 = p5

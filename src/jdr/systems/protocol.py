@@ -84,9 +84,9 @@ class Advisor(Generic[A]):
 class Action(Generic[P]):
     """One action of a system: `jdr roll|odds|advise SYSTEM NAME [options]`.
 
-    The options come from `params` (a pydantic model): one definition gives the CLI options, the JSON
-    schema, web forms later, and the validation messages. `odds(params, exact)` answers in floats, or
-    in Fractions when `exact` is true.
+    The options come from `params` (a pydantic model): one definition gives the CLI options, the
+    JSON schema, web forms later, and the validation messages. `odds(params, exact)` answers in
+    floats, or in Fractions when `exact` is true.
     """
 
     name: str
@@ -95,6 +95,8 @@ class Action(Generic[P]):
     odds: Callable[[P, bool], Odds] | None = None
     advise: Advisor[Any] | None = None
     help: str = ""
+    example: Mapping[str, Any] = field(default_factory=dict)
+    """Raw parameters of a typical roll, run by the meta-tests over every plug-in."""
 
 
 @runtime_checkable

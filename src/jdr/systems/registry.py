@@ -21,6 +21,8 @@ from jdr.i18n import _
 from jdr.systems.protocol import RuleSystem
 
 ENTRY_POINT_GROUP = "jdr.systems"
+RESERVED_OPTIONS = frozenset({"faces", "seed", "json", "lang", "exact", "help"})
+"""Options every command has: an action's parameter model may not use these names."""
 
 
 class PluginError(JdrError):
@@ -92,6 +94,13 @@ def check_system(key: str, system: object) -> None:
     for name, action in system.actions.items():
         if action.name != name:
             raise PluginError(key, f"action {name!r} is named {action.name!r}")
+        models = [action.params] + ([action.advise.params] if action.advise else [])
+        for model in models:
+            clash = RESERVED_OPTIONS & set(model.model_fields)
+            if clash:
+                raise PluginError(
+                    key, f"action {name!r} uses reserved option names {sorted(clash)}"
+                )
 
 
 _default: Registry | None = None

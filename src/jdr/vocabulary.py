@@ -1,0 +1,39 @@
+"""Words that reach a player as data (outcomes, JSON keys shown as column headers).
+
+They are English identifiers in code and JSON (see the glossary in ../shared/rules/README.md); the
+catalogs translate them for display: `_(record.outcome)` shows `réussite` in French. Marking them
+here puts them in the catalog; systems mark their own words the same way.
+"""
+
+from __future__ import annotations
+
+from jdr.i18n import N_
+
+OUTCOMES = (
+    N_("success"),
+    N_("failure"),
+    N_("critical_failure"),
+    N_("status_quo"),
+    N_("perfect"),
+    N_("imperfect"),
+)
+
+KEYS = (
+    N_("score"),
+    N_("margin"),
+    N_("successes"),
+    N_("failures"),
+    N_("positives"),
+    N_("negatives"),
+    N_("dice"),
+    N_("difficulty"),
+    N_("total"),
+    N_("value"),
+    N_("sure"),
+    N_("p_success"),
+    N_("p_status_quo"),
+    N_("p_failure"),
+    N_("mean_margin"),
+    N_("action_points"),
+    N_("damage"),
+)
