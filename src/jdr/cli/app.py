@@ -2,7 +2,8 @@
 
 Start-up stays light (`jdr --help` imports neither NumPy nor the rule systems): systems load when
 a command names them, NumPy when a distribution is computed. `main()` renders every `JdrError` and
-every usage error as one line on stderr and exit code 2 (plus `{"error": …}` on stdout with `--json`).
+every usage error as one line on stderr and exit code 2 (plus `{"error": …}` on stdout with
+`--json`).
 """
 
 import sys

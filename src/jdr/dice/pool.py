@@ -28,7 +28,7 @@ __all__ = ["DieRoll", "GivenFaces", "Pool", "PoolRoll", "ScoredDie", "Vector", "
 
 @dataclass(frozen=True)
 class ScoredDie:
-    """A die of `size` faces whose face `f` scores `scores[f - 1]` (a vector), shown as `marks[f - 1]`.
+    """A die of `size` faces: face `f` scores the vector `scores[f - 1]`, shown as `marks[f - 1]`.
 
     >>> ScoredDie.sum(6).scores[:3]
     ((1,), (2,), (3,))
@@ -73,7 +73,7 @@ class ScoredDie:
         mark: Callable[[int], str] | None = None,
         name: str = "",
     ) -> ScoredDie:
-        """Build a die from a scoring function of the face (the usual way a system writes a rule)."""
+        """Build a die from a scoring function of the face (how a system usually writes a rule)."""
         faces = range(1, size + 1)
         return cls(
             size,
@@ -191,5 +191,5 @@ def sum_vectors(vectors: Iterable[Vector], width: int) -> Vector:
 
 
 def dice_of(groups: Sequence[tuple[int, int]], make: Callable[[int], ScoredDie]) -> Pool:
-    """A pool from `(count, size)` pairs and a scoring per size: `dice_of([(2, 4)], passion_die)`."""
+    """A pool from `(count, size)` pairs and a scoring per size: `dice_of([(2, 4)], make)`."""
     return Pool.of(*((make(size), count) for count, size in groups))

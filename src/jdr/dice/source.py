@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
@@ -75,9 +76,9 @@ class GivenFaces:
             raise FacesError(
                 "faces",
                 ",".join(map(str, self.given)) or "-",
-                ngettext(
-                    "{needed} face in all", "{needed} faces in all", self.used + count
-                ).format(needed=self.used + count),
+                ngettext("{needed} face in all", "{needed} faces in all", self.used + count).format(
+                    needed=self.used + count
+                ),
                 ngettext(
                     "{given} face given, the roll needs more",
                     "{given} faces given, the roll needs more",
@@ -132,23 +133,30 @@ class Recording:
         return got
 
 
+_SEPARATORS = re.compile(r"[\s,;]+")
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
 def parse_faces(text: str) -> list[int]:
-    """`"7,1,2,6"` → `[7, 1, 2, 6]`; spaces allowed; anything else is refused clearly."""
-    parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
+    """`"7,1,2,6"` → `[7, 1, 2, 6]`; spaces allowed; anything else is refused clearly.
+
+    Only ASCII digits count: `int()` alone would read `"1_0"` as 10 and `"٣"` as 3.
+
+    >>> parse_faces("7, 1 2;6")
+    [7, 1, 2, 6]
+    """
+    parts = [part for part in _SEPARATORS.split(text) if part]
     if not parts:
         raise FacesError("faces", text, _("whole numbers separated by commas, e.g. 7,1,2,6"))
-    faces = []
     for part in parts:
-        try:
-            faces.append(int(part))
-        except ValueError:
+        if not _WHOLE_NUMBER.fullmatch(part):
             raise FacesError(
                 "faces",
                 text,
                 _("whole numbers separated by commas, e.g. 7,1,2,6"),
                 _("{part} is not a whole number").format(part=part),
-            ) from None
-    return faces
+            )
+    return [int(part) for part in parts]
 
 
 def make_source(faces: str | None = None, seed: int | str | None = None) -> RandomSource:

@@ -1,8 +1,8 @@
 """`Distribution`: the exact joint distribution of a small integer vector (1 or 2 components).
 
-Weights live in a dense NumPy array indexed from `offset`: float64 probabilities (the fast engine) or
-Python integers counting equally likely outcomes out of `denominator` (the exact engine, used by tests
-as the oracle). Every query answers in the engine's kind: `float` or `Fraction`.
+Weights live in a dense NumPy array indexed from `offset`: float64 probabilities (the fast
+engine) or Python integers counting equally likely outcomes out of `denominator` (the exact engine,
+used by tests as the oracle). Every query answers in the engine's kind: `float` or `Fraction`.
 
 >>> from fractions import Fraction
 >>> coin = Distribution.from_counts({(0,): 1, (1,): 1}, exact=True)
@@ -30,7 +30,7 @@ K = TypeVar("K", bound=Hashable)
 
 @dataclass(frozen=True, eq=False)
 class Distribution:
-    """Weights over integer vectors; `weights[i, j]` is the weight of `(offset[0] + i, offset[1] + j)`."""
+    """Weights over integer vectors: `weights[i, j]` weighs `(offset[0] + i, offset[1] + j)`."""
 
     offset: Vector
     weights: npt.NDArray[Any]
