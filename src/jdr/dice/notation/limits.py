@@ -1,0 +1,92 @@
+"""The budgets of the notation, charged before any rolling or odds work.
+
+Every refusal is a `LimitError` naming the field, the value and what is allowed:
+
+>>> from jdr.dice.notation import parse
+>>> parse("1001d6")
+Traceback (most recent call last):
+...
+jdr.errors.LimitError: dice: 1001 (too many dice; allowed: at most 1000 dice in all)
+"""
+
+from __future__ import annotations
+
+from jdr.dice.notation.tree import Constant, DiceTerm, Expression
+from jdr.errors import LimitError
+from jdr.i18n import _, ngettext
+
+MAX_LENGTH = 200
+"""Characters in an expression as typed, spaces included."""
+MAX_DICE = 1000
+"""Dice in all, summed over the terms (before explosions)."""
+MAX_SIZE = 1_000_000
+"""Faces on one die."""
+MAX_EXPLOSIONS = 100
+"""Explosions of one die: fixed, not a choice of the expression."""
+MAX_CONSTANT = 1_000_000_000
+"""Absolute value of a constant term."""
+MAX_SUPPORT = 2_000_000
+"""Possible values of one die's or one total's distribution that odds will lay out."""
+
+
+def check_length(text: str) -> None:
+    """Refuse an expression longer than `MAX_LENGTH` characters (before parsing it)."""
+    if len(text) > MAX_LENGTH:
+        raise LimitError(
+            "length",
+            len(text),
+            _("at most {max} characters").format(max=MAX_LENGTH),
+            _("the expression is too long"),
+        )
+
+
+def check(expression: Expression) -> None:
+    """Refuse an expression over any budget; cheap (it looks at each term once)."""
+    for term in expression.terms:
+        if isinstance(term, Constant):
+            _check_constant(term)
+        else:
+            _check_dice(term)
+    total = expression.dice_count
+    if total > MAX_DICE:
+        raise LimitError(
+            "dice",
+            total,
+            _("at most {max} dice in all").format(max=MAX_DICE),
+            _("too many dice"),
+        )
+
+
+def _check_constant(term: Constant) -> None:
+    if not 0 <= term.value <= MAX_CONSTANT:
+        raise LimitError(
+            "constant",
+            term.value,
+            _("at most {max}").format(max=MAX_CONSTANT),
+            _("the number is too large"),
+        )
+
+
+def _check_dice(term: DiceTerm) -> None:
+    if term.size < 1:
+        raise LimitError("size", term.size, f"1..{MAX_SIZE}", _("a die needs at least one face"))
+    if term.size > MAX_SIZE:
+        raise LimitError("size", term.size, f"1..{MAX_SIZE}", _("too many faces on one die"))
+    if term.count < 1:
+        raise LimitError("dice", term.count, f"1..{MAX_DICE}", _("a term needs at least one die"))
+    if term.keep is not None and not 0 <= term.keep.count <= term.count:
+        raise LimitError(
+            "keep",
+            term.keep.count,
+            f"0..{term.count}",
+            ngettext(
+                "{notation} has only {count} die to keep or drop",
+                "{notation} has only {count} dice to keep or drop",
+                term.count,
+            ).format(notation=f"{term.count}d{term.size}", count=term.count),
+        )
+
+
+def too_large(expression: Expression, allowed: str) -> LimitError:
+    """The refusal of odds whose exact computation would be too much work."""
+    return LimitError("expression", expression.text, allowed, _("too large to compute exactly"))
