@@ -12,9 +12,10 @@ from pydantic import BaseModel, Field
 
 from jdr.dice import Pool, RandomSource, ScoredDie, roll_pool
 from jdr.errors import RulesError
-from jdr.i18n import _, ngettext
+from jdr.i18n import _
 from jdr.prob import pool_distribution
 from jdr.systems import Action, Advice, Advisor, Json, Odds, Record, System
+from jdr.vocabulary import failures_text, successes_text
 
 
 class CheckParams(BaseModel):
@@ -42,15 +43,9 @@ def roll(params: CheckParams, rng: RandomSource) -> Record:
     result = outcome(rolled.total)
 
     def explain() -> str:
-        return "{dice}d6 ≥{target} : {faces} → {s} − {f} = {score} → {outcome}".format(
-            dice=params.dice,
-            target=params.target,
-            faces=rolled.faces_text(),
-            s=ngettext("{n} success", "{n} successes", successes).format(n=successes),
-            f=ngettext("{n} failure", "{n} failures", failures).format(n=failures),
-            score=successes - failures,
-            outcome=_(result),
-        )
+        counts = f"{successes_text(successes)} − {failures_text(failures)}"
+        head = f"{params.dice}d6 ≥{params.target} : {rolled.faces_text()}"
+        return f"{head} → {counts} = {successes - failures} → {_(result)}"
 
     return Record(
         outcome=result,

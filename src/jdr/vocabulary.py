@@ -7,7 +7,7 @@ here puts them in the catalog; systems mark their own words the same way.
 
 from __future__ import annotations
 
-from jdr.i18n import N_
+from jdr.i18n import N_, ngettext
 
 OUTCOMES = (
     N_("success"),
@@ -37,3 +37,13 @@ KEYS = (
     N_("action_points"),
     N_("damage"),
 )
+
+
+def successes_text(n: int) -> str:
+    """`2 successes` / `2 succès`: a count of successes in the current language."""
+    return ngettext("{n} success", "{n} successes", n).format(n=n)
+
+
+def failures_text(n: int) -> str:
+    """`1 failure` / `1 échec`: a count of failures in the current language."""
+    return ngettext("{n} failure", "{n} failures", n).format(n=n)
