@@ -111,7 +111,7 @@ def test_odds_json_floats(installed_example: Registry, capsys: pytest.CaptureFix
 def test_odds_text_output(installed_example: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "odds", "example", "check", "--dice", "1", "--lang", "fr")
     assert code == 0
-    assert "réussite" in out and "33.33 %" in out
+    assert "réussite" in out and "33,33 %" in out
 
 
 def test_advise_json(installed_example: Registry, capsys: pytest.CaptureFixture[str]) -> None:
@@ -144,7 +144,7 @@ BAD = [
     (("roll", "example", "nope"), "unknown action nope (known: check)"),
     (("roll", "example", "check", "--dice", "0"), "--dice: 0 — must be at least 1"),
     (("roll", "example", "check", "--dice", "x"), "--dice: x — not a whole number"),
-    (("roll", "example", "check"), "--dice: — — required"),
+    (("roll", "example", "check"), "--dice: required (allowed: whole number, 1..20)"),
     (
         ("roll", "example", "check", "--dice", "2", "--faces", "7,1"),
         "face 1 is 7, not a face of a d6",

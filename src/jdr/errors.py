@@ -40,6 +40,10 @@ class InputError(JdrError, ValueError):
     def message(self) -> str:
         from jdr.i18n import _
 
+        if self.value is None and self.reason:
+            return _("{field}: {reason} (allowed: {allowed})").format(
+                field=self.field, reason=self.reason, allowed=self.allowed
+            )
         if self.reason:
             return _("{field}: {value} — {reason} (allowed: {allowed})").format(
                 field=self.field, value=_show(self.value), reason=self.reason, allowed=self.allowed

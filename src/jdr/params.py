@@ -44,7 +44,7 @@ def validate_params(model: type[M], raw: Mapping[str, Any], name: Callable[[str]
         loc = [str(part) for part in error.get("loc", ())]
         field_name = loc[0] if loc else ""
         info = model.model_fields.get(field_name)
-        value = "—" if error.get("type") == "missing" else raw.get(field_name, error.get("input"))
+        value = None if error.get("type") == "missing" else raw.get(field_name, error.get("input"))
         allowed = describe_allowed(info) if info else ""
         shown = name(field_name) if field_name else _("parameters")
         raise InputError(shown, value, allowed, _reason(error)) from None

@@ -11,6 +11,7 @@ from jdr.cli.options import Common, common_parameters, make_command, model_param
 from jdr.cli.render import (
     choices_table,
     console,
+    decimal,
     distribution_table,
     emit_json,
     jsonable,
@@ -121,7 +122,7 @@ def run_odds(
     out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
     out.print(outcomes_table(odds.outcomes, common.exact))
     if odds.mean is not None:
-        out.print(_("mean: {mean:.4f}").format(mean=float(odds.mean)))
+        out.print(_("mean: {mean}").format(mean=decimal(odds.mean)))
     if odds.distribution:
         out.print()
         out.print(distribution_table(odds.distribution, odds.label, common.exact))

@@ -122,7 +122,9 @@ def build_app() -> typer.Typer:
 
     @app.command("dice", help=_('Roll dice notation: "2d6+3", "4d10>=6f1", "4d6kh3", "3d6!".'))
     def dice_command(
-        expression: Annotated[str, typer.Argument(help=_("A dice expression, e.g. 4d10>=6f1."))],
+        expression: Annotated[
+            str, typer.Argument(metavar="EXPRESSION", help=_("A dice expression, e.g. 4d10>=6f1."))
+        ],
         odds: Annotated[
             bool, typer.Option("--odds", help=_("Print the exact distribution."))
         ] = False,
@@ -198,13 +200,10 @@ def _usage_error(error: Any) -> JdrError:
         known = sorted(error.possibilities or []) or _option_names(error.ctx)
         return UnknownNameError(_("option"), error.option_name, known)
     if isinstance(error, exceptions.MissingParameter) and error.param is not None:
-        hint = error.param.opts[0] if getattr(error.param, "opts", None) else error.param.name
-        return InputError(
-            str(hint).upper() if not str(hint).startswith("-") else str(hint),
-            "-",
-            _("a value"),
-            _("required"),
-        )
+        opts = getattr(error.param, "opts", None) or [error.param.name]
+        hint = str(opts[0])
+        field = hint if hint.startswith("-") else hint.upper()
+        return InputError(field, None, _("a value"), _("required"))
     if isinstance(error, exceptions.BadParameter):
         hint = str(error.param_hint or (error.param.opts[0] if error.param is not None else ""))
         return InputError(hint.strip("'\""), "-", _("see --help"), error.message)

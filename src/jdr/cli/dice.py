@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jdr.cli.render import console, distribution_table, emit_json, jsonable
+from jdr.cli.render import console, decimal, distribution_table, emit_json, jsonable
 from jdr.i18n import _
 
 
@@ -33,7 +33,7 @@ def dice(
             return
         out = console()
         out.print(
-            f"[bold]{expression.text}[/bold]  " + _("mean: {mean:.4f}").format(mean=float(mean))
+            f"[bold]{expression.text}[/bold]  " + _("mean: {mean}").format(mean=decimal(mean))
         )
         out.print(distribution_table(rows, _("total"), exact))
         return

@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from jdr.i18n import _
+from jdr.i18n import _, current_language
 
 
 def console() -> Console:
@@ -47,14 +47,25 @@ def emit_json(payload: Mapping[str, Any]) -> None:
 
 
 def percent(value: Any) -> str:
+    """`80.05 %`, or `80,05 %` in French."""
     p = float(value)
     if p == 0:
-        return "0 %"
-    if p == 1:
-        return "100 %"
-    if p < 0.0001:
-        return f"{p * 100:.2e} %"
-    return f"{p * 100:.2f} %"
+        text = "0"
+    elif p == 1:
+        text = "100"
+    elif p < 0.0001:
+        text = f"{p * 100:.2e}"
+    else:
+        text = f"{p * 100:.2f}"
+    if current_language() == "fr":
+        text = text.replace(".", ",")
+    return text + " %"
+
+
+def decimal(value: Any, places: int = 4) -> str:
+    """A number to read: `0.5000`, or `0,5000` in French."""
+    text = f"{float(value):.{places}f}"
+    return text.replace(".", ",") if current_language() == "fr" else text
 
 
 def exact_text(value: Any) -> str:
