@@ -247,3 +247,19 @@ def test_help_does_not_import_numpy_or_the_systems(tmp_path: Path) -> None:
         check=False,
     )
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+def test_systems_lists_the_good_plugins_beside_a_broken_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = write_plugin(tmp_path / "good")
+    monkeypatch.syspath_prepend(str(site))
+    bad = tmp_path / "bad" / "jdr_broken-1.0.dist-info"
+    bad.mkdir(parents=True)
+    (bad / "METADATA").write_text("Metadata-Version: 2.1\nName: jdr-broken\nVersion: 1.0\n")
+    (bad / "entry_points.txt").write_text("[jdr.systems]\nbroken = no_such_module:SYSTEM\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "bad"))
+    code, payload = run_json(capsys, "systems")
+    assert code == 0
+    assert [s["id"] for s in payload["systems"]] == ["example"]
+    assert "broken" in payload["broken"][0]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import typer
+from rich.console import Console
 from typer.core import TyperGroup
 
 from jdr.cli.options import Common, common_parameters, make_command, model_parameters, option_name
@@ -67,6 +69,23 @@ def _params(model: Any, values: dict[str, Any]) -> Any:
     return validate_params(model, raw_values(model, values), option_name)
 
 
+def _payload(system: RuleSystem, action: Action[Any], params: Any) -> dict[str, Any]:
+    """The keys every JSON answer about an action starts with."""
+    return {"system": system.id, "action": action.name, "params": params.model_dump(mode="json")}
+
+
+def _title(system: RuleSystem, action: Action[Any]) -> Console:
+    out = console()
+    out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
+    return out
+
+
+def _add(payload: dict[str, Any], extra: Mapping[str, Any], exact: bool = False) -> None:
+    """A system's own keys, never overwriting the contract's."""
+    for key, value in extra.items():
+        payload.setdefault(key, jsonable(value, exact))
+
+
 def run_roll(
     system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
 ) -> None:
@@ -79,21 +98,13 @@ def run_roll(
         rng.finish()
     explanation = record.explain()
     if common.json:
-        payload: dict[str, Any] = {
-            "system": system.id,
-            "action": action.name,
-            "params": params.model_dump(mode="json"),
-            "faces": list(record.faces),
-            "outcome": record.outcome,
-        }
-        for key, value in {**record.totals, **record.details}.items():
-            payload.setdefault(key, jsonable(value))
+        payload = _payload(system, action, params)
+        payload.update(faces=list(record.faces), outcome=record.outcome)
+        _add(payload, {**record.totals, **record.details})
         payload["explanation"] = explanation
         emit_json(payload)
         return
-    out = console()
-    out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
-    out.print(explanation, markup=False)
+    _title(system, action).print(explanation, markup=False)
 
 
 def run_odds(
@@ -103,23 +114,17 @@ def run_odds(
     params = _params(action.params, values)
     odds = action.odds(params, common.exact)
     if common.json:
-        payload: dict[str, Any] = {
-            "system": system.id,
-            "action": action.name,
-            "params": params.model_dump(mode="json"),
-            "outcomes": jsonable(dict(odds.outcomes), common.exact),
-        }
+        payload = _payload(system, action, params)
+        payload["outcomes"] = jsonable(dict(odds.outcomes), common.exact)
         if odds.mean is not None:
             payload["mean"] = jsonable(odds.mean, common.exact)
         payload["distribution"] = jsonable([list(row) for row in odds.distribution], common.exact)
         if odds.label:
             payload["distribution_of"] = odds.label
-        for key, value in odds.extra.items():
-            payload.setdefault(key, jsonable(value, common.exact))
+        _add(payload, odds.extra, common.exact)
         emit_json(payload)
         return
-    out = console()
-    out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
+    out = _title(system, action)
     out.print(outcomes_table(odds.outcomes, common.exact))
     if odds.mean is not None:
         out.print(_("mean: {mean}").format(mean=decimal(odds.mean)))
@@ -135,25 +140,26 @@ def run_advise(
     params = _params(action.advise.params, values)
     advice = action.advise.advise(params, common.exact)
     if common.json:
-        payload: dict[str, Any] = {
-            "system": system.id,
-            "action": action.name,
-            "params": params.model_dump(mode="json"),
-            "choices": jsonable(list(advice.choices), common.exact),
-        }
-        for key, value in advice.extra.items():
-            payload.setdefault(key, jsonable(value, common.exact))
+        payload = _payload(system, action, params)
+        payload["choices"] = jsonable(list(advice.choices), common.exact)
+        _add(payload, advice.extra, common.exact)
         emit_json(payload)
         return
-    out = console()
-    out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
-    out.print(choices_table(advice.choices))
+    _title(system, action).print(choices_table(advice.choices))
 
 
 def show_systems(as_json: bool) -> None:
+    from jdr.errors import JdrError
     from jdr.systems import default_registry
 
-    systems = default_registry().all()
+    registry = default_registry()
+    systems: list[RuleSystem] = []
+    broken: list[str] = []
+    for system_id in registry.ids():
+        try:
+            systems.append(registry.get(system_id))
+        except JdrError as error:  # one broken plug-in must not hide the others
+            broken.append(error.message())
     lang = current_language()
     if as_json:
         emit_json(
@@ -173,11 +179,14 @@ def show_systems(as_json: bool) -> None:
                         "fight": system.fight is not None,
                     }
                     for system in systems
-                ]
+                ],
+                "broken": broken,
             }
         )
         return
     out = console()
+    for problem in broken:
+        out.print(problem, style="red", markup=False)
     if not systems:
         out.print(_("No rule system is installed."))
         return
