@@ -1,0 +1,81 @@
+"""`pokemon`: the Pokémon tabletop RPG (seed 000, ../shared/rules/pokemon.md, rules PK-1 … PK-24).
+
+Registered through the `jdr.systems` entry point like any plug-in. Importing this module stays light
+(no NumPy): odds import the exact engine when asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from jdr.dice.source import RandomSource
+from jdr.i18n import N_
+from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, roll_check, score_distribution
+from jdr.systems.protocol import Action, Odds, Record, System
+
+
+class CheckParams(BaseModel):
+    """`check --dice N [--difficulty D]` (PK-1 … PK-4)."""
+
+    dice: int = Field(ge=0, le=MAX_DICE, description=N_("number of d10 (stat + skill)"))
+    difficulty: int = Field(
+        default=DEFAULT_DIFFICULTY,
+        ge=-20,
+        le=100,
+        description=N_("difficulty (DD) after modifiers; below 1 counts as 1"),
+    )
+
+
+def check_roll(params: CheckParams, rng: RandomSource) -> Record:
+    rolled = roll_check(params.dice, params.difficulty, rng)
+    return Record(
+        outcome=rolled.outcome,
+        totals={
+            "successes": rolled.successes,
+            "failures": rolled.failures,
+            "score": rolled.score,
+            "difficulty": rolled.difficulty,
+        },
+        faces=rolled.faces,
+        explain=rolled.explain,
+    )
+
+
+def check_odds(params: CheckParams, exact: bool) -> Odds:
+    from jdr.systems.pokemon.check import outcome
+
+    scores = score_distribution(params.dice, params.difficulty, exact)
+    outcomes: dict[str, Any] = {"success": 0, "failure": 0, "critical_failure": 0}
+    outcomes.update(scores.outcomes(lambda v: outcome(v[0])))
+    zero = scores.total() - scores.total()
+    return Odds(
+        outcomes={k: v if v else zero for k, v in outcomes.items()},
+        distribution=scores.to_list(),
+        mean=scores.mean(),
+        label="score",
+    )
+
+
+def _commands() -> Any:
+    from jdr.systems.pokemon.commands import build
+
+    return build()
+
+
+SYSTEM = System(
+    id="pokemon",
+    names={"fr": "Pokémon, le jeu de rôle", "en": "Pokémon tabletop RPG"},
+    actions={
+        "check": Action(
+            "check",
+            CheckParams,
+            check_roll,
+            check_odds,
+            help=N_("An action roll: d10 pool, successes ≥ DD, failures on 1 (PK-1 … PK-4)."),
+            example={"dice": 4},
+        ),
+    },
+    extra_commands=_commands,
+)

@@ -1,0 +1,104 @@
+"""The action roll (PK-1 … PK-4): a pool of d10, successes on faces ≥ DD, failures on 1s.
+
+>>> from jdr.dice import GivenFaces
+>>> roll = roll_check(4, 6, GivenFaces([7, 1, 2, 6]))
+>>> (roll.successes, roll.failures, roll.score, roll.outcome)
+(2, 1, 1, 'success')
+>>> roll.explain()
+'4d10 DD6 : 7✓ 1✗ 2 6✓ → 2 successes − 1 failure = 1 → success'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from jdr.dice.pool import Pool, PoolRoll, ScoredDie, roll_pool
+from jdr.dice.source import RandomSource
+from jdr.i18n import _
+from jdr.vocabulary import failures_text, successes_text
+
+if TYPE_CHECKING:
+    from jdr.prob import Distribution
+
+DEFAULT_DIFFICULTY = 6
+MAX_DICE = 200
+
+
+def effective_difficulty(difficulty: int) -> int:
+    """PK-4: modifiers add up, but the final DD is never below 1 (it may exceed 10)."""
+    return max(1, difficulty)
+
+
+def d10(difficulty: int) -> ScoredDie:
+    """PK-2: `(successes, failures)` of one d10 at `difficulty`.
+
+    At DD1 a 1 is one success and one failure (net 0): both clauses of the text apply.
+    """
+    return ScoredDie.threshold(10, success_at=effective_difficulty(difficulty), failure_at=1)
+
+
+def check_pool(dice: int, difficulty: int = DEFAULT_DIFFICULTY) -> Pool:
+    """PK-1: one d10 per point of stat and skill."""
+    return Pool.of((d10(difficulty), dice))
+
+
+def outcome(score: int) -> str:
+    """PK-3: score > 0 success, 0 failure, < 0 critical failure."""
+    if score > 0:
+        return "success"
+    return "failure" if score == 0 else "critical_failure"
+
+
+@dataclass(frozen=True)
+class CheckRoll:
+    """A rolled check: the pool roll (every face and mark), its counts, score and outcome."""
+
+    dice: int
+    difficulty: int
+    roll: PoolRoll
+
+    @property
+    def successes(self) -> int:
+        return self.roll.total[0] if self.roll.rolls else 0
+
+    @property
+    def failures(self) -> int:
+        return self.roll.total[1] if self.roll.rolls else 0
+
+    @property
+    def score(self) -> int:
+        return self.successes - self.failures
+
+    @property
+    def outcome(self) -> str:
+        return outcome(self.score)
+
+    @property
+    def faces(self) -> list[int]:
+        return self.roll.faces
+
+    def explain(self) -> str:
+        """`4d10 DD6 : 7✓ 1✗ 2 6✓ → 2 succès − 1 échec = 1 → réussite` in the current language."""
+        faces = self.roll.faces_text() or "—"
+        counts = f"{successes_text(self.successes)} − {failures_text(self.failures)}"
+        return (
+            f"{self.dice}d10 DD{self.difficulty} : {faces} → {counts} = {self.score}"
+            f" → {_(self.outcome)}"
+        )
+
+
+def roll_check(dice: int, difficulty: int, rng: RandomSource) -> CheckRoll:
+    """Roll `dice` d10 at `difficulty` (clamped to ≥ 1) from `rng`."""
+    final = effective_difficulty(difficulty)
+    return CheckRoll(dice, final, roll_pool(check_pool(dice, final), rng))
+
+
+def score_distribution(dice: int, difficulty: int, exact: bool = False) -> Distribution:
+    """The exact distribution of a check's score (successes − failures)."""
+    from jdr.prob import Distribution, pool_distribution
+
+    if dice == 0:
+        return Distribution.from_counts({(0,): 1}, exact=exact)
+    joint = pool_distribution(check_pool(dice, difficulty), exact=exact)
+    return joint.map(lambda v: v[0] - v[1])

@@ -1,0 +1,168 @@
+"""Types and the type chart (PK-11): STAB and the defender's types multiply raw damage.
+
+>>> chart = default_chart()
+>>> result = chart.multiplier("combat", ["tenebres", "glace"], user_types=["combat"])
+>>> result.value
+Fraction(6, 1)
+>>> [reason.factor for reason in result.reasons]
+[Fraction(3, 2), Fraction(2, 1), Fraction(2, 1)]
+>>> chart.normalize("Électrik"), chart.normalize("TENEBR")
+('electrik', 'tenebres')
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jdr.errors import InputError, UnknownNameError
+from jdr.i18n import _
+
+STAB = Fraction(3, 2)
+
+
+def fold(text: str) -> str:
+    """Lower case, accents and spaces removed: `Ténèbres` → `tenebres`."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
+    return "".join(c for c in decomposed if c.isalnum())
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One factor of a multiplier: `kind` is `stab` or `type`, `against` the defender type."""
+
+    kind: str
+    factor: Fraction
+    against: str = ""
+
+
+@dataclass(frozen=True)
+class Multiplier:
+    """The product of every factor, and each factor with its reason."""
+
+    value: Fraction
+    reasons: tuple[Reason, ...]
+
+    def explain(self, chart: TypeChart) -> str:
+        """`STAB ×1.5, Ténèbres ×2, Glace ×2 → ×6`."""
+        parts = []
+        for reason in self.reasons:
+            label = "STAB" if reason.kind == "stab" else chart.name(reason.against)
+            parts.append(f"{label} ×{_number(reason.factor)}")
+        return f"{', '.join(parts)} → ×{_number(self.value)}" if parts else "×1"
+
+
+@dataclass(frozen=True)
+class TypeChart:
+    """Type ids with display names, aliases, and the attacker → defender factors."""
+
+    names: Mapping[str, str]
+    aliases: Mapping[str, str]
+    factors: Mapping[str, Mapping[str, Fraction]]
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "chart") -> TypeChart:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise InputError(source, "", _("a TOML type chart"), str(error)) from None
+        names = {str(k): str(v) for k, v in data.get("names", {}).items()}
+        if not names:
+            raise InputError(source, "", _("a TOML type chart"), _("it has no [names] table"))
+        aliases = {fold(str(k)): str(v) for k, v in data.get("aliases", {}).items()}
+        factors: dict[str, dict[str, Fraction]] = {}
+        for attacker, row in data.get("chart", {}).items():
+            for defender, factor in row.items():
+                for type_id in (attacker, defender):
+                    if type_id not in names:
+                        raise UnknownNameError(_("type"), type_id, sorted(names))
+                factors.setdefault(attacker, {})[defender] = Fraction(str(factor))
+        return cls(names, aliases, factors)
+
+    @classmethod
+    def from_file(cls, path: Path) -> TypeChart:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise InputError(
+                "--chart", str(path), _("a readable TOML file"), error.strerror
+            ) from None
+        return cls.from_toml(text, str(path))
+
+    def normalize(self, name: str) -> str:
+        """A type id from a French name, an id, or an alias; case and accents ignored."""
+        key = fold(name)
+        folded = {fold(type_id): type_id for type_id in self.names}
+        folded.update({fold(display): type_id for type_id, display in self.names.items()})
+        if key in folded:
+            return folded[key]
+        if key in self.aliases:
+            return self.aliases[key]
+        raise UnknownNameError(_("type"), name, sorted(self.names))
+
+    def parse(self, text: str) -> list[str]:
+        """`Eau/Vol` → `['eau', 'vol']` (one or two types)."""
+        parts = [p for p in text.replace(",", "/").split("/") if p.strip()]
+        if not 1 <= len(parts) <= 2:
+            raise InputError("types", text, _("one or two types, e.g. eau/vol"))
+        return [self.normalize(p) for p in parts]
+
+    def name(self, type_id: str) -> str:
+        return self.names.get(type_id, type_id)
+
+    def factor(self, attacker: str, defender: str) -> Fraction:
+        return self.factors.get(attacker, {}).get(defender, Fraction(1))
+
+    def multiplier(
+        self,
+        move_type: str,
+        defender_types: Sequence[str],
+        user_types: Iterable[str] = (),
+    ) -> Multiplier:
+        """PK-11: ×1.5 if the move's type is one of the user's; × the chart per defender type."""
+        move = self.normalize(move_type)
+        reasons: list[Reason] = []
+        if move in {self.normalize(t) for t in user_types}:
+            reasons.append(Reason("stab", STAB))
+        for defender in defender_types:
+            target = self.normalize(defender)
+            reasons.append(Reason("type", self.factor(move, target), target))
+        value = Fraction(1)
+        for reason in reasons:
+            value *= reason.factor
+        return Multiplier(value, tuple(reasons))
+
+
+def apply(raw: int, multiplier: Fraction) -> int:
+    """PK-11: final damage = floor(raw × product)."""
+    return int(raw * multiplier) if raw >= 0 else 0
+
+
+@cache
+def default_chart() -> TypeChart:
+    """The standard 18-type chart shipped as `chart.toml`."""
+    text = resources.files(__package__).joinpath("chart.toml").read_text(encoding="utf-8")
+    return TypeChart.from_toml(text)
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def chart_json(multiplier: Multiplier, chart: TypeChart) -> dict[str, Any]:
+    """The JSON of a multiplier: the value and each factor with its reason."""
+    return {
+        "multiplier": float(multiplier.value),
+        "reasons": [
+            {"kind": r.kind, "factor": float(r.factor), "against": r.against or None}
+            for r in multiplier.reasons
+        ],
+        "explanation": multiplier.explain(chart),
+    }
