@@ -261,5 +261,5 @@ def test_systems_lists_the_good_plugins_beside_a_broken_one(
     monkeypatch.syspath_prepend(str(tmp_path / "bad"))
     code, payload = run_json(capsys, "systems")
     assert code == 0
-    assert [s["id"] for s in payload["systems"]] == ["example"]
+    assert "example" in [s["id"] for s in payload["systems"]]
     assert "broken" in payload["broken"][0]

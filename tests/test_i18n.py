@@ -66,9 +66,17 @@ def test_compiled_catalog_matches_its_source() -> None:
 
     from babel.messages.mofile import write_mo
 
-    folder = ROOT / "src/jdr/locale/fr/LC_MESSAGES"
-    with open(folder / "jdr.po", "rb") as po:
-        catalog = read_po(po)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    assert compiled.getvalue() == (folder / "jdr.mo").read_bytes()
+    for lang in ("fr", "en"):
+        folder = ROOT / f"src/jdr/locale/{lang}/LC_MESSAGES"
+        with open(folder / "jdr.po", "rb") as po:
+            catalog = read_po(po, locale=lang)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        assert compiled.getvalue() == (folder / "jdr.mo").read_bytes(), lang
+
+
+def test_english_shows_identifiers_as_words() -> None:
+    with language("en"):
+        assert _("critical_failure") == "critical failure"
+        assert _("p_success") == "P(success)"
+        assert _("success") == "success"
