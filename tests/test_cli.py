@@ -263,3 +263,19 @@ def test_systems_lists_the_good_plugins_beside_a_broken_one(
     assert code == 0
     assert "example" in [s["id"] for s in payload["systems"]]
     assert "broken" in payload["broken"][0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        ("en", ["3d6! (5, 3, 6!+3) = 17", "4d10>=6f1 (7✓, 1✗, 2, 6✓) = 1", "1601/2000"]),
+        ("fr", ["4d10 DD6 : 7✓ 1✗ 2 6✓ → 2 succès − 1 échec = 1 → réussite", "80,05 %"]),
+    ],
+)
+def test_demo_shows_real_rolls_and_odds(
+    capsys: pytest.CaptureFixture[str], lang: str, lines: list[str]
+) -> None:
+    code, out, err = run(capsys, "demo", "--lang", lang)
+    assert code == 0, err
+    for line in lines:
+        assert line in out

@@ -37,6 +37,19 @@ def demo() -> None:
     out.print(distribution_table(distribution.to_list(), _("total"), exact=True))
 
     out.print()
-    ids = default_registry().ids()
+    registry = default_registry()
+    ids = registry.ids()
     out.print(_("4. Rule systems installed: {systems}").format(systems=", ".join(ids) or "—"))
+    if "pokemon" in ids:
+        from jdr.params import validate_params
+
+        check = registry.get("pokemon").actions["check"]
+        params = validate_params(check.params, {"dice": 4})
+        record = check.roll(params, GivenFaces([7, 1, 2, 6]))
+        out.print("   $ jdr roll pokemon check --dice 4 --faces 7,1,2,6")
+        out.print("   " + record.explain(), markup=False)
+        if check.odds is not None:
+            odds = check.odds(params, True)
+            out.print("   $ jdr odds pokemon check --dice 4 --exact")
+            out.print(outcomes_table(odds.outcomes, exact=True))
     out.print(_("Next: jdr dice --help, jdr systems, jdr roll --help."))
