@@ -26,7 +26,6 @@ import annotated_types
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from jdr.errors import InputError
 from jdr.i18n import _
 
 M = TypeVar("M", bound=BaseModel)
@@ -37,40 +36,12 @@ def validate_params(model: type[M], raw: Mapping[str, Any], name: Callable[[str]
 
     `name` shows a field name the way the user typed it (`--attack-dice` on the command line).
     """
+    from jdr.validation import translate
+
     try:
         return model.model_validate(dict(raw))
     except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = [str(part) for part in error.get("loc", ())]
-        field_name = loc[0] if loc else ""
-        info = model.model_fields.get(field_name)
-        value = None if error.get("type") == "missing" else raw.get(field_name, error.get("input"))
-        allowed = describe_allowed(info) if info else ""
-        shown = name(field_name) if field_name else _("parameters")
-        raise InputError(shown, value, allowed, _reason(error)) from None
-
-
-def _reason(error: Mapping[str, Any]) -> str:
-    kind = error.get("type", "")
-    ctx = error.get("ctx") or {}
-    reasons: dict[str, Callable[[], str]] = {
-        "missing": lambda: _("required"),
-        "greater_than_equal": lambda: _("must be at least {limit}").format(limit=ctx.get("ge")),
-        "greater_than": lambda: _("must be more than {limit}").format(limit=ctx.get("gt")),
-        "less_than_equal": lambda: _("must be at most {limit}").format(limit=ctx.get("le")),
-        "less_than": lambda: _("must be less than {limit}").format(limit=ctx.get("lt")),
-        "int_parsing": lambda: _("not a whole number"),
-        "int_from_float": lambda: _("not a whole number"),
-        "float_parsing": lambda: _("not a number"),
-        "bool_parsing": lambda: _("not yes or no"),
-        "literal_error": lambda: _("not one of the choices"),
-        "enum": lambda: _("not one of the choices"),
-        "extra_forbidden": lambda: _("unknown parameter"),
-    }
-    if kind in reasons:
-        return reasons[kind]()
-    message = str(error.get("msg", ""))
-    return message.removeprefix("Value error, ")
+        raise translate(exc, model, name=name).problems[0] from None
 
 
 def describe_allowed(info: FieldInfo) -> str:

@@ -1,0 +1,173 @@
+"""Pydantic's validation errors in the project's words: a path, the value, what is allowed, why.
+
+Every model the user fills in (action parameters, sheets, settings) is validated by pydantic; this
+module turns a `ValidationError` into `InputError`s, one per problem, in the current language:
+
+>>> from pydantic import BaseModel, Field
+>>> class Gauge(BaseModel):
+...     current: int = Field(ge=0)
+>>> class Sheet(BaseModel):
+...     energy: Gauge
+>>> try:
+...     Sheet.model_validate({"energy": {"current": -1}})
+... except ValidationError as error:
+...     print(translate(error, Sheet).message())
+energy.current: -1 — must be at least 0 (allowed: whole number, 0..)
+
+A model's own validators raise `fail(kind, reason, allowed, **context)`: the reason and the allowed
+values are English templates (marked with `N_`), translated and formatted when shown.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Sequence
+from types import UnionType
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_core import ErrorDetails, PydanticCustomError
+
+from jdr.errors import InputError
+from jdr.i18n import N_, _
+from jdr.params import describe_allowed
+
+__all__ = ["ModelError", "fail", "translate"]
+
+# What pydantic's own error kinds mean, in the words the rest of the project uses.
+REASONS = {
+    kind: text
+    for kinds, text in (
+        ("missing", N_("required")),
+        ("greater_than_equal", N_("must be at least {limit}")),
+        ("greater_than", N_("must be more than {limit}")),
+        ("less_than_equal", N_("must be at most {limit}")),
+        ("less_than", N_("must be less than {limit}")),
+        ("int_parsing int_from_float int_type", N_("not a whole number")),
+        ("float_parsing float_type", N_("not a number")),
+        ("bool_parsing bool_type", N_("not yes or no")),
+        ("literal_error enum", N_("not one of the choices")),
+        ("extra_forbidden", N_("unknown key")),
+        ("string_type", N_("not text")),
+        ("list_type", N_("not a list")),
+        ("model_type model_attributes_type dict_type", N_("not a table")),
+        ("too_short", N_("too few items")),
+        ("too_long", N_("too many items")),
+    )
+    for kind in kinds.split()
+}
+_LIMITS = ("ge", "gt", "le", "lt")
+
+
+def fail(kind: str, reason: str, allowed: str, **context: Any) -> PydanticCustomError:
+    """An error for a validator to raise: `reason` and `allowed` are English templates.
+
+    `context` fills the templates; `value` is the value shown, `at` a last path part to add.
+    """
+    return PydanticCustomError(kind, reason, {"reason": reason, "allowed": allowed, **context})
+
+
+class ModelError(InputError):
+    """Every problem of a model at once; the first one is this error's field, value and reason."""
+
+    code = "invalid_input"
+
+    def __init__(self, problems: Sequence[InputError], source: str = "", code: str = "") -> None:
+        first = problems[0]
+        super().__init__(first.field, first.value, first.allowed, first.reason)
+        self.problems = tuple(problems)
+        self.source = source
+        if code:
+            self.code = code
+        self.args = (self._join([str(p) for p in self.problems]),)
+
+    def message(self) -> str:
+        return self._join([p.message() for p in self.problems])
+
+    def _join(self, parts: list[str]) -> str:
+        text = "; ".join(parts)
+        return f"{self.source}: {text}" if self.source else text
+
+
+def translate(
+    error: ValidationError,
+    model: type[BaseModel] | None = None,
+    source: str = "",
+    name: Callable[[str], str] = str,
+    code: str = "",
+) -> ModelError:
+    """A `ValidationError` as a `ModelError`: each problem's dotted path, value, allowed, reason.
+
+    `name` shows the first part of a path the way the user typed it (`--attack-dice`).
+    """
+    problems = [_problem(detail, model, name) for detail in error.errors()]
+    return ModelError(problems, source, code)
+
+
+def _problem(
+    detail: ErrorDetails, model: type[BaseModel] | None, name: Callable[[str], str]
+) -> InputError:
+    kind = detail["type"]
+    context: dict[str, Any] = dict(detail.get("ctx") or {})
+    loc: list[str | int] = [part for part in detail["loc"] if part != "[key]"]
+    if "at" in context:
+        loc.append(context["at"])
+    value = None if kind == "missing" else context.get("value", detail.get("input"))
+    path = _path(loc, name) or _("parameters")
+    if "reason" in context:  # one of ours, from `fail`
+        texts = (_(context["reason"]), _(context["allowed"]) if context["allowed"] else "")
+        reason, allowed = (text.format(**context) for text in texts)
+        return InputError(path, value, allowed or "-", reason)
+    limit = next((context[key] for key in _LIMITS if key in context), None)
+    reason = _(REASONS[kind]).format(limit=limit) if kind in REASONS else str(detail["msg"])
+    reason = reason.removeprefix("Value error, ")
+    owner, info = _walk(model, loc)
+    annotation = _bare(info.annotation) if info else None
+    if kind == "extra_forbidden" and owner is not None:
+        allowed = ", ".join(owner.model_fields)
+        value = value if isinstance(value, str | int | float) else None
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        allowed = _("a table with {keys}").format(keys=", ".join(annotation.model_fields))
+    elif info is not None:
+        allowed = describe_allowed(info)
+    else:
+        allowed = f"{context.get('ge', '')}..{context.get('le', '')}" if limit is not None else ""
+    return InputError(path, value, allowed or "-", reason)
+
+
+def _path(loc: Sequence[str | int], name: Callable[[str], str]) -> str:
+    """`("moves", 1, "type")` → `moves[2].type`: list positions count from 1."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part + 1}]"
+        else:
+            text += f".{part}" if text else name(part)
+    return text
+
+
+def _walk(
+    model: type[BaseModel] | None, loc: Sequence[str | int]
+) -> tuple[type[BaseModel] | None, FieldInfo | None]:
+    """The model holding the field at `loc`, and that field (None inside a list or a table)."""
+    current: Any = model
+    owner, info = model, None
+    for part in loc:
+        if isinstance(current, type) and issubclass(current, BaseModel) and isinstance(part, str):
+            owner, info = current, current.model_fields.get(part)
+            current = _bare(info.annotation) if info else None
+        elif typing.get_origin(current) in (list, dict):
+            current, info = _bare(typing.get_args(current)[-1]), None
+        else:
+            return owner, None
+    return owner, info
+
+
+def _bare(annotation: Any) -> Any:
+    while typing.get_origin(annotation) is Annotated:
+        annotation = typing.get_args(annotation)[0]
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, UnionType) and len(args) == 1:
+        return _bare(args[0])
+    return annotation
