@@ -1,0 +1,347 @@
+"""Using a move (PK-10, PK-11) and defending against it (PK-12 endure, PK-13 dodge).
+
+The attack roll's score n > 0 adds n d10 to the move's damage dice; the damage roll's score
+(floored at 0) times the type multiplier, floored, is the final damage; enduring subtracts the
+endure roll's score, dodging avoids everything with a score strictly above the attack's.
+
+>>> from jdr.dice import GivenFaces
+>>> hit = resolve_attack(3, 2, GivenFaces([7, 8, 2, 6, 9, 1, 10]))
+>>> (hit.attack.score, hit.damage_roll.dice, hit.raw_damage, hit.damage, hit.vitality_lost)
+(2, 4, 2, 2, 2)
+>>> hit.outcome
+'hit'
+
+Rolls are made in this order, each only when it matters: the attack roll; the damage roll if the
+attack succeeded; the endure or dodge roll if the final damage is above 0. A failed attack (or one
+that deals 0 damage) leaves the remaining given faces unused. The exact odds are in `attack_odds`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from jdr.dice.source import RandomSource
+from jdr.errors import InputError
+from jdr.i18n import N_, _
+from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, CheckRoll, roll_check
+from jdr.systems.pokemon.types import Multiplier, TypeChart, apply, chart_json, default_chart
+from jdr.systems.protocol import Odds, Record
+
+RANGE_PENALTY = 2
+"""PK-10: a physical move not in contact, or a special one at close range, is at difficulty +2."""
+
+NEUTRAL = Multiplier(Fraction(1), ())
+"""No type information: raw damage × 1."""
+
+OUTCOMES = (N_("miss"), N_("hit"), N_("dodged"))
+DefenceKind = Literal["endure", "dodge"]
+
+
+# --- the rules, on plain values -------------------------------------------------------------
+
+
+def attack_difficulty(difficulty: int = DEFAULT_DIFFICULTY, range_penalty: bool = False) -> int:
+    """PK-10: the attack roll's difficulty, +2 for the range penalty.
+
+    >>> attack_difficulty(6, range_penalty=True)
+    8
+    """
+    return difficulty + (RANGE_PENALTY if range_penalty else 0)
+
+
+def damage_difficulty(high_crit: bool = False) -> int:
+    """PK-10 / PK-4: the damage roll is at DD6, DD5 for a `high_crit` move.
+
+    >>> damage_difficulty(), damage_difficulty(high_crit=True)
+    (6, 5)
+    """
+    return DEFAULT_DIFFICULTY - 1 if high_crit else DEFAULT_DIFFICULTY
+
+
+def damage_pool(damage_dice: int, attack_score: int) -> int:
+    """PK-10: the damage pool is the move's dice + the attack score; 0 when the attack failed.
+
+    >>> damage_pool(2, 3), damage_pool(2, 0)
+    (5, 0)
+    """
+    return damage_dice + attack_score if attack_score > 0 else 0
+
+
+def final_damage(damage_score: int, multiplier: Fraction = Fraction(1)) -> int:
+    """PK-10, PK-11: raw damage = max(0, damage score); final = floor(raw × multiplier).
+
+    >>> final_damage(3, Fraction(3, 2)), final_damage(-1, Fraction(2))
+    (4, 0)
+    """
+    return apply(max(0, damage_score), multiplier)
+
+
+def endured(damage: int, endure_score: int) -> int:
+    """PK-12: Vitalité lost = max(0, damage − endure score) (a negative score adds to it).
+
+    >>> endured(5, 2), endured(1, 3), endured(4, -1)
+    (3, 0, 5)
+    """
+    return max(0, damage - endure_score)
+
+
+def dodges(dodge_score: int, attack_score: int) -> bool:
+    """PK-13: the dodge avoids all damage only with a score strictly above the attack's.
+
+    >>> dodges(3, 2), dodges(2, 2)
+    (True, False)
+    """
+    return dodge_score > attack_score
+
+
+@dataclass(frozen=True)
+class Defence:
+    """What the defender does against the move: endure or dodge with `dice` d10 at `difficulty`."""
+
+    kind: DefenceKind
+    dice: int
+    difficulty: int = DEFAULT_DIFFICULTY
+
+
+@dataclass(frozen=True)
+class AttackResult:
+    """Every roll of one attack and what it did; a roll not made (see the module) is None."""
+
+    attack: CheckRoll
+    damage_roll: CheckRoll | None
+    multiplier: Multiplier
+    defence: Defence | None
+    defence_roll: CheckRoll | None
+
+    @property
+    def raw_damage(self) -> int:
+        return max(0, self.damage_roll.score) if self.damage_roll else 0
+
+    @property
+    def damage(self) -> int:
+        return final_damage(self.raw_damage, self.multiplier.value)
+
+    @property
+    def dodged(self) -> bool:
+        return (
+            self.defence_roll is not None
+            and self.defence is not None
+            and self.defence.kind == "dodge"
+            and dodges(self.defence_roll.score, self.attack.score)
+        )
+
+    @property
+    def vitality_lost(self) -> int:
+        if self.defence_roll is None or self.defence is None:
+            return self.damage
+        if self.defence.kind == "endure":
+            return endured(self.damage, self.defence_roll.score)
+        return 0 if self.dodged else self.damage
+
+    @property
+    def outcome(self) -> str:
+        """`miss` (attack score ≤ 0), `dodged`, else `hit`."""
+        if self.attack.score <= 0:
+            return "miss"
+        return "dodged" if self.dodged else "hit"
+
+    @property
+    def faces(self) -> list[int]:
+        rolls = (self.attack, self.damage_roll, self.defence_roll)
+        return [face for roll in rolls if roll is not None for face in roll.faces]
+
+    def explain(self, chart: TypeChart | None = None) -> str:
+        """Each roll, the multiplier and the Vitalité lost, in the current language."""
+        parts = [_("attack: {roll}").format(roll=self.attack.explain())]
+        if self.damage_roll is None:
+            parts.append(_("the attack fails: no damage"))
+            return " · ".join(parts)
+        parts.append(_("damage: {roll}").format(roll=self.damage_roll.explain()))
+        reasons = self.multiplier.explain(chart or default_chart())
+        parts.append(
+            _("{raw} × {multiplier} → {damage} damage").format(
+                raw=self.raw_damage,
+                multiplier=_multiplier_text(self.multiplier),
+                damage=self.damage,
+            )
+            + (f" ({reasons})" if self.multiplier.reasons else "")
+        )
+        if self.defence_roll is not None and self.defence is not None:
+            if self.defence.kind == "endure":
+                parts.append(_("endure: {roll}").format(roll=self.defence_roll.explain()))
+            else:
+                parts.append(_("dodge: {roll}").format(roll=self.defence_roll.explain()))
+                if self.dodged:
+                    parts.append(
+                        _("{dodge} > {attack}: dodged").format(
+                            dodge=self.defence_roll.score, attack=self.attack.score
+                        )
+                    )
+        parts.append(_("Vitalité lost: {lost}").format(lost=self.vitality_lost))
+        return " · ".join(parts)
+
+
+def resolve_attack(
+    attack_dice: int,
+    damage_dice: int,
+    rng: RandomSource,
+    *,
+    difficulty: int = DEFAULT_DIFFICULTY,
+    range_penalty: bool = False,
+    high_crit: bool = False,
+    multiplier: Multiplier = NEUTRAL,
+    defence: Defence | None = None,
+) -> AttackResult:
+    """PK-10 … PK-13: roll the attack, then the damage, then the defence, each only if it matters.
+
+    >>> from jdr.dice import GivenFaces
+    >>> dodge = Defence("dodge", 3)
+    >>> result = resolve_attack(2, 1, GivenFaces([6, 3, 9, 7, 8, 9, 10]), defence=dodge)
+    >>> (result.attack.score, result.damage, result.defence_roll.score, result.outcome)
+    (1, 2, 3, 'dodged')
+    """
+    attack = roll_check(attack_dice, attack_difficulty(difficulty, range_penalty), rng)
+    if attack.score <= 0:
+        return AttackResult(attack, None, multiplier, defence, None)
+    pool = damage_pool(damage_dice, attack.score)
+    damage_roll = roll_check(pool, damage_difficulty(high_crit), rng)
+    result = AttackResult(attack, damage_roll, multiplier, defence, None)
+    if defence is None or result.damage <= 0:
+        return result
+    defence_roll = roll_check(defence.dice, defence.difficulty, rng)
+    return AttackResult(attack, damage_roll, multiplier, defence, defence_roll)
+
+
+def _multiplier_text(multiplier: Multiplier) -> str:
+    value = multiplier.value
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+# --- the action ---------------------------------------------------------------------------
+
+
+class AttackParams(BaseModel):
+    """`attack --attack-dice N --damage-dice M …` (PK-10 … PK-13)."""
+
+    attack_dice: int = Field(
+        ge=0, le=MAX_DICE, description=N_("attack roll dice (Force or Concentration + skill)")
+    )
+    damage_dice: int = Field(ge=0, le=MAX_DICE, description=N_("the move's damage dice"))
+    difficulty: int = Field(
+        default=DEFAULT_DIFFICULTY,
+        ge=-20,
+        le=100,
+        description=N_("attack roll difficulty (DD) before the range penalty"),
+    )
+    range_penalty: bool = Field(
+        default=False, description=N_("physical move not in contact, or special at close range: +2")
+    )
+    high_crit: bool = Field(default=False, description=N_("high critical move: damage roll at DD5"))
+    move_type: str | None = Field(default=None, description=N_("the move's type"))
+    user_types: str | None = Field(
+        default=None, description=N_("the user's types, T or T/T (STAB)")
+    )
+    defender_types: str | None = Field(
+        default=None, description=N_("the defender's types, T or T/T")
+    )
+    endure_dice: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_DICE,
+        description=N_("the defender endures: Constitution or Volonté dice"),
+    )
+    dodge_dice: int | None = Field(
+        default=None, ge=0, le=MAX_DICE, description=N_("the defender dodges: Dextérité dice")
+    )
+
+    def defence(self) -> Defence | None:
+        """The defence asked for; both at once is refused."""
+        if self.endure_dice is not None and self.dodge_dice is not None:
+            raise InputError(
+                "--endure-dice/--dodge-dice",
+                f"{self.endure_dice}/{self.dodge_dice}",
+                _("one of them"),
+                _("a defender either endures or dodges, not both"),
+            )
+        if self.endure_dice is not None:
+            return Defence("endure", self.endure_dice)
+        if self.dodge_dice is not None:
+            return Defence("dodge", self.dodge_dice)
+        return None
+
+    def multiplier(self, chart: TypeChart | None = None) -> Multiplier:
+        """PK-11 from `--move-type`: STAB from `--user-types`, the chart from `--defender-types`."""
+        chart = chart or default_chart()
+        if self.move_type is None:
+            if self.user_types or self.defender_types:
+                raise InputError(
+                    "--move-type",
+                    None,
+                    _("a type"),
+                    _("--user-types and --defender-types need --move-type"),
+                )
+            return NEUTRAL
+        users = chart.parse(self.user_types) if self.user_types else []
+        defenders = chart.parse(self.defender_types) if self.defender_types else []
+        return chart.multiplier(self.move_type, defenders, users)
+
+
+def roll(params: AttackParams, rng: RandomSource) -> Record:
+    """The `attack` action: JSON `attack_score`, `damage_score`, `multiplier`, `damage`,
+    `vitality_lost` (plus `raw_damage`, the defence's `defence_score` and the multiplier's reasons).
+    """
+    defence, multiplier = params.defence(), params.multiplier()
+    result = resolve_attack(
+        params.attack_dice,
+        params.damage_dice,
+        rng,
+        difficulty=params.difficulty,
+        range_penalty=params.range_penalty,
+        high_crit=params.high_crit,
+        multiplier=multiplier,
+        defence=defence,
+    )
+    totals: dict[str, Any] = {
+        "attack_score": result.attack.score,
+        "damage_score": result.damage_roll.score if result.damage_roll else None,
+        "raw_damage": result.raw_damage,
+        "multiplier": float(multiplier.value),
+        "damage": result.damage,
+        "defence": defence.kind if defence else None,
+        "defence_score": result.defence_roll.score if result.defence_roll else None,
+        "vitality_lost": result.vitality_lost,
+    }
+    chart = default_chart()
+    return Record(
+        outcome=result.outcome,
+        totals=totals,
+        faces=result.faces,
+        explain=lambda: result.explain(chart),
+        details={"multiplier_reasons": chart_json(multiplier, chart)["reasons"]},
+    )
+
+
+def odds(params: AttackParams, exact: bool) -> Odds:
+    """The `attack` odds: `miss`/`hit`(/`dodged`), the distribution and mean of Vitalité lost."""
+    from jdr.systems.pokemon.attack_odds import attack_odds
+
+    answer = attack_odds(
+        params.attack_dice,
+        params.damage_dice,
+        difficulty=params.difficulty,
+        range_penalty=params.range_penalty,
+        high_crit=params.high_crit,
+        multiplier=params.multiplier().value,
+        defence=params.defence(),
+        exact=exact,
+    )
+    return Odds(
+        outcomes=answer.outcomes,
+        distribution=answer.vitality_lost.to_list(),
+        mean=answer.vitality_lost.mean(),
+        label="vitality_lost",
+    )
