@@ -13,6 +13,8 @@ from pydantic import BaseModel, Field
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, roll_check, score_distribution
+from jdr.systems.pokemon.fight import fight_rules
+from jdr.systems.pokemon.sheets import Pokemon
 from jdr.systems.protocol import Action, Odds, Record, System
 
 
@@ -58,6 +60,20 @@ def check_odds(params: CheckParams, exact: bool) -> Odds:
     )
 
 
+def _actions() -> dict[str, Action[Any]]:
+    from jdr.systems.pokemon.actions import ACTIONS
+
+    check = Action(
+        "check",
+        CheckParams,
+        check_roll,
+        check_odds,
+        help=N_("An action roll: d10 pool, successes ≥ DD, failures on 1 (PK-1 … PK-4)."),
+        example={"dice": 4},
+    )
+    return {"check": check, **ACTIONS}
+
+
 def _commands() -> Any:
     from jdr.systems.pokemon.commands import build
 
@@ -67,15 +83,8 @@ def _commands() -> Any:
 SYSTEM = System(
     id="pokemon",
     names={"fr": "Pokémon, le jeu de rôle", "en": "Pokémon tabletop RPG"},
-    actions={
-        "check": Action(
-            "check",
-            CheckParams,
-            check_roll,
-            check_odds,
-            help=N_("An action roll: d10 pool, successes ≥ DD, failures on 1 (PK-1 … PK-4)."),
-            example={"dice": 4},
-        ),
-    },
+    actions=_actions(),
+    sheet=Pokemon,
+    fight=fight_rules(),
     extra_commands=_commands,
 )
