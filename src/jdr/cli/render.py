@@ -57,6 +57,8 @@ def percent(value: Any) -> str:
         text = f"{p * 100:.2e}"
     else:
         text = f"{p * 100:.2f}"
+        if text in ("100.00", "0.00"):  # never round a possibility to certainty, or away
+            text = f"{p * 100:.6g}"
     if current_language() == "fr":
         text = text.replace(".", ",")
     return text + " %"

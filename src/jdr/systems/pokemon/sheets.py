@@ -58,6 +58,19 @@ STAT_NAMES: tuple[StatName, ...] = (
 )
 MAJOR_CONDITIONS = ("burn", "poison", "bad_poison", "paralysis", "freeze", "sleep")
 VOLATILE_CONDITIONS = ("confusion", "infatuation", "curse", "flinch")
+CONDITION_WORDS = (
+    N_("burn"),
+    N_("poison"),
+    N_("bad_poison"),
+    N_("paralysis"),
+    N_("freeze"),
+    N_("sleep"),
+    N_("confusion"),
+    N_("infatuation"),
+    N_("curse"),
+    N_("flinch"),
+)
+"""The conditions as a reader sees them: `_("burn")` is `Brûlure` in French."""
 STAT_LABELS: dict[str, str] = {
     "strength": "Force",
     "concentration": "Concentration",
