@@ -41,3 +41,12 @@ def installed_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Regist
     registry = Registry.from_entry_points()
     set_default_registry(registry)
     return registry
+
+
+@pytest.fixture
+def pokemon_cli() -> Registry:
+    """The `pokemon` system as installed: found through its `jdr.systems` entry point."""
+    registry = Registry.from_entry_points()
+    assert "pokemon" in registry.ids()
+    set_default_registry(registry)
+    return registry

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -16,21 +15,12 @@ from jdr.cli.app import main
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError, UnknownNameError
 from jdr.params import validate_params
-from jdr.systems import Registry, System, set_default_registry
+from jdr.systems import Registry
 from jdr.systems.pokemon.actions import ACTIONS
 from jdr.systems.pokemon.attack import AttackParams, Defence, odds, resolve_attack, roll
 from jdr.systems.pokemon.attack_odds import attack_odds
 
 D10 = range(1, 11)
-
-
-@pytest.fixture
-def pokemon_cli() -> Iterator[None]:
-    """A registry holding only these actions (the lead merges them into the real system)."""
-    system = System("pokemon", {"fr": "Pokémon", "en": "Pokémon"}, actions=ACTIONS)
-    set_default_registry(Registry({"pokemon": system}))
-    yield
-    set_default_registry(None)
 
 
 def cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
@@ -310,7 +300,7 @@ def test_big_pools_answer_quickly_in_both_engines() -> None:
 # --- through the command line ---------------------------------------------------------------
 
 
-def test_cli_roll_json_keys(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_roll_json_keys(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     code, payload = cli_json(
         capsys,
         *("roll", "pokemon", "attack", "--attack-dice", "1", "--damage-dice", "3"),
@@ -325,7 +315,9 @@ def test_cli_roll_json_keys(pokemon_cli: None, capsys: pytest.CaptureFixture[str
     assert payload["vitality_lost"] == 23
 
 
-def test_cli_both_defences_is_exit_2(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_both_defences_is_exit_2(
+    pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(
         [
             *("roll", "pokemon", "attack", "--attack-dice", "3", "--damage-dice", "2"),
@@ -337,7 +329,7 @@ def test_cli_both_defences_is_exit_2(pokemon_cli: None, capsys: pytest.CaptureFi
     assert "--endure-dice/--dodge-dice" in err
 
 
-def test_cli_odds_exact_json(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_odds_exact_json(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     code, payload = cli_json(
         capsys, "odds", "pokemon", "attack", "--attack-dice", "2", "--damage-dice", "1", "--exact"
     )
@@ -347,7 +339,7 @@ def test_cli_odds_exact_json(pokemon_cli: None, capsys: pytest.CaptureFixture[st
     assert sum(Fraction(p) for p in payload["outcomes"].values()) == 1
 
 
-def test_cli_explains_in_french(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_explains_in_french(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     args = ("roll", "pokemon", "attack", "--attack-dice", "3", "--damage-dice", "2")
     code, payload = cli_json(capsys, *args, "--faces", "7,8,2,6,9,1,10", "--lang", "fr")
     assert code == 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -14,8 +13,7 @@ from jdr.cli.app import main
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError, UnknownNameError
 from jdr.params import validate_params
-from jdr.systems import Registry, System, set_default_registry
-from jdr.systems.pokemon.actions import ACTIONS
+from jdr.systems import Registry
 from jdr.systems.pokemon.capture import (
     BALL_DICE,
     CaptureParams,
@@ -29,14 +27,6 @@ from jdr.systems.pokemon.check import score_distribution
 from jdr.systems.pokemon.sheets import condition_id
 
 D10 = range(1, 11)
-
-
-@pytest.fixture
-def pokemon_cli() -> Iterator[None]:
-    system = System("pokemon", {"fr": "Pokémon", "en": "Pokémon"}, actions=ACTIONS)
-    set_default_registry(Registry({"pokemon": system}))
-    yield
-    set_default_registry(None)
 
 
 def capture(faces: list[int], **raw: Any) -> dict[str, Any]:
@@ -210,7 +200,7 @@ def test_odds_by_ball_exact_and_float_agree() -> None:
 # --- through the command line ---------------------------------------------------------------
 
 
-def test_cli_roll_json(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_roll_json(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [
             *("roll", "pokemon", "capture", "--ball", "poke", "--difficulty", "9"),
@@ -225,7 +215,7 @@ def test_cli_roll_json(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) ->
     assert payload["captured"] is False and payload["outcome"] == "escaped"
 
 
-def test_cli_odds_json_by_ball(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_odds_json_by_ball(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         ["odds", "pokemon", "capture", "--ball", "hyper", "--difficulty", "8", "--exact", "--json"]
     )
@@ -236,7 +226,7 @@ def test_cli_odds_json_by_ball(pokemon_cli: None, capsys: pytest.CaptureFixture[
     assert Fraction(payload["outcomes"]["captured"]) + Fraction(payload["outcomes"]["escaped"]) == 1
 
 
-def test_cli_explains_in_french(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_explains_in_french(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [
             *("roll", "pokemon", "capture", "--ball", "poke", "--difficulty", "12"),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -16,9 +15,8 @@ from jdr.cli.app import main
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import LimitError
 from jdr.params import validate_params
-from jdr.systems import Registry, System, set_default_registry
+from jdr.systems import Registry
 from jdr.systems.pokemon import counter, initiative
-from jdr.systems.pokemon.actions import ACTIONS
 from jdr.systems.pokemon.counter import (
     MAX_EXCHANGES,
     CounterParams,
@@ -29,14 +27,6 @@ from jdr.systems.pokemon.counter import (
 from jdr.systems.pokemon.initiative import initiative_slots, roll_initiative
 
 D10 = range(1, 11)
-
-
-@pytest.fixture
-def pokemon_cli() -> Iterator[None]:
-    system = System("pokemon", {"fr": "Pokémon", "en": "Pokémon"}, actions=ACTIONS)
-    set_default_registry(Registry({"pokemon": system}))
-    yield
-    set_default_registry(None)
 
 
 def cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
@@ -252,7 +242,7 @@ def test_pk_5_initiative_odds_are_uniform() -> None:
 # --- through the command line ---------------------------------------------------------------
 
 
-def test_cli_counter_json(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_counter_json(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     payload = cli_json(
         capsys,
         *("roll", "pokemon", "counter", "--attacker-dice", "1", "--attacker-threshold", "1"),
@@ -267,7 +257,7 @@ def test_cli_counter_json(pokemon_cli: None, capsys: pytest.CaptureFixture[str])
     ]
 
 
-def test_cli_counter_odds_exact(pokemon_cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_counter_odds_exact(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     payload = cli_json(
         capsys,
         *("odds", "pokemon", "counter", "--attacker-dice", "2", "--attacker-threshold", "3"),
@@ -278,7 +268,7 @@ def test_cli_counter_odds_exact(pokemon_cli: None, capsys: pytest.CaptureFixture
 
 
 def test_cli_initiative_json_and_french(
-    pokemon_cli: None, capsys: pytest.CaptureFixture[str]
+    pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ("roll", "pokemon", "initiative", "--dexterity", "5", "--faces", "9")
     payload = cli_json(capsys, *args)
@@ -288,7 +278,7 @@ def test_cli_initiative_json_and_french(
 
 
 def test_cli_counter_explains_in_french(
-    pokemon_cli: None, capsys: pytest.CaptureFixture[str]
+    pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]
 ) -> None:
     payload = cli_json(
         capsys,
