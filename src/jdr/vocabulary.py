@@ -36,6 +36,7 @@ KEYS = (
     N_("mean_margin"),
     N_("action_points"),
     N_("damage"),
+    N_("vitality_lost"),
 )
 
 
