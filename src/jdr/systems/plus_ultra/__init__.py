@@ -1,0 +1,17 @@
+"""`plus-ultra`: the "Plus Ultra" forum combat system (seed 001, ../shared/rules/plus_ultra.md,
+rules PU-1 … PU-11). Registered through the `jdr.systems` entry point like any plug-in."""
+
+from __future__ import annotations
+
+from jdr.systems.plus_ultra.actions import ACTIONS
+from jdr.systems.plus_ultra.fight import fight_rules
+from jdr.systems.plus_ultra.sheets import Character
+from jdr.systems.protocol import System
+
+SYSTEM = System(
+    id="plus-ultra",
+    names={"fr": "Plus Ultra, combat de forum", "en": "Plus Ultra forum combat"},
+    actions=ACTIONS,
+    sheet=Character,
+    fight=fight_rules(),
+)
