@@ -1,0 +1,20 @@
+"""`poledemos`: the "Polédémos" skirmish game (seed 002, ../shared/rules/poledemos.md,
+rules PD-1 … PD-10).
+
+Registered through the `jdr.systems` entry point like any plug-in; importing it loads no NumPy.
+"""
+
+from __future__ import annotations
+
+from jdr.systems.poledemos.actions import ACTIONS
+from jdr.systems.poledemos.play import play_rules
+from jdr.systems.poledemos.warband import Warband
+from jdr.systems.protocol import System
+
+SYSTEM = System(
+    id="poledemos",
+    names={"fr": "Polédémos, escarmouche", "en": "Polédémos skirmish"},
+    actions=ACTIONS,
+    sheet=Warband,
+    fight=play_rules(),
+)
