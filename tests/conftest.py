@@ -43,10 +43,27 @@ def installed_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Regist
     return registry
 
 
+def installed(system_id: str) -> Registry:
+    """The registry of the installed systems, made the default, checked to hold `system_id`."""
+    registry = Registry.from_entry_points()
+    assert system_id in registry.ids()
+    set_default_registry(registry)
+    return registry
+
+
 @pytest.fixture
 def pokemon_cli() -> Registry:
     """The `pokemon` system as installed: found through its `jdr.systems` entry point."""
-    registry = Registry.from_entry_points()
-    assert "pokemon" in registry.ids()
-    set_default_registry(registry)
-    return registry
+    return installed("pokemon")
+
+
+@pytest.fixture
+def plus_ultra_actions() -> Registry:
+    """The `plus-ultra` system as installed: found through its `jdr.systems` entry point."""
+    return installed("plus-ultra")
+
+
+@pytest.fixture
+def poledemos_actions() -> Registry:
+    """The `poledemos` system as installed: found through its `jdr.systems` entry point."""
+    return installed("poledemos")

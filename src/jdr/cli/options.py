@@ -107,8 +107,9 @@ def model_parameters(model: Any) -> list[inspect.Parameter]:
         allowed = describe_allowed(info)
         if allowed and not is_flag(info):
             help_text = f"{help_text} [{allowed}]".strip()
-        if info.default is not None and not info.is_required() and not is_flag(info):
-            help_text += " " + _("(default: {value})").format(value=_default_text(info.default))
+        shown = None if info.is_required() else info.get_default(call_default_factory=True)
+        if shown not in (None, [], ()) and not is_flag(info):
+            help_text += " " + _("(default: {value})").format(value=_default_text(shown))
         decl = option_name(name)
         annotation: Any
         if is_flag(info):
