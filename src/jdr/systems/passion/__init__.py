@@ -1,0 +1,1 @@
+"""`passion`: the superhero homebrew of even and odd dice (seed 004, rules PS-1 … PS-19)."""

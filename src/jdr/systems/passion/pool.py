@@ -1,0 +1,75 @@
+"""The Passion pool (PS-1, PS-2): any dice, even faces help, odd faces hurt.
+
+Each die scores `(positives, negatives)`: its maximum face 2 positives, a 1 two negatives, any other
+even face 1 positive, odd face 1 negative. A pool mixes sizes freely (`2d4+1d12`).
+
+>>> from jdr.dice import GivenFaces, roll_pool
+>>> pool = parse_dice("7d6")
+>>> roll = roll_pool(pool, GivenFaces([2, 5, 4, 2, 3, 4, 4]))
+>>> roll.total
+(5, 2)
+>>> roll.faces_text()
+'2+ 5− 4+ 2+ 3− 4+ 4+'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from jdr.dice.pool import Pool, ScoredDie, Vector
+from jdr.errors import InputError
+from jdr.i18n import _
+
+SIZES = (4, 6, 8, 10, 12, 20, 30, 100)
+"""PS-1: the sizes a player may roll (every one has an even maximum)."""
+MAX_DICE = 200
+_TERM = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*$", re.IGNORECASE)
+
+
+def score(face: int, size: int) -> Vector:
+    """PS-2: `(positives, negatives)` of one face."""
+    if face == size:
+        return (2, 0)
+    if face == 1:
+        return (0, 2)
+    return (1, 0) if face % 2 == 0 else (0, 1)
+
+
+def _mark(face: int, size: int) -> str:
+    positives, negatives = score(face, size)
+    return "+" * positives + "−" * negatives
+
+
+@cache
+def passion_die(size: int) -> ScoredDie:
+    """The scored die of `size` faces (PS-2); sizes outside PS-1 are refused."""
+    if size not in SIZES:
+        allowed = ", ".join(f"d{s}" for s in SIZES)
+        raise InputError("dice", f"d{size}", allowed, _("not a Passion die size (PS-1)"))
+    return ScoredDie.from_function(size, lambda f: score(f, size), lambda f: _mark(f, size))
+
+
+def parse_dice(text: str) -> Pool:
+    """`8d6`, `2d4+1d12` (PS-1; mixed sizes are the tool's reading) → a pool, sizes in order.
+
+    >>> parse_dice("2d4 + 1d12").notation()
+    '2d4+1d12'
+    """
+    counts: dict[int, int] = {}
+    for term in text.split("+"):
+        match = _TERM.match(term)
+        if not match:
+            raise InputError(
+                "dice", text, _("NdX terms joined with +, e.g. 8d6 or 2d4+1d12"), _("not dice")
+            )
+        count = int(match.group(1) or 1)
+        size = int(match.group(2))
+        passion_die(size)  # refuses a size outside PS-1
+        counts[size] = counts.get(size, 0) + count
+    total = sum(counts.values())
+    if total < 1:
+        raise InputError("dice", text, f"1..{MAX_DICE}", _("a roll needs at least one die"))
+    if total > MAX_DICE:
+        raise InputError("dice", text, f"1..{MAX_DICE}", _("too many dice"))
+    return Pool.of(*((passion_die(size), count) for size, count in counts.items()))
