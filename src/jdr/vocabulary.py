@@ -37,6 +37,10 @@ KEYS = (
     N_("action_points"),
     N_("damage"),
     N_("vitality_lost"),
+    N_("by_ball"),
+    N_("policies"),
+    N_("mean"),
+    N_("best"),
 )
 
 

@@ -16,6 +16,7 @@ from jdr.cli.render import (
     decimal,
     distribution_table,
     emit_json,
+    extra_lines,
     jsonable,
     outcomes_table,
 )
@@ -128,6 +129,9 @@ def run_odds(
     out.print(outcomes_table(odds.outcomes, common.exact))
     if odds.mean is not None:
         out.print(_("mean: {mean}").format(mean=decimal(odds.mean)))
+    for shown in extra_lines(odds.extra):
+        out.print()
+        out.print(shown)
     if odds.distribution:
         out.print()
         out.print(distribution_table(odds.distribution, odds.label, common.exact))

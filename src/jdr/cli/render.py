@@ -152,3 +152,38 @@ def choices_table(choices: Sequence[Mapping[str, Any]]) -> Table:
                 cells.append(str(value))
         table.add_row(*cells)
     return table
+
+
+def extra_lines(extra: Mapping[str, Any]) -> list[Table | str]:
+    """A system's own odds keys as text: tables for `{name: {column: value}}`, lines for numbers.
+
+    Lists (long series, also in the JSON) are left to `--json`.
+    """
+    shown: list[Table | str] = []
+    for key, value in extra.items():
+        if (
+            isinstance(value, Mapping)
+            and value
+            and all(isinstance(row, Mapping) for row in value.values())
+        ):
+            columns = list(dict.fromkeys(column for row in value.values() for column in row))
+            table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+            table.add_column(_(key))
+            for column in columns:
+                table.add_column(_(column), justify="right")
+            for name, row in value.items():
+                table.add_row(_(str(name)), *(_cell(row.get(column)) for column in columns))
+            shown.append(table)
+        elif isinstance(value, bool | int | float | Fraction | str):
+            shown.append(_("{label}: {value}").format(label=_(key), value=_cell(value)))
+    return shown
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, Fraction | float):
+        return percent(value) if 0 <= float(value) <= 1 else decimal(value)
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value))
+    return "" if value is None else str(value)
