@@ -172,18 +172,22 @@ def extra_lines(extra: Mapping[str, Any]) -> list[Table | str]:
             for column in columns:
                 table.add_column(_(column), justify="right")
             for name, row in value.items():
-                table.add_row(_(str(name)), *(_cell(row.get(column)) for column in columns))
+                cells = (_cell(row.get(column), column) for column in columns)
+                table.add_row(_(str(name)), *cells)
             shown.append(table)
         elif isinstance(value, bool | int | float | Fraction | str):
-            shown.append(_("{label}: {value}").format(label=_(key), value=_cell(value)))
+            shown.append(_("{label}: {value}").format(label=_(key), value=_cell(value, key)))
     return shown
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, key: str) -> str:
+    """A value of an extra table: numbers named `mean…`/`expected…` as decimals, the others in
+    0..1 as probabilities."""
     if isinstance(value, bool):
         return "✓" if value else "✗"
     if isinstance(value, Fraction | float):
-        return percent(value) if 0 <= float(value) <= 1 else decimal(value)
+        averaged = key.startswith(("mean", "expected"))
+        return percent(value) if 0 <= float(value) <= 1 and not averaged else decimal(value)
     if isinstance(value, list | tuple):
         return ",".join(map(str, value))
     return "" if value is None else str(value)

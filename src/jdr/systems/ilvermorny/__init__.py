@@ -1,0 +1,20 @@
+"""`ilvermorny`: "Ilvermorny's Game", a wizard school (seed 003, ../shared/rules/ilvermorny.md,
+rules IL-1 … IL-11).
+
+Registered through the `jdr.systems` entry point like any plug-in; importing it loads no NumPy.
+"""
+
+from __future__ import annotations
+
+from jdr.systems.ilvermorny.actions import ACTIONS
+from jdr.systems.ilvermorny.fight import fight_rules
+from jdr.systems.ilvermorny.sheets import Wizard
+from jdr.systems.protocol import System
+
+SYSTEM = System(
+    id="ilvermorny",
+    names={"fr": "Ilvermorny, école de sorcellerie", "en": "Ilvermorny wizard school"},
+    actions=ACTIONS,
+    sheet=Wizard,
+    fight=fight_rules(),
+)
