@@ -67,3 +67,9 @@ def plus_ultra_actions() -> Registry:
 def poledemos_actions() -> Registry:
     """The `poledemos` system as installed: found through its `jdr.systems` entry point."""
     return installed("poledemos")
+
+
+@pytest.fixture
+def passion_actions() -> Registry:
+    """The `passion` system as installed: found through its `jdr.systems` entry point."""
+    return installed("passion")

@@ -1,1 +1,18 @@
-"""`passion`: the superhero homebrew of even and odd dice (seed 004, rules PS-1 … PS-19)."""
+"""`passion`: the superhero homebrew of even and odd dice (seed 004, ../shared/rules/passion.md,
+rules PS-1 … PS-19). Registered through the `jdr.systems` entry point like any plug-in."""
+
+from __future__ import annotations
+
+from jdr.systems.passion.actions import ACTIONS
+from jdr.systems.passion.damage import DAMAGE_ACTIONS
+from jdr.systems.passion.fight import fight_rules
+from jdr.systems.passion.sheets import Sheet
+from jdr.systems.protocol import System
+
+SYSTEM = System(
+    id="passion",
+    names={"fr": "Passion, jeu de super-héros", "en": "Passion superhero game"},
+    actions={**ACTIONS, **DAMAGE_ACTIONS},
+    sheet=Sheet,
+    fight=fight_rules(),
+)
