@@ -18,21 +18,21 @@ Where the rules are silent, a sheet reads them so:
 ... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-jdr.systems.ilvermorny.sheets.SheetError: stats.magic: 11 (must be at most 10; ...)
+jdr.sheets.SheetError: stats.magic: 11 (must be at most 10; ...)
 """
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from jdr.errors import InputError, UnknownNameError
+from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _
+from jdr.sheets import SheetError, read_toml, validate_sheet
 from jdr.systems.ilvermorny.duel import Element
 from jdr.systems.ilvermorny.rules import STAT_LABELS, STATS, StatValue, fold, stat_id
 from jdr.systems.ilvermorny.spells import (
@@ -41,7 +41,7 @@ from jdr.systems.ilvermorny.spells import (
     MIN_LEVEL,
     MIN_SPELL_DIFFICULTY,
 )
-from jdr.validation import ModelError, fail, translate
+from jdr.validation import fail
 
 __all__ = [
     "EXAMPLES",
@@ -150,40 +150,14 @@ class Wizard(BaseModel):
         raise UnknownNameError(_("spell"), name, [spell.name for spell in self.spells])
 
 
-class SheetError(ModelError):
-    """Every problem of a sheet at once; the first one is this error's field and value."""
-
-    code = "invalid_sheet"
-
-
-def _read(source: str | Path) -> tuple[dict[str, Any], str]:
-    """TOML from a path, or from text: a `str` with a newline or `=` is TOML text."""
-    label = ""
-    if isinstance(source, Path) or ("\n" not in source and "=" not in source):
-        label = str(source)
-        try:
-            source = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise InputError(_("sheet"), label, _("a readable TOML file"), reason) from None
-    try:
-        return tomllib.loads(source), label
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(label or _("sheet"), None, _("a TOML sheet"), str(error)) from None
-
-
 def wizard_from(data: Any, label: str = "") -> Wizard:
     """A wizard from a table (a fight's setup, a parsed file), or `SheetError` listing all."""
-    try:
-        return Wizard.model_validate(data)
-    except ValidationError as error:
-        found = translate(error, Wizard, label)
-        raise SheetError(found.problems, label) from None
+    return validate_sheet(Wizard, data, label)
 
 
 def load_wizard(source: str | Path) -> Wizard:
     """A wizard from a TOML file (a `Path`, or a `str` without `=`) or from TOML text."""
-    data, label = _read(source)
+    data, label = read_toml(source)
     return wizard_from(data, label)
 
 

@@ -7,47 +7,22 @@
 >>> load_sheet(text.replace("Blast = 7", "Blast = -1"))
 Traceback (most recent call last):
 ...
-jdr.systems.passion.sheet_files.SheetError: talents.Blast: -1 (must be at least 0; allowed: 0..)
+jdr.sheets.SheetError: talents.Blast: -1 (must be at least 0; allowed: 0..)
 """
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from jdr.errors import InputError, UnknownNameError
+from jdr.errors import UnknownNameError
 from jdr.i18n import _
+from jdr.sheets import SheetError, read_toml, validate_sheet
 from jdr.systems.passion.sheets import EXAMPLES, Sheet
-from jdr.validation import ModelError, translate
 
 __all__ = ["SheetError", "example_path", "load_example", "load_sheet", "sheet_of"]
-
-
-class SheetError(ModelError):
-    """Every problem of a sheet at once; the first one is this error's field, value and reason."""
-
-    code = "invalid_sheet"
-
-
-def _read(source: str | Path) -> tuple[dict[str, Any], str]:
-    """TOML from a path, or from text: a `str` with a newline or `=` is TOML text."""
-    label = ""
-    if isinstance(source, Path) or ("\n" not in source and "=" not in source):
-        label = str(source)
-        try:
-            source = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise InputError(_("sheet"), label, _("a readable TOML file"), reason) from None
-    try:
-        return tomllib.loads(source), label
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(label or _("sheet"), None, _("a TOML sheet"), str(error)) from None
 
 
 def sheet_of(data: Any, label: str = "") -> Sheet:
@@ -56,13 +31,9 @@ def sheet_of(data: Any, label: str = "") -> Sheet:
     >>> sheet_of({"name": "X"}).name  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    jdr.systems.passion.sheet_files.SheetError: potentials: None (required; ...
+    jdr.sheets.SheetError: potentials: None (required; ...
     """
-    try:
-        return Sheet.model_validate(data)
-    except ValidationError as error:
-        found = translate(error, Sheet, label)
-        raise SheetError(found.problems, label) from None
+    return validate_sheet(Sheet, data, label)
 
 
 def load_sheet(source: str | Path) -> Sheet:
@@ -72,7 +43,7 @@ def load_sheet(source: str | Path) -> Sheet:
     ...            'passion = { current = 1, max = 1 }\\nenergy = { current = 2, max = 2 }').name
     'Kai'
     """
-    data, label = _read(source)
+    data, label = read_toml(source)
     return sheet_of(data, label)
 
 

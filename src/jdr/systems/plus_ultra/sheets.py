@@ -28,12 +28,11 @@ gauge is at most the rank's base + free points, and both together fit one split 
 ... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-jdr.systems.plus_ultra.sheets.SheetError: willpower: 9 (5 points placed, rank C gives 4 ...)
+jdr.sheets.SheetError: willpower: 9 (5 points placed, rank C gives 4 ...)
 """
 
 from __future__ import annotations
 
-import tomllib
 import unicodedata
 from importlib import resources
 from importlib.abc import Traversable
@@ -46,13 +45,13 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    ValidationError,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from jdr.errors import InputError, UnknownNameError
+from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _
+from jdr.sheets import SheetError, load_model
 from jdr.systems.plus_ultra.rules import (
     RANKS,
     base_maximum,
@@ -60,7 +59,7 @@ from jdr.systems.plus_ultra.rules import (
     maxima_problems,
     normalize_rank,
 )
-from jdr.validation import ModelError, fail, translate
+from jdr.validation import fail
 
 __all__ = [
     "EXAMPLES",
@@ -252,28 +251,6 @@ class Character(BaseModel):
 # --- reading sheets -----------------------------------------------------------------------
 
 
-class SheetError(ModelError):
-    """Every problem of a sheet at once; the first one is this error's field, value and reason."""
-
-    code = "invalid_sheet"
-
-
-def _read(source: str | Path) -> tuple[dict[str, Any], str]:
-    """TOML from a path, or from text: a `str` with a newline or `=` is TOML text."""
-    label = ""
-    if isinstance(source, Path) or ("\n" not in source and "=" not in source):
-        label = str(source)
-        try:
-            source = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise InputError(_("sheet"), label, _("a readable TOML file"), reason) from None
-    try:
-        return tomllib.loads(source), label
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(label or _("sheet"), None, _("a TOML sheet"), str(error)) from None
-
-
 def load_character(source: str | Path) -> Character:
     """A character from a TOML file (a `Path`, or a `str` without `=`) or TOML text.
 
@@ -283,14 +260,9 @@ def load_character(source: str | Path) -> Character:
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    jdr.systems.plus_ultra.sheets.SheetError: hp: 3 (unknown key; allowed: name, rank, ...)
+    jdr.sheets.SheetError: hp: 3 (unknown key; allowed: name, rank, ...)
     """
-    data, label = _read(source)
-    try:
-        return Character.model_validate(data)
-    except ValidationError as error:
-        found = translate(error, Character, label)
-        raise SheetError(found.problems, label) from None
+    return load_model(Character, source)
 
 
 def example_path(name: str) -> Traversable:

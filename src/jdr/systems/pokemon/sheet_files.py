@@ -8,12 +8,11 @@
 ... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-jdr.systems.pokemon.sheet_files.SheetError: evs.dexterity: 7 (more than 6 EVs in one stat ...)
+jdr.sheets.SheetError: evs.dexterity: 7 (more than 6 EVs in one stat ...)
 """
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -23,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from jdr.errors import InputError, UnknownNameError
 from jdr.i18n import _
+from jdr.sheets import SheetError, read_toml, validate_sheet
 from jdr.systems.pokemon.sheets import (
     EXAMPLES,
     KINDS,
@@ -36,7 +36,7 @@ from jdr.systems.pokemon.sheets import (
     effective_stats,
 )
 from jdr.systems.pokemon.types import fold
-from jdr.validation import ModelError, translate
+from jdr.validation import translate
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -50,12 +50,6 @@ __all__ = [
     "load_sheet",
     "load_trainer",
 ]
-
-
-class SheetError(ModelError):
-    """Every problem of a sheet at once; the first one is this error's field, value and reason."""
-
-    code = "invalid_sheet"
 
 
 def input_error(
@@ -74,22 +68,6 @@ def input_error(
     return SheetError(found.problems, source)
 
 
-def _read(source: str | Path) -> tuple[dict[str, Any], str]:
-    """TOML from a path, or from text: a `str` with a newline or `=` is TOML text."""
-    label = ""
-    if isinstance(source, Path) or ("\n" not in source and "=" not in source):
-        label = str(source)
-        try:
-            source = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise InputError(_("sheet"), label, _("a readable TOML file"), reason) from None
-    try:
-        return tomllib.loads(source), label
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(label or _("sheet"), None, _("a TOML sheet"), str(error)) from None
-
-
 def _kind(data: dict[str, Any]) -> str | None:
     """`kind` if given (`pokemon` | `trainer`, any case or accents), else None."""
     if "kind" not in data:
@@ -103,10 +81,7 @@ def _kind(data: dict[str, Any]) -> str | None:
 
 
 def _validate(model: type[M], data: dict[str, Any], label: str, max_moves: int | None) -> M:
-    try:
-        return model.model_validate(data, context={"max_moves": max_moves})
-    except ValidationError as error:
-        raise input_error(error, model, label) from None
+    return validate_sheet(model, data, label, {"max_moves": max_moves})
 
 
 def _expect(data: dict[str, Any], kind: str) -> None:
@@ -124,7 +99,7 @@ def load_sheet(source: str | Path, *, max_moves: int | None = MAX_MOVES) -> Shee
     >>> load_sheet(example_path("trainer").read_text(encoding="utf-8")).kind
     'trainer'
     """
-    data, label = _read(source)
+    data, label = read_toml(source)
     kind = _kind(data)
     if kind is None:
         only = ("types", "species", "level", "moves", "condition", "volatile")
@@ -139,7 +114,7 @@ def load_pokemon(source: str | Path, *, max_moves: int | None = MAX_MOVES) -> Po
     >>> [move.name for move in load_pokemon(example_path("pokemon").read_text("utf-8")).moves]
     ['Éclair', 'Fatal-Foudre', 'Tranche', 'Mimi-Queue']
     """
-    data, label = _read(source)
+    data, label = read_toml(source)
     _expect(data, "pokemon")
     return _validate(Pokemon, data, label, max_moves)
 
@@ -150,7 +125,7 @@ def load_trainer(source: str | Path) -> Trainer:
     >>> load_trainer(example_path("trainer").read_text("utf-8")).pokemon
     ['Pikachu']
     """
-    data, label = _read(source)
+    data, label = read_toml(source)
     _expect(data, "trainer")
     return _validate(Trainer, data, label, None)
 

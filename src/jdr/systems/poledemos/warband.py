@@ -22,7 +22,6 @@ Where the rules are silent, a warband file reads them so:
 
 from __future__ import annotations
 
-import tomllib
 import unicodedata
 from collections.abc import Sequence
 from importlib import resources
@@ -43,8 +42,9 @@ from pydantic_core import PydanticCustomError
 
 from jdr.errors import InputError, UnknownNameError
 from jdr.i18n import N_, _
+from jdr.sheets import SheetError, load_model
 from jdr.systems.poledemos.rules import parse_val
-from jdr.validation import ModelError, fail, translate
+from jdr.validation import fail, translate
 
 __all__ = [
     "EXAMPLES",
@@ -289,26 +289,10 @@ class Warband(BaseModel):
 # --- reading files ----------------------------------------------------------------------------
 
 
-class WarbandError(ModelError):
+class WarbandError(SheetError):
     """Every problem of a warband file at once; the first one is this error's field and value."""
 
     code = "invalid_sheet"
-
-
-def _read(source: str | Path) -> tuple[dict[str, Any], str]:
-    """TOML from a path, or from text: a `str` with a newline or `=` is TOML text."""
-    label = ""
-    if isinstance(source, Path) or ("\n" not in source and "=" not in source):
-        label = str(source)
-        try:
-            source = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise InputError(_("warband"), label, _("a readable TOML file"), reason) from None
-    try:
-        return tomllib.loads(source), label
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(label or _("warband"), None, _("a TOML warband"), str(error)) from None
 
 
 def load_warband(source: str | Path) -> Warband:
@@ -320,12 +304,7 @@ def load_warband(source: str | Path) -> Warband:
     ...     print(error.message())
     figures[1].val: 9+ — a d6 test needs a VAL from 1+ to 6+ (allowed: 1+ … 6+)
     """
-    data, label = _read(source)
-    try:
-        return Warband.model_validate(data)
-    except ValidationError as error:
-        found = translate(error, Warband, label)
-        raise WarbandError(found.problems, label) from None
+    return load_model(Warband, source, N_("warband"), error=WarbandError)
 
 
 def example_path(name: str = "warband") -> Traversable:
