@@ -147,7 +147,7 @@ def choices_table(choices: Sequence[Mapping[str, Any]]) -> Table:
             elif isinstance(value, Fraction | float) and key.startswith("p_"):
                 cells.append(percent(value))
             elif isinstance(value, Fraction | float):
-                cells.append(f"{float(value):.3f}")
+                cells.append(decimal(value, 3))
             else:
                 cells.append(str(value))
         table.add_row(*cells)
