@@ -1,0 +1,76 @@
+"""What can go wrong with the store, as data: the edge renders the message in the reader's language.
+
+>>> err = StoreError("read_only", url="sqlite:///jdr.db")
+>>> err.problem, err.message()
+('read_only', 'the database is read-only: sqlite:///jdr.db')
+>>> ConflictError(fight=3, expected=4, found=5).message()
+'fight 3 changed meanwhile: the action was decided on version 4, the fight is at version 5'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jdr.errors import JdrError
+from jdr.i18n import N_, _
+
+MESSAGES = {
+    "read_only": N_("the database is read-only: {url}"),
+    "disk_full": N_("the disk holding the database is full: {url}"),
+    "unreachable": N_("cannot reach the database {url}: {detail}"),
+    "failed": N_("the database {url} failed: {detail}"),
+    "newer_schema": N_(
+        "the database {url} was written by a newer version of jdr (revision {revision});"
+        " upgrade jdr to use it"
+    ),
+    "older_schema": N_(
+        "the database {url} is at an older revision ({revision}, latest {head});"
+        " run `jdr db upgrade` to migrate it"
+    ),
+    "not_jdr": N_("the database {url} holds tables that are not jdr's"),
+    "duplicate_campaign": N_("a campaign named {name} already exists"),
+    "duplicate_character": N_("campaign {campaign} already has a character named {name}"),
+    "no_campaign": N_("no campaign {campaign}"),
+    "no_character": N_("no character {character}"),
+    "no_fight": N_("no fight {fight}"),
+    "conflict": N_(
+        "fight {fight} changed meanwhile: the action was decided on version {expected},"
+        " the fight is at version {found}"
+    ),
+    "gave_up": N_(
+        "fight {fight} kept changing while the action was decided ({attempts} attempts): try again"
+    ),
+}
+
+
+class StoreError(JdrError):
+    """The database refused or failed: `problem` (a key of `MESSAGES`) and the data it shows."""
+
+    code = "store"
+
+    def __init__(self, problem: str, **data: Any) -> None:
+        self.problem = problem
+        self.data = data
+        super().__init__(MESSAGES[problem].format(**data))
+
+    def message(self) -> str:
+        return _(MESSAGES[self.problem]).format(**self.data)
+
+
+class ConflictError(StoreError):
+    """Another append landed on the fight first: the action was decided on a stale version.
+
+    With `attempts`, the service re-decided that many times and gave up.
+    """
+
+    code = "conflict"
+
+    def __init__(self, fight: int, expected: int, found: int, attempts: int | None = None) -> None:
+        self.fight = fight
+        self.expected = expected
+        self.found = found
+        self.attempts = attempts
+        if attempts is None:
+            super().__init__("conflict", fight=fight, expected=expected, found=found)
+        else:
+            super().__init__("gave_up", fight=fight, attempts=attempts)

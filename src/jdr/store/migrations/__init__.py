@@ -1,0 +1,1 @@
+"""Alembic migrations, one set for SQLite and PostgreSQL, run from `jdr.store.schema`."""

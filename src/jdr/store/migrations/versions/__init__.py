@@ -1,0 +1,1 @@
+"""One module per revision: r0001_initial … (alembic reads `revision` and `down_revision`)."""

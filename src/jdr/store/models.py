@@ -1,0 +1,74 @@
+"""The tables, as SQLAlchemy Core: campaigns, characters, fights and each fight's event log.
+
+The event log is append-only: a row is never updated or deleted. `seq` numbers a fight's events
+1, 2, … and `fights.version` is the last `seq`; `action` is the `seq` of the first event of the
+group one action appended (undo and redo work on whole actions).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+campaigns = Table(
+    "campaigns",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("system", String(64), nullable=False),
+    Column("name", String(200), nullable=False, unique=True),
+    Column("settings", JSON, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+characters = Table(
+    "characters",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("name", String(200), nullable=False),
+    Column("sheet", JSON, nullable=False),
+    Column("version", Integer, nullable=False),
+    UniqueConstraint("campaign_id", "name"),
+)
+
+fights = Table(
+    "fights",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("participants", JSON, nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("version", Integer, nullable=False),
+)
+
+fight_events = Table(
+    "fight_events",
+    metadata,
+    Column("fight_id", ForeignKey("fights.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("action", Integer, nullable=False),
+    Column("event", JSON, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)

@@ -1,0 +1,76 @@
+"""The database's revision: create a new database at the latest one, migrate an old one, refuse
+one written by a newer jdr. Alembic runs programmatically from the migrations inside the package.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import Connection, Engine, inspect
+
+from jdr.store.engine import make_engine, resolve_url, safe_url, translated
+from jdr.store.errors import StoreError
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """An Alembic configuration without alembic.ini, on `connection` if given."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head() -> str:
+    """The latest revision this code knows."""
+    revision = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert revision is not None
+    return revision
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The database's revision, or None for a database alembic never touched."""
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def ensure_current(engine: Engine, url: str) -> None:
+    """Create a new database at the latest revision; refuse an older or a newer one."""
+    with translated(url), engine.begin() as connection:
+        revision = current_revision(connection)
+        if revision is None:
+            if inspect(connection).get_table_names():
+                raise StoreError("not_jdr", url=safe_url(url))
+            command.upgrade(alembic_config(connection), "head")
+            return
+        _check_known(revision, url)
+        latest = head()
+        if revision != latest:
+            raise StoreError("older_schema", url=safe_url(url), revision=revision, head=latest)
+
+
+def upgrade(url: str | None = None) -> str:
+    """Migrate the database at `url` (or the default) to the latest revision; return it."""
+    url = resolve_url(url)
+    engine = make_engine(url)
+    try:
+        with translated(url), engine.begin() as connection:
+            revision = current_revision(connection)
+            if revision is not None:
+                _check_known(revision, url)
+            command.upgrade(alembic_config(connection), "head")
+    finally:
+        engine.dispose()
+    return head()
+
+
+def _check_known(revision: str, url: str) -> None:
+    try:
+        ScriptDirectory.from_config(alembic_config()).get_revision(revision)
+    except CommandError:
+        raise StoreError("newer_schema", url=safe_url(url), revision=revision) from None
