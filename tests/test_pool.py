@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jdr.dice import DieRoll, GivenFaces, Pool, PoolRoll, ScoredDie, Seeded, Vector, roll_pool
-from jdr.dice.pool import dice_of
 from jdr.errors import FacesError, InputError
 
 
@@ -121,11 +120,6 @@ def test_a_pool_refuses_a_negative_count() -> None:
     with pytest.raises(InputError) as caught:
         Pool(((ScoredDie.sum(6), -1),))
     assert (caught.value.field, caught.value.value) == ("dice", -1)
-
-
-def test_dice_of_builds_one_group_per_count_and_size() -> None:
-    pool = dice_of([(2, 4), (0, 8), (1, 12)], ScoredDie.sum)
-    assert pool.groups == ((ScoredDie.sum(4), 2), (ScoredDie.sum(12), 1))
 
 
 # --- roll_pool ------------------------------------------------------------------------------------

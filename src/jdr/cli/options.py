@@ -16,8 +16,6 @@ import typer
 
 from jdr.i18n import _
 
-COMMON = ("jdr_faces", "jdr_seed", "jdr_json", "jdr_lang", "jdr_exact")
-
 
 @dataclass(frozen=True)
 class Common:

@@ -15,7 +15,7 @@ A `ScoredDie` is a die size plus a map face → score vector (one or two small w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from jdr.dice.source import GivenFaces, RandomSource
@@ -188,8 +188,3 @@ def sum_vectors(vectors: Iterable[Vector], width: int) -> Vector:
         for i, value in enumerate(vector):
             total[i] += value
     return tuple(total)
-
-
-def dice_of(groups: Sequence[tuple[int, int]], make: Callable[[int], ScoredDie]) -> Pool:
-    """A pool from `(count, size)` pairs and a scoring per size: `dice_of([(2, 4)], make)`."""
-    return Pool.of(*((make(size), count) for count, size in groups))

@@ -147,7 +147,7 @@ class RuleSystem(Protocol):
 class System:
     """A rule system as plain data: what most plug-ins instantiate.
 
-    >>> System("coin", {"fr": "Pile ou face", "en": "Heads or tails"}).name("fr")
+    >>> display_name(System("coin", {"fr": "Pile ou face", "en": "Heads or tails"}), "fr")
     'Pile ou face'
     """
 
@@ -160,9 +160,6 @@ class System:
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None
-
-    def name(self, lang: str) -> str:
-        return self.names.get(lang) or self.names.get("en") or self.id
 
 
 def display_name(system: RuleSystem, lang: str) -> str:
