@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from jdr.errors import InputError, RulesError
+from jdr.errors import RulesError
+from jdr.fights.commands import action_of as shared_action_of
 from jdr.i18n import _
 from jdr.systems.passion.damage import type_word
 from jdr.systems.passion.fight_flow import counts_against, reveal, target_results
@@ -57,19 +58,7 @@ WAITS = {
 
 def action_of(command: Any) -> str:
     """The command's action, known and with known keys only."""
-    if not isinstance(command, dict):
-        raise InputError(_("command"), command, _("a table with action and actor"))
-    action = command.get("action")
-    if action not in KEYS:
-        raise RulesError(
-            _("unknown action {name} (known: {known})").format(name=action, known=", ".join(KEYS)),
-            "PS-9",
-        )
-    for name, value in command.items():
-        if name not in KEYS[action]:
-            allowed = ", ".join(sorted(KEYS[action]))
-            raise InputError(str(name), value, allowed, _("unknown key"))
-    return str(action)
+    return shared_action_of(command, KEYS, "PS-9")
 
 
 def fighter_name(state: Json, value: Any, rule: str = "PS-9") -> str:

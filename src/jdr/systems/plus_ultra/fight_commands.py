@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from jdr.errors import InputError, RulesError
+from jdr.errors import RulesError
+from jdr.fights.commands import action_of as shared_action_of
 from jdr.i18n import _
 from jdr.systems.plus_ultra.fight_actions import attacks
 from jdr.systems.plus_ultra.fight_state import (
@@ -42,19 +43,7 @@ KEYS = {action: keys | {"action", "actor"} for action, keys in _OWN_KEYS.items()
 
 def action_of(command: Any) -> str:
     """The command's action, known and with known keys only."""
-    if not isinstance(command, dict):
-        raise InputError(_("command"), command, _("a table with action and actor"))
-    action = command.get("action")
-    if action not in KEYS:
-        raise RulesError(
-            _("unknown action {name} (known: {known})").format(name=action, known=", ".join(KEYS)),
-            "PU-4",
-        )
-    for name, value in command.items():
-        if name not in KEYS[action]:
-            allowed = ", ".join(sorted(KEYS[action]))
-            raise InputError(str(name), value, allowed, _("unknown key"))
-    return str(action)
+    return shared_action_of(command, KEYS, "PU-4")
 
 
 def character(state: Json, value: Any, rule: str = "PU-10") -> str:
