@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, insert, select, update
+from sqlalchemy import Connection, Engine, Table, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.store.engine import make_engine, resolve_url, safe_url, translated
@@ -115,7 +115,39 @@ class Store:
             raise StoreError("no_character", character=character_id)
         return Character(**row._asdict())
 
+    def characters(self, campaign_id: int) -> list[Character]:
+        """A campaign's characters, by name."""
+        query = (
+            select(characters)
+            .where(characters.c.campaign_id == campaign_id)
+            .order_by(characters.c.name)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            return [Character(**row._asdict()) for row in conn.execute(query)]
+
+    def character_named(self, campaign_id: int, name: str) -> Character:
+        query = select(characters).where(
+            characters.c.campaign_id == campaign_id, characters.c.name == name
+        )
+        with self._translated(), self.engine.connect() as conn:
+            row = conn.execute(query).one_or_none()
+        if row is None:
+            raise StoreError("no_character", character=name)
+        return Character(**row._asdict())
+
+    def character_counts(self) -> dict[int, int]:
+        """How many characters each campaign holds, by campaign id."""
+        query = select(characters.c.campaign_id, func.count()).group_by(characters.c.campaign_id)
+        with self._translated(), self.engine.connect() as conn:
+            return {int(campaign): int(count) for campaign, count in conn.execute(query)}
+
     # fights
+
+    def fights(self, campaign_id: int) -> list[FightRecord]:
+        """A campaign's fights, oldest first."""
+        query = select(fights).where(fights.c.campaign_id == campaign_id).order_by(fights.c.id)
+        with self._translated(), self.engine.connect() as conn:
+            return [FightRecord(**row._asdict()) for row in conn.execute(query)]
 
     def create_fight(self, campaign_id: int, participants: Sequence[Any]) -> int:
         row = {
