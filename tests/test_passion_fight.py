@@ -8,16 +8,16 @@ raises `RulesError` with its rule, rolls nothing and changes nothing.
 
 from __future__ import annotations
 
-import json
 import random
 import tomllib
 from typing import Any
 
 import pytest
 
+from fight_checks import finish, refuse
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError, JdrError, RulesError
-from jdr.fights import Fight, fold
+from jdr.fights import Fight
 from jdr.systems import FightRules
 from jdr.systems.passion.fight import PassionFight, fight_rules
 from jdr.systems.passion.sheet_files import SheetError, example_path
@@ -82,25 +82,6 @@ def one(events: list[Json], kind: str) -> Json:
     found = of(events, kind)
     assert len(found) == 1, [e["type"] for e in events]
     return found[0]
-
-
-def finish(fight: Fight) -> Json:
-    """The state is the fold of the JSON-stored events."""
-    stored = json.loads(json.dumps(fight.events))
-    state = fold(RULES, stored)
-    assert state == fight.state
-    assert json.loads(json.dumps(state)) == state
-    return state
-
-
-def refuse(fight: Fight, command: Any, rule: str | None, match: str) -> None:
-    """Refused with `rule` and a reason matching `match`; no face rolled, nothing changed."""
-    before, count = fight.state, len(fight.events)
-    with pytest.raises(RulesError, match=match) as refused:
-        fight.act(command, GivenFaces([]))
-    assert refused.value.rule == rule
-    assert fight.state == before
-    assert len(fight.events) == count
 
 
 def fighter(fight: Fight, name: str) -> Json:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from fight_checks import check, finish, refuse
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError, RulesError
 from jdr.fights import Fight, fold, play
@@ -50,34 +51,6 @@ def cmd(actor: str | None, action: str, **fields: Any) -> dict[str, Any]:
 
 def attack(actor: str, target: str, **fields: Any) -> dict[str, Any]:
     return cmd(actor, "attack", target=target, **fields)
-
-
-def check(events: list[dict[str, Any]], expected: Expected) -> None:
-    """The events' types in order, and the given fields of each."""
-    assert [e["type"] for e in events] == [kind for kind, _ in expected]
-    for index, (event, (kind, fields)) in enumerate(zip(events, expected, strict=True)):
-        for key, value in fields.items():
-            assert event[key] == value, (index, kind, key, event)
-
-
-def finish(fight: Fight, source: GivenFaces) -> dict[str, Any]:
-    """Every face used; the state is the fold of the JSON-stored events."""
-    source.finish()
-    stored = json.loads(json.dumps(fight.events))
-    state = fold(RULES, stored)
-    assert state == fight.state
-    assert json.loads(json.dumps(state)) == state
-    return state
-
-
-def refuse(fight: Fight, command: Any, rule: str | None, match: str) -> None:
-    """Refused with `rule` and a reason matching `match`; no face rolled, nothing changed."""
-    before, count = fight.state, len(fight.events)
-    with pytest.raises(RulesError, match=match) as refused:
-        fight.act(command, GivenFaces([]))
-    assert refused.value.rule == rule
-    assert fight.state == before
-    assert len(fight.events) == count
 
 
 def turn(name: str, number: int) -> tuple[str, dict[str, Any]]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from fight_checks import check, finish, refuse
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError, RulesError
 from jdr.fights import Fight, fold, play
@@ -70,24 +71,6 @@ PASS = "pass"
 
 def order(actor: str, action: str = PASS, **fields: Any) -> dict[str, Any]:
     return {"actor": actor, "action": action, **fields}
-
-
-def check(events: list[dict[str, Any]], expected: Expected) -> None:
-    """The events' types in order, and the given fields of each."""
-    assert [e["type"] for e in events] == [kind for kind, _ in expected]
-    for index, (event, (kind, fields)) in enumerate(zip(events, expected, strict=True)):
-        for key, value in fields.items():
-            assert event[key] == value, (index, kind, key, event)
-
-
-def finish(fight: Fight, source: GivenFaces) -> dict[str, Any]:
-    """Every face used; the state is the fold of the JSON-stored events."""
-    source.finish()
-    stored = json.loads(json.dumps(fight.events))
-    state = fold(RULES, stored)
-    assert state == fight.state
-    assert json.loads(json.dumps(state)) == state
-    return state
 
 
 def start_events(names: list[str], faces: list[int], totals: list[int]) -> Expected:
@@ -992,15 +975,6 @@ def test_pk_17_pk_18_confusion_lasts_1d4_turns_and_hurts_itself() -> None:
     state = finish(fight, source)
     assert state["pokemon"]["Psykokwak"]["volatile"] == {"confusion": {"turns_left": 2}}
     assert state["pokemon"]["Psykokwak"]["vitality"] == 8
-
-
-def refuse(fight: Fight, command: dict[str, Any], rule: str, match: str) -> None:
-    """`command` is refused with `rule` and a message matching `match`; nothing changes."""
-    events, state = list(fight.events), fight.state
-    with pytest.raises(RulesError, match=match) as refused:
-        fight.act(command, GivenFaces([]))
-    assert refused.value.rule == rule
-    assert fight.events == events and fight.state == state
 
 
 BITE = move("Morsure", "Ténèbres", "physique", 1, inflicts={"condition": "flinch"})

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from fight_checks import finish
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError, RulesError
 from jdr.fights import Fight, fold, play
@@ -65,16 +66,6 @@ def game(
 ) -> tuple[Fight, GivenFaces]:
     source = GivenFaces(faces)
     return play(RULES, setup, commands, source), source
-
-
-def finish(fight: Fight, source: GivenFaces) -> dict[str, Any]:
-    """Every face used; the state is the fold of the JSON-stored events."""
-    source.finish()
-    stored = json.loads(json.dumps(fight.events))
-    state = fold(RULES, stored)
-    assert state == fight.state
-    assert json.loads(json.dumps(state)) == state
-    return state
 
 
 def types(events: list[dict[str, Any]]) -> list[str]:
