@@ -108,10 +108,12 @@ def build_app() -> typer.Typer:
             subcommand_metavar="SYSTEM ACTION [OPTIONS]",
         )
 
+    from jdr.cli.fight_commands import build_fight
     from jdr.cli.store_commands import build_campaign, build_db, build_sheet
 
     app.add_typer(build_campaign(), name="campaign")
     app.add_typer(build_sheet(), name="sheet")
+    app.add_typer(build_fight(), name="fight")
     app.add_typer(build_db(), name="db")
 
     json_help = _("Print one JSON object on stdout.")

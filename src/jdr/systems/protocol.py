@@ -157,6 +157,8 @@ class System:
     sheet: type[BaseModel] | None = None
     fight: FightRules | None = None
     extra_commands: Callable[[], Any] | None = None
+    fight_setup: Callable[[list[Json], Json], Json] | None = None
+    """Participants (`{"name", "sheet", "side"}`) and options (`order`) → the fight's setup."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from jdr.systems.ilvermorny.actions import ACTIONS
 from jdr.systems.ilvermorny.fight import fight_rules
+from jdr.systems.ilvermorny.fight_from_sheets import fight_setup
 from jdr.systems.ilvermorny.sheets import Wizard
 from jdr.systems.protocol import System
 
@@ -17,4 +18,5 @@ SYSTEM = System(
     actions=ACTIONS,
     sheet=Wizard,
     fight=fight_rules(),
+    fight_setup=fight_setup,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from jdr.systems.passion.actions import ACTIONS
 from jdr.systems.passion.damage import DAMAGE_ACTIONS
 from jdr.systems.passion.fight import fight_rules
+from jdr.systems.passion.fight_from_sheets import fight_setup
 from jdr.systems.passion.sheets import Sheet
 from jdr.systems.protocol import System
 
@@ -15,4 +16,5 @@ SYSTEM = System(
     actions={**ACTIONS, **DAMAGE_ACTIONS},
     sheet=Sheet,
     fight=fight_rules(),
+    fight_setup=fight_setup,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from jdr.systems.plus_ultra.actions import ACTIONS
 from jdr.systems.plus_ultra.fight import fight_rules
+from jdr.systems.plus_ultra.fight_from_sheets import fight_setup
 from jdr.systems.plus_ultra.sheets import Character
 from jdr.systems.protocol import System
 
@@ -14,4 +15,5 @@ SYSTEM = System(
     actions=ACTIONS,
     sheet=Character,
     fight=fight_rules(),
+    fight_setup=fight_setup,
 )

@@ -14,6 +14,7 @@ from jdr.dice.source import RandomSource
 from jdr.i18n import N_
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, roll_check, score_distribution
 from jdr.systems.pokemon.fight import fight_rules
+from jdr.systems.pokemon.fight_from_sheets import fight_setup
 from jdr.systems.pokemon.sheets import Pokemon
 from jdr.systems.protocol import Action, Odds, Record, System
 
@@ -87,4 +88,5 @@ SYSTEM = System(
     sheet=Pokemon,
     fight=fight_rules(),
     extra_commands=_commands,
+    fight_setup=fight_setup,
 )

@@ -7,6 +7,7 @@ Registered through the `jdr.systems` entry point like any plug-in; importing it 
 from __future__ import annotations
 
 from jdr.systems.poledemos.actions import ACTIONS
+from jdr.systems.poledemos.fight_from_sheets import fight_setup
 from jdr.systems.poledemos.play import play_rules
 from jdr.systems.poledemos.warband import Warband
 from jdr.systems.protocol import System
@@ -17,4 +18,5 @@ SYSTEM = System(
     actions=ACTIONS,
     sheet=Warband,
     fight=play_rules(),
+    fight_setup=fight_setup,
 )

@@ -1,0 +1,426 @@
+"""`jdr fight new|act|show|log|undo|redo`: play a stored fight, one command per process.
+
+Every command takes `--db URL`, `--json` (one JSON object on stdout) and `--lang`. The fight's
+state is never kept between commands: each one folds the stored events again.
+
+No `from __future__ import annotations` here: Typer reads these functions' annotations.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+
+from jdr.cli.render import console, emit_json
+from jdr.i18n import N_, _
+
+if TYPE_CHECKING:  # the store (SQLAlchemy) and the systems load only when a command runs
+    from jdr.store import Campaign, Store
+    from jdr.systems.protocol import RuleSystem
+
+__all__ = ["build_fight"]
+
+Json = dict[str, Any]
+
+DB_HELP = N_("Database URL (else JDR_DATABASE_URL, else the embedded SQLite file).")
+JSON_HELP = N_("Print one JSON object on stdout.")
+LANG_HELP = N_("Language of the output.")
+FIGHT_HELP = N_("The fight's number.")
+FACES_HELP = N_("Faces already rolled, in roll order.")
+SEED_HELP = N_("Seed for a reproducible roll.")
+
+
+@contextmanager
+def _opened(db: str | None) -> "Iterator[Store]":
+    from jdr.store import open_store
+
+    store = open_store(db)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def build_fight() -> typer.Typer:
+    """`jdr fight new|act|show|log|undo|redo`."""
+    db_option = Annotated[
+        str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
+    ]
+    json_option = Annotated[bool, typer.Option("--json", help=_(JSON_HELP))]
+    lang_option = Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=_(LANG_HELP))]
+    faces_option = Annotated[
+        str | None, typer.Option("--faces", metavar="F,F,…", help=_(FACES_HELP))
+    ]
+    seed_option = Annotated[str | None, typer.Option("--seed", metavar="N", help=_(SEED_HELP))]
+    fight_argument = Annotated[int, typer.Argument(metavar="FIGHT", help=_(FIGHT_HELP))]
+    app = typer.Typer(
+        help=_("Fights: start one from stored sheets, act, show, undo and redo."),
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
+
+    @app.command("new", help=_("Start a fight between stored characters of a campaign."))
+    def new_command(
+        campaign: Annotated[
+            str, typer.Option("--campaign", metavar="NAME", help=_("The campaign's name."))
+        ],
+        with_: Annotated[
+            str,
+            typer.Option(
+                "--with", metavar="A,B,…", help=_("The fighters: stored character names.")
+            ),
+        ],
+        side: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--side",
+                metavar="NAME=SIDE",
+                help=_('A fighter\'s side (default: "a" for the first, "b" for the others).'),
+            ),
+        ] = None,
+        order: Annotated[
+            str | None, typer.Option("--order", metavar="A,B,…", help=_("The order of play."))
+        ] = None,
+        seed: seed_option = None,
+        faces: faces_option = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _new(campaign, with_, side, order, seed, faces, db, json)
+
+    @app.command("act", help=_("Play a command in a fight: FIGHT ACTOR COMMAND [key=value …]."))
+    def act_command(
+        fight: fight_argument,
+        actor: Annotated[str, typer.Argument(metavar="ACTOR", help=_("Who acts."))],
+        command: Annotated[
+            str, typer.Argument(metavar="COMMAND", help=_("The command, e.g. attack."))
+        ],
+        pairs: Annotated[
+            list[str] | None,
+            typer.Argument(metavar="[KEY=VALUE]…", help=_("The command's options.")),
+        ] = None,
+        seed: seed_option = None,
+        faces: faces_option = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _act(fight, actor, command, pairs, seed, faces, db, json)
+
+    @app.command("show", help=_("Show a fight: its fighters, whose turn, the legal commands."))
+    def show_command(
+        fight: fight_argument,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _show(fight, db, json)
+
+    @app.command("log", help=_("List every stored event of a fight."))
+    def log_command(
+        fight: fight_argument,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _log(fight, db, json)
+
+    @app.command("undo", help=_("Take back the last action of a fight."))
+    def undo_command(
+        fight: fight_argument,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _undo_redo(fight, db, json, redo=False)
+
+    @app.command("redo", help=_("Put back the action undone last."))
+    def redo_command(
+        fight: fight_argument,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _undo_redo(fight, db, json, redo=True)
+
+    return app
+
+
+# --- the commands ----------------------------------------------------------------------------
+def _new(
+    campaign: str,
+    with_: str,
+    side: list[str] | None,
+    order: str | None,
+    seed: str | None,
+    faces: str | None,
+    db: str | None,
+    json: bool,
+) -> None:
+    from jdr.dice import make_source
+    from jdr.fights.setup import build_setup, open_fight, parse_pairs, participants
+
+    names = _names("--with", with_)
+    given = parse_pairs([p for value in side or [] for p in value.split(",") if p.strip()])
+    sides = {name: str(value) for name, value in given.items()}
+    options: Json = {"order": _names("--order", order)} if order else {}
+    rng = make_source(faces=faces, seed=seed)
+    with _opened(db) as store:
+        found = store.campaign(campaign)
+        system = _system(found.system)
+        fighters = [
+            {"name": name, "sheet": store.character_named(found.id, name).sheet, "side": s}
+            for name, s in participants(names, sides)
+        ]
+        setup = build_setup(system, fighters, options)
+        assert system.fight is not None  # build_setup refuses a system without fights
+        fight_id, events = open_fight(store, found.id, system.fight, setup, names, rng)
+        legal = system.fight.legal_commands(_state(store, fight_id, system))
+    if json:
+        emit_json(
+            {
+                "fight": fight_id,
+                "campaign": found.name,
+                "system": system.id,
+                "participants": names,
+                "events": events,
+                "legal_commands": legal,
+            }
+        )
+        return
+    out = console()
+    out.print(
+        _("fight {fight} started in campaign {campaign}").format(
+            fight=fight_id, campaign=found.name
+        ),
+        markup=False,
+    )
+    _print_events(events, legal)
+
+
+def _act(
+    fight: int,
+    actor: str,
+    command: str,
+    pairs: list[str] | None,
+    seed: str | None,
+    faces: str | None,
+    db: str | None,
+    json: bool,
+) -> None:
+    from jdr.dice import make_source
+    from jdr.errors import RulesError
+    from jdr.fights import service
+    from jdr.fights.setup import make_command, parse_pairs
+
+    rng = make_source(faces=faces, seed=seed)
+    with _opened(db) as store:
+        system = _fight_system(store, fight)
+        rules = system.fight
+        assert rules is not None
+        decided = make_command(system, actor, command, parse_pairs(pairs or []))
+        try:
+            acted = service.act(store, fight, rules, decided, rng)
+        except RulesError as refused:
+            legal = rules.legal_commands(service.state(store, fight, rules))
+            raise RulesError(_legal_message(refused.reason, legal), refused.rule) from None
+        legal = rules.legal_commands(_state(store, fight, system))
+    if json:
+        emit_json(
+            {
+                "fight": fight,
+                "command": decided,
+                "events": acted.events,
+                "version": acted.version,
+                "legal_commands": legal,
+            }
+        )
+        return
+    _print_events(acted.events, legal)
+
+
+def _show(fight: int, db: str | None, json: bool) -> None:
+    with _opened(db) as store:
+        record = store.fight(fight)
+        campaign = _campaign(store, record.campaign_id)
+        system = _fight_system(store, fight)
+        state = _state(store, fight, system)
+    assert system.fight is not None
+    legal = system.fight.legal_commands(state)
+    if json:
+        emit_json(
+            {
+                "fight": fight,
+                "campaign": campaign.name,
+                "system": system.id,
+                "participants": record.participants,
+                "version": record.version,
+                "state": state,
+                "legal_commands": legal,
+            }
+        )
+        return
+    _print_state(fight, campaign, state, legal)
+
+
+def _log(fight: int, db: str | None, json: bool) -> None:
+    with _opened(db) as store:
+        store.fight(fight)
+        stored = store.events(fight)
+    if json:
+        emit_json(
+            {
+                "fight": fight,
+                "events": [{"seq": e.seq, "action": e.action, "event": e.event} for e in stored],
+            }
+        )
+        return
+    for item in stored:
+        console().print(f"{item.seq:>4}  {_event_line(item.event)}", markup=False)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _names(option: str, text: str) -> list[str]:
+    from jdr.errors import InputError
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise InputError(option, text, "A,B,…", _("no name given"))
+    if len(set(names)) != len(names):
+        raise InputError(option, text, "A,B,…", _("a name is given twice"))
+    return names
+
+
+def _system(system_id: str) -> "RuleSystem":
+    from jdr.systems import default_registry
+
+    return default_registry().get(system_id)
+
+
+def _campaign(store: "Store", campaign_id: int) -> "Campaign":
+    from jdr.store import StoreError
+
+    for campaign in store.campaigns():
+        if campaign.id == campaign_id:
+            return campaign
+    raise StoreError("no_campaign", campaign=campaign_id)
+
+
+def _fight_system(store: "Store", fight_id: int) -> "RuleSystem":
+    """The system of the fight's campaign (`StoreError` for an unknown fight)."""
+    from jdr.errors import InputError
+
+    system = _system(_campaign(store, store.fight(fight_id).campaign_id).system)
+    if system.fight is None:
+        raise InputError(_("fight"), str(fight_id), "-", _("this rule system has no fight rules"))
+    return system
+
+
+def _state(store: "Store", fight_id: int, system: "RuleSystem") -> Json:
+    from jdr.fights import service
+
+    assert system.fight is not None
+    return service.state(store, fight_id, system.fight)
+
+
+def _legal_message(reason: str, legal: list[str]) -> str:
+    return _("{reason}; legal commands now: {commands}").format(
+        reason=reason, commands=", ".join(legal) or "-"
+    )
+
+
+def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
+    from jdr.fights import service
+
+    with _opened(db) as store:
+        system = _fight_system(store, fight)
+        acted = service.redo(store, fight) if redo else service.undo(store, fight)
+        state = _state(store, fight, system)
+    assert system.fight is not None
+    legal = system.fight.legal_commands(state)
+    if json:
+        emit_json(
+            {
+                "fight": fight,
+                "events": acted.events,
+                "version": acted.version,
+                "legal_commands": legal,
+            }
+        )
+        return
+    text = _("action {seq} redone") if redo else _("action {seq} undone")
+    console().print(text.format(seq=acted.events[0]["seq"]), markup=False)
+    _print_legal(legal)
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list) and all(_scalar(v) for v in value):
+        return ", ".join(_shown(v) for v in value)
+    return str(value)
+
+
+def _event_line(event: Json) -> str:
+    """`type key=value …` with the event's scalar fields (and lists of scalars)."""
+    fields = [
+        f"{key}={_shown(value)}"
+        for key, value in event.items()
+        if key != "type"
+        and (_scalar(value) or (isinstance(value, list) and all(_scalar(v) for v in value)))
+    ]
+    return " ".join([str(event.get("type", "?")), *fields])
+
+
+def _print_legal(legal: list[str]) -> None:
+    console().print(
+        _("legal commands: {commands}").format(commands=", ".join(legal) or "-"), markup=False
+    )
+
+
+def _print_events(events: list[Json], legal: list[str]) -> None:
+    out = console()
+    for event in events:
+        out.print(_event_line(event), markup=False)
+    _print_legal(legal)
+
+
+def _print_state(fight: int, campaign: "Campaign", state: Json, legal: list[str]) -> None:
+    from rich.markup import escape
+
+    from jdr.fights.setup import per_participant, to_play
+
+    out = console()
+    out.print(f"[bold]{_('fight {fight}').format(fight=fight)}[/bold] — {escape(campaign.name)}")
+    fighters = per_participant(state)
+    table = Table(show_header=True, header_style="bold")
+    if fighters is not None:
+        columns: list[str] = []
+        for data in fighters.values():
+            columns += [k for k, v in data.items() if _scalar(v) and k not in columns]
+        for column in columns:
+            table.add_column(column)
+        for data in fighters.values():
+            table.add_row(*(_shown(data.get(column)) for column in columns))
+    else:
+        table.add_column(_("field"))
+        table.add_column(_("value"))
+        for key, value in state.items():
+            if _scalar(value) or (isinstance(value, list) and all(_scalar(v) for v in value)):
+                table.add_row(key, _shown(value))
+    out.print(table)
+    turn = to_play(state)
+    if turn is not None:
+        out.print(_("to play: {who}").format(who=_shown(turn)), markup=False)
+    _print_legal(legal)

@@ -1,0 +1,138 @@
+"""From stored sheets to a running fight, and from command-line words to a decider's command.
+
+A system that can be played from stored sheets gives `System.fight_setup(participants, options)`:
+each participant is `{"name", "sheet", "side"}` (the stored name, the stored sheet, a side), the
+options carry `order`. The module that defines it may also define `make_command(actor, action,
+pairs)` when its commands do not name the actor `actor` (Polédémos: `player`).
+
+>>> parse_pairs(["target=Bob", "dice=2", "energy=false", "group=A,B", 'members={"A": 1}'])
+{'target': 'Bob', 'dice': 2, 'energy': False, 'group': ['A', 'B'], 'members': {'A': 1}}
+>>> participants(["Ann", "Bob", "Cy"], {"Cy": "a"})
+[('Ann', 'a'), ('Bob', 'b'), ('Cy', 'a')]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from jdr.dice.source import RandomSource
+from jdr.errors import InputError
+from jdr.i18n import _
+from jdr.store import Store
+from jdr.systems.protocol import FightRules, Json, RuleSystem
+
+__all__ = [
+    "build_setup",
+    "make_command",
+    "open_fight",
+    "parse_pairs",
+    "parse_value",
+    "participants",
+    "per_participant",
+    "to_play",
+]
+
+_INT = re.compile(r"[+-]?\d+")
+
+
+def parse_value(text: str) -> Any:
+    """An int when it looks like one, `true`/`false` as bools, JSON when it starts with `{` or
+    `[`, `a,b` as a list (of such values), else the text."""
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")):
+        try:
+            return json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise InputError(_("value"), text, _("JSON"), error.msg) from None
+    if "," in stripped:
+        return [parse_value(part) for part in stripped.split(",") if part.strip()]
+    if _INT.fullmatch(stripped):
+        return int(stripped)
+    if stripped.lower() in ("true", "false"):
+        return stripped.lower() == "true"
+    return stripped
+
+
+def parse_pairs(pairs: Sequence[str]) -> Json:
+    """`key=value` words → a dict (`parse_value` reads each value)."""
+    parsed: Json = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise InputError(_("option"), pair, "key=value", _("not a key=value pair"))
+        parsed[key.strip()] = parse_value(value)
+    return parsed
+
+
+def participants(names: Sequence[str], sides: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Each name with its side: as given, else "a" for the first and "b" for the others."""
+    unknown = sorted(set(sides) - set(names))
+    if unknown:
+        raise InputError("--side", unknown[0], ", ".join(names), _("not in the fight"))
+    return [(name, sides.get(name, "a" if i == 0 else "b")) for i, name in enumerate(names)]
+
+
+def build_setup(system: RuleSystem, fighters: list[Json], options: Json) -> Json:
+    """The decider's setup from the participants, by the system's `fight_setup`."""
+    builder = getattr(system, "fight_setup", None)
+    if builder is None or system.fight is None:
+        raise InputError(
+            "--campaign",
+            system.id,
+            "-",
+            _("this rule system cannot start a fight from stored sheets"),
+        )
+    setup: Json = builder(fighters, options)
+    return setup
+
+
+def make_command(system: RuleSystem, actor: str, action: str, pairs: Json) -> Json:
+    """The decider's command: the system's `make_command` if its setup module has one, else
+    `{"action": action, "actor": actor, **pairs}`."""
+    builder = getattr(system, "fight_setup", None)
+    module = sys.modules.get(getattr(builder, "__module__", "")) if builder else None
+    custom = getattr(module, "make_command", None)
+    if custom is not None:
+        command: Json = custom(actor, action, pairs)
+        return command
+    return {"action": action, "actor": actor, **pairs}
+
+
+def open_fight(
+    store: Store,
+    campaign_id: int,
+    rules: FightRules,
+    setup: Json,
+    names: Sequence[str],
+    rng: RandomSource,
+) -> tuple[int, list[Json]]:
+    """Decide the opening (a refused setup stores nothing), then create the fight with its
+    participants' names and store the opening events as its first action."""
+    events = rules.start(setup, rng)
+    fight_id = store.create_fight(campaign_id, list(names))
+    store.append(fight_id, 0, events)
+    return fight_id, events
+
+
+def per_participant(state: Json) -> dict[str, Json] | None:
+    """The state's per-participant mapping (name → a dict with a `name`), if it has one."""
+    for value in state.values():
+        if (
+            isinstance(value, dict)
+            and value
+            and all(isinstance(v, dict) and "name" in v for v in value.values())
+        ):
+            return value
+    return None
+
+
+def to_play(state: Json) -> Any:
+    """Whose turn it is, as the state says (`turn`, `to_play` or `hand`), else None."""
+    for key in ("turn", "to_play", "hand"):
+        if state.get(key) is not None:
+            return state[key]
+    return None

@@ -1,0 +1,20 @@
+"""Stored Passion sheets → the fight's setup (`fight_setup` checks it):
+`{"fighters": [{<sheet>, "side"}]}`.
+
+Each fighter is named in the fight by its stored name.
+
+>>> fight_setup([{"name": "Rom", "sheet": {"name": "Romuald"}, "side": "heroes"}], {})
+{'fighters': [{'name': 'Rom', 'side': 'heroes'}]}
+"""
+
+from __future__ import annotations
+
+from jdr.systems.protocol import Json
+
+__all__ = ["fight_setup"]
+
+
+def fight_setup(participants: list[Json], options: Json) -> Json:
+    """One fighter per participant, on its side."""
+    fighters = [{**p["sheet"], "name": p["name"], "side": p["side"]} for p in participants]
+    return {"fighters": fighters}

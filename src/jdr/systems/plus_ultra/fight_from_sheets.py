@@ -1,0 +1,22 @@
+"""Stored Plus Ultra sheets → the fight's setup (see `fight_setup`): `{"characters", "order"?}`.
+
+Each character is named in the fight by its stored name; `order` (names) is the order of play.
+
+>>> fight_setup([{"name": "Kaito", "sheet": {"name": "K", "rank": "C"}, "side": "a"}], {})
+{'characters': [{'name': 'Kaito', 'rank': 'C', 'side': 'a'}]}
+"""
+
+from __future__ import annotations
+
+from jdr.systems.protocol import Json
+
+__all__ = ["fight_setup"]
+
+
+def fight_setup(participants: list[Json], options: Json) -> Json:
+    """One character per participant, on its side, in the given order of play if any."""
+    characters = [{**p["sheet"], "name": p["name"], "side": p["side"]} for p in participants]
+    setup: Json = {"characters": characters}
+    if options.get("order"):
+        setup["order"] = list(options["order"])
+    return setup

@@ -1,0 +1,243 @@
+"""`jdr fight …`: a fight of each system played from stored sheets, one command at a time."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+from jdr.cli.fight_commands import build_fight
+from jdr.cli.store_commands import build_campaign, build_sheet
+from jdr.errors import JdrError
+
+SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """The groups as `main()` runs them: a `JdrError` is one line on stderr and exit 2."""
+    app = typer.Typer(add_completion=False, rich_markup_mode=None)
+    app.add_typer(build_campaign(), name="campaign")
+    app.add_typer(build_sheet(), name="sheet")
+    app.add_typer(build_fight(), name="fight")
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(list(args), prog_name="jdr", standalone_mode=False)
+        code = result if isinstance(result, int) else 0
+    except JdrError as error:
+        sys.stderr.write(f"jdr: error: {error.message()}\n")
+        code = 2
+    except typer.Exit as done:
+        code = int(done.exit_code)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    assert out.count("\n") == 1, "exactly one JSON object on stdout"
+    payload: dict[str, Any] = json.loads(out)
+    return payload
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path}/t.db"
+
+
+def campaign(capsys: pytest.CaptureFixture[str], db: str, system: str, *sheets: str) -> None:
+    """Campaign `C` of `system` holding `sheets`: "file.toml" or "file.toml:Name"."""
+    assert run(capsys, "campaign", "new", "C", "--system", system, "--db", db)[0] == 0
+    folder = SYSTEMS / system.replace("-", "_") / "examples"
+    for sheet in sheets:
+        file, _colon, name = sheet.partition(":")
+        extra = ["--name", name] if name else []
+        code, _out, err = run(
+            capsys, "sheet", "add", str(folder / file), "--campaign", "C", *extra, "--db", db
+        )
+        assert code == 0, err
+
+
+def act(capsys: pytest.CaptureFixture[str], db: str, *args: str) -> dict[str, Any]:
+    return run_json(capsys, "fight", "act", "1", *args, "--db", db)
+
+
+def undo_redo_show(capsys: pytest.CaptureFixture[str], db: str) -> dict[str, Any]:
+    """Undo then redo the last action: `show --json` is as before."""
+    before = run_json(capsys, "fight", "show", "1", "--db", db)
+    undone = run_json(capsys, "fight", "undo", "1", "--db", db)
+    assert undone["events"][0]["type"] == "undone"
+    assert run_json(capsys, "fight", "show", "1", "--db", db)["state"] != before["state"]
+    redone = run_json(capsys, "fight", "redo", "1", "--db", db)
+    assert redone["events"][0] == {"type": "redone", "seq": undone["events"][0]["seq"]}
+    after = run_json(capsys, "fight", "show", "1", "--db", db)
+    assert after["state"] == before["state"]
+    assert after["legal_commands"] == before["legal_commands"]
+    log = run_json(capsys, "fight", "log", "1", "--db", db)["events"]
+    assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
+    assert [e["event"]["type"] for e in log[-2:]] == ["undone", "redone"]
+    return after
+
+
+def test_plus_ultra(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    new = run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau", "--db", db)
+    assert new["fight"] == 1
+    assert new["participants"] == ["Kaito", "Corbeau"]
+    assert new["events"][0]["type"] == "fight_started"
+    hit = act(capsys, db, "Kaito", "attack", "target=Corbeau", "--faces", "15")
+    rolled = next(e for e in hit["events"] if e["type"] == "attack_rolled")
+    assert (rolled["face"], rolled["outcome"], rolled["damage"]) == (15, "hit", 2)
+    act(capsys, db, "Corbeau", "defend")
+    shown = undo_redo_show(capsys, db)
+    assert shown["state"]["turn"] == "Kaito"
+    assert shown["state"]["round"] == 2
+    assert shown["state"]["characters"]["Corbeau"]["energy"] == 10
+    assert shown["legal_commands"] == ["attack", "defend", "technique", "flee"]
+
+
+def test_pokemon(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    campaign(capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Chu", "trainer.toml")
+    code, _out, err = run(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Pika,Léa", "--db", db
+    )
+    assert code == 2
+    assert "a trainer does not fight" in err
+    new = run_json(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Pika,Chu", "--faces", "9,2",
+        "--db", db,
+    )  # fmt: skip
+    assert [e["total"] for e in new["events"] if e["type"] == "initiative_rolled"] == [14, 7]
+    hit = act(capsys, db, "Pika", "move", "move=Éclair", "target=Chu", "--seed", "3")
+    assert {"type": "damage_taken", "pokemon": "Chu"}.items() <= hit["events"][-2].items()
+    act(capsys, db, "Chu", "wait")
+    shown = undo_redo_show(capsys, db)
+    assert shown["state"]["round"] == 2
+    assert shown["state"]["to_play"] == ["Pika"]
+    chu = shown["state"]["pokemon"]["Chu"]
+    assert chu["vitality"] == chu["vitality_max"] - 2
+
+
+def test_passion(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    campaign(capsys, db, "passion", "romuald.toml", "cyber-ninja.toml")
+    new = run_json(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Romuald,Cyber-ninja",
+        "--side", "Romuald=heroes,Cyber-ninja=ninjas", "--db", db,
+    )  # fmt: skip
+    assert new["legal_commands"] == ["choose_marker", "deus_ex_machina"]
+    act(capsys, db, "Romuald", "choose_marker", "marker=2")
+    revealed = act(capsys, db, "Cyber-ninja", "choose_marker", "marker=0")
+    assert "markers_revealed" in [e["type"] for e in revealed["events"]]
+    shown = undo_redo_show(capsys, db)
+    fighters = shown["state"]["fighters"]
+    assert (fighters["Romuald"]["side"], fighters["Cyber-ninja"]["side"]) == ("heroes", "ninjas")
+    assert "attack" in shown["legal_commands"]
+
+
+def test_ilvermorny(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    campaign(capsys, db, "ilvermorny", "wizard.toml:Ann", "wizard.toml:Bob")
+    new = run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Ann,Bob", "--db", db)
+    assert new["events"][0]["type"] == "duel_started"
+    act(capsys, db, "Ann", "cast", "spell=Lumos")
+    cast = act(capsys, db, "Bob", "cast", "spell=Expelliarmus", "--faces", "2,3,6,5")
+    assert [e["natural"] for e in cast["events"] if e["type"] == "spell_cast"] == [2, 3]
+    shown = undo_redo_show(capsys, db)
+    assert shown["state"]["round"] == 2
+    assert shown["state"]["wizards"] == ["Ann", "Bob"]
+
+
+def test_poledemos(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    campaign(capsys, db, "poledemos", "warband.toml:Alice", "warband.toml:Bob")
+    new = run_json(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Alice,Bob", "--faces", "6,1",
+        "--db", db,
+    )  # fmt: skip
+    assert new["legal_commands"] == ["activate"]
+    rolled = act(
+        capsys, db, "Alice", "activate", "figure=Sergent Perry", "dice=2", "--faces", "5,6"
+    )
+    assert rolled["command"]["player"] == "Alice"
+    assert rolled["events"][0]["action_points"] == 2
+    act(capsys, db, "Alice", "action", "kind=move")
+    shown = undo_redo_show(capsys, db)
+    assert shown["state"]["hand"] == "Alice"
+    assert shown["state"]["activation"]["figure"] == "Sergent Perry"
+    assert shown["legal_commands"] == ["action", "end_activation"]
+
+
+def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    code, out, _err = run(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau", "--db", db
+    )
+    assert code == 0
+    assert "fight 1 started in campaign C" in out
+    assert "legal commands: attack, defend, technique, flee" in out
+    code, out, _err = run(capsys, "fight", "act", "1", "Kaito", "defend", "--db", db)
+    assert (code, out.splitlines()[0]) == (0, "defended actor=Kaito round=1")
+    code, out, _err = run(capsys, "fight", "show", "1", "--db", db)
+    assert code == 0
+    assert "to play: Corbeau" in out
+    code, out, _err = run(capsys, "fight", "log", "1", "--db", db)
+    assert out.splitlines()[0].split()[:2] == ["1", "fight_started"]
+    assert "action 4 undone" in run(capsys, "fight", "undo", "1", "--db", db)[1]
+    assert "action 4 redone" in run(capsys, "fight", "redo", "1", "--db", db)[1]
+
+
+def test_bad_input(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    code, _out, err = run(capsys, "fight", "show", "7", "--db", db)
+    assert (code, err.strip()) == (2, "jdr: error: no fight 7")
+    assert run(capsys, "fight", "act", "7", "Kaito", "defend", "--db", db)[0] == 2
+    run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau", "--db", db)
+    code, out, err = run(
+        capsys, "fight", "act", "1", "Corbeau", "attack", "target=Kaito", "--db", db
+    )
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1
+    assert "legal commands now: attack, defend, technique, flee" in err
+    code, _out, err = run(capsys, "fight", "act", "1", "Kaito", "attack", "Corbeau", "--db", db)
+    assert code == 2
+    assert "not a key=value pair" in err
+    code, _out, err = run(capsys, "fight", "undo", "1", "--db", db)
+    assert (code, "nothing to undo" in err) == (2, True)
+    code, _out, err = run(capsys, "fight", "redo", "1", "--db", db)
+    assert (code, "nothing to redo" in err) == (2, True)
+    code, _out, err = run(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Nobody", "--db", db
+    )
+    assert (code, "Nobody" in err) == (2, True)
+    code, _out, err = run(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau", "--side", "X=a",
+        "--db", db,
+    )  # fmt: skip
+    assert (code, "not in the fight" in err) == (2, True)
+    # a refused command stored nothing
+    assert len(run_json(capsys, "fight", "log", "1", "--db", db)["events"]) == 3
+
+
+def test_a_system_without_fight_setup_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from jdr.errors import InputError
+    from jdr.fights.setup import build_setup
+    from jdr.systems.protocol import System
+
+    with pytest.raises(InputError, match="cannot start a fight from stored sheets"):
+        build_setup(System("coin", {"en": "Coin"}), [], {})
+
+
+def test_parse_pairs() -> None:
+    from jdr.fights.setup import parse_pairs
+
+    assert parse_pairs(["a=-3", "b=TRUE", "c=x,2", "d=[1, 2]", "e=2d6"]) == {
+        "a": -3,
+        "b": True,
+        "c": ["x", 2],
+        "d": [1, 2],
+        "e": "2d6",
+    }
+    with pytest.raises(JdrError, match="JSON"):
+        parse_pairs(["a={oops"])
