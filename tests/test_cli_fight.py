@@ -241,3 +241,163 @@ def test_parse_pairs() -> None:
     }
     with pytest.raises(JdrError, match="JSON"):
         parse_pairs(["a={oops"])
+
+
+def plus_ultra_fight(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    """Kaito hits Corbeau (face 15), then Corbeau defends: round 2 starts."""
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau", "--db", db)
+    act(capsys, db, "Kaito", "attack", "target=Corbeau", "--faces", "15")
+    act(capsys, db, "Corbeau", "defend")
+
+
+def recap(capsys: pytest.CaptureFixture[str], db: str, *args: str) -> str:
+    code, out, err = run(capsys, "fight", "recap", "1", *args, "--lang", "en", "--db", db)
+    assert code == 0, err
+    return out
+
+
+KAITO_TEXT = """\
+Kaito — round 1
+Actions:
+- Attack on Corbeau: d20 15 + 8 = 23 against defense 20 → hit: −2 Énergie
+State:
+- Énergie: 8/8
+- Volonté: 8/8
+- Poing Tempête: ready
+- Rafale: ready
+- Gantelets lestés: ready
+"""
+
+CORBEAU_BBCODE = """\
+[b]Corbeau — round 1[/b]
+[b]Actions[/b]
+[list]
+[*]Defends: +5 defense until the next turn
+[/list]
+[b]State[/b]
+[list]
+[*]Énergie: 10/12
+[*]Volonté: 10/10
+[*]Nuée noire: [color=green]ready[/color]
+[*]Bec d'acier: [color=green]ready[/color]
+[*]Manteau de plumes: [color=green]ready[/color]
+[/list]
+"""
+
+CORBEAU_MARKDOWN = """\
+**Corbeau — round 1**
+
+**Actions**
+- Defends: +5 defense until the next turn
+
+**State**
+- Énergie: 10/12
+- Volonté: 10/10
+- Nuée noire: **ready**
+- Bec d'acier: **ready**
+- Manteau de plumes: **ready**
+"""
+
+
+def test_recap_plus_ultra_with_actor(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    plus_ultra_fight(capsys, db)
+    assert recap(capsys, db, "--actor", "Kaito") == KAITO_TEXT
+    assert recap(capsys, db, "--actor", "Kaito", "--round", "1", "--format", "text") == KAITO_TEXT
+    assert recap(capsys, db, "--actor", "Corbeau", "--format", "bbcode") == CORBEAU_BBCODE
+    assert recap(capsys, db, "--actor", "Corbeau", "--format", "markdown") == CORBEAU_MARKDOWN
+
+
+LAST_ACTION = [
+    "defended actor=Corbeau round=1",
+    "round_started round=2",
+    "turn_started name=Kaito round=2",
+]
+
+
+def test_recap_generic_events(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    plus_ultra_fight(capsys, db)
+    title = "Fight 1 — action 8"
+    assert recap(capsys, db) == "\n".join([title, *[f"- {e}" for e in LAST_ACTION]]) + "\n"
+    assert recap(capsys, db, "--format", "bbcode") == "\n".join(
+        [f"[b]{title}[/b]", "[list]", *[f"[*]{e}" for e in LAST_ACTION], "[/list]", ""]
+    )
+    assert recap(capsys, db, "--format", "markdown") == "\n".join(
+        [f"**{title}**", "", *[f"- {e}" for e in LAST_ACTION], ""]
+    )
+    round_one = recap(capsys, db, "--round", "1").splitlines()
+    assert round_one[0] == "Fight 1 — round 1"
+    assert [line.split()[1] for line in round_one[1:]] == [
+        "round_started", "turn_started", "attacked", "attack_rolled", "energy_lost",
+        "turn_started", "defended",
+    ]  # fmt: skip
+    payload = run_json(capsys, "fight", "recap", "1", "--round", "2", "--db", db)
+    assert [e["type"] for e in payload["events"]] == ["round_started", "turn_started"]
+    assert payload["recap"].startswith("Fight 1 — round 2\n- round_started round=2")
+
+
+ILVERMORNY = {
+    "text": "Fight 1 — action 3\n- spell_chosen round=1 wizard=Ann spell=Lumos\n",
+    "bbcode": """\
+[b]Fight 1 — action 3[/b]
+[list]
+[*]spell_chosen round=1 wizard=Ann spell=Lumos
+[/list]
+""",
+    "markdown": """\
+**Fight 1 — action 3**
+
+- spell_chosen round=1 wizard=Ann spell=Lumos
+""",
+}
+
+
+def test_recap_of_another_system(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    campaign(capsys, db, "ilvermorny", "wizard.toml:Ann", "wizard.toml:Bob")
+    run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Ann,Bob", "--db", db)
+    act(capsys, db, "Ann", "cast", "spell=Lumos")
+    for fmt, golden in ILVERMORNY.items():
+        assert recap(capsys, db, "--format", fmt) == golden
+    assert recap(capsys, db, "--actor", "Ann") == ILVERMORNY["text"]
+    assert recap(capsys, db, "--actor", "Bob") == "Fight 1 — action -\n- No event\n"
+
+
+def test_recap_refuses_a_bad_format_or_round(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    plus_ultra_fight(capsys, db)
+    code, _out, err = run(capsys, "fight", "recap", "1", "--format", "html", "--db", db)
+    assert (code, "unknown format html (known: bbcode, markdown, text)" in err) == (2, True)
+    code, _out, err = run(capsys, "fight", "recap", "1", "--round", "9", "--db", db)
+    assert (code, "allowed: 0, 1, 2" in err) == (2, True)
+
+
+def test_end(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    plus_ultra_fight(capsys, db)
+    code, out, _err = run(capsys, "fight", "end", "1", "--db", db)
+    assert (code, out) == (0, "fight 1 ended\n")
+    code, out, err = run(capsys, "fight", "act", "1", "Kaito", "defend", "--db", db)
+    assert (code, out, err) == (2, "", "jdr: error: fight 1 has ended: no command can be played\n")
+    assert run(capsys, "fight", "undo", "1", "--db", db)[0] == 2
+    shown = run_json(capsys, "fight", "show", "1", "--db", db)
+    assert shown["status"] == "ended"
+    assert "this fight has ended" in run(capsys, "fight", "show", "1", "--db", db)[1]
+    assert len(run_json(capsys, "fight", "log", "1", "--db", db)["events"]) == 10
+    assert recap(capsys, db, "--actor", "Kaito") == KAITO_TEXT
+    assert run_json(capsys, "fight", "end", "1", "--db", db) == {"fight": 1, "status": "ended"}
+    code, _out, err = run(capsys, "fight", "end", "7", "--db", db)
+    assert (code, err) == (2, "jdr: error: no fight 7\n")
+
+
+def test_help_commands(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    plus_ultra_fight(capsys, db)
+    code, out, _err = run(capsys, "fight", "act", "1", "Kaito", "--help-commands", "--db", db)
+    assert (code, out) == (0, "legal commands: attack, defend, technique, flee\n")
+    listed = run_json(capsys, "fight", "act", "1", "Kaito", "--help-commands", "--db", db)
+    assert listed["legal_commands"] == ["attack", "defend", "technique", "flee"]
+    code, out, _err = run(
+        capsys, "fight", "act", "1", "Kaito", "defend", "--help-commands", "--db", db
+    )
+    assert code == 0
+    assert len(run_json(capsys, "fight", "log", "1", "--db", db)["events"]) == 10, "nothing played"
+    code, out, err = run(capsys, "fight", "act", "1", "Kaito", "--db", db)
+    assert (code, out) == (2, "")
+    assert "COMMAND: no command given (allowed: attack, defend, technique, flee)" in err

@@ -108,6 +108,16 @@ def test_a_fight_survives_a_new_process_worth_of_store(database_url: str) -> Non
     again.close()
 
 
+def test_set_fight_status(store: Store) -> None:
+    fight = new_fight(store)
+    assert store.fight(fight).status == "open"
+    store.set_fight_status(fight, "ended")
+    assert store.fight(fight).status == "ended"
+    assert store.fight(fight).version == 1
+    with pytest.raises(StoreError, match="no fight 99"):
+        store.set_fight_status(99, "ended")
+
+
 def test_new_database_is_at_head_and_upgrade_is_idempotent(database_url: str) -> None:
     open_store(database_url).close()
     assert upgrade(database_url) == head()

@@ -1,9 +1,9 @@
-"""`jdr demo`: a first real run, showing rolls, given faces and exact odds."""
+"""`jdr demo`: a first real run, showing rolls, given faces, exact odds and short fights."""
 
 from __future__ import annotations
 
-from jdr.cli.render import console, distribution_table, outcomes_table
-from jdr.i18n import _
+from jdr.cli.render import console, outcomes_table
+from jdr.i18n import _, current_language
 
 
 def demo() -> None:
@@ -34,7 +34,6 @@ def demo() -> None:
         lambda v: "success" if v[0] > 0 else "failure" if v[0] == 0 else "critical_failure"
     )
     out.print(outcomes_table(outcomes, exact=True))
-    out.print(distribution_table(distribution.to_list(), _("total"), exact=True))
 
     out.print()
     registry = default_registry()
@@ -48,8 +47,16 @@ def demo() -> None:
         record = check.roll(params, GivenFaces([7, 1, 2, 6]))
         out.print("   $ jdr roll pokemon check --dice 4 --faces 7,1,2,6")
         out.print("   " + record.explain(), markup=False)
-        if check.odds is not None:
-            odds = check.odds(params, True)
-            out.print("   $ jdr odds pokemon check --dice 4 --exact")
-            out.print(outcomes_table(odds.outcomes, exact=True))
-    out.print(_("Next: jdr dice --help, jdr systems, jdr roll --help."))
+
+    from jdr.cli.demo_fights import play_fights
+
+    out.print()
+    out.print(
+        _(
+            "5. A short fight in each system, in a throw-away database "
+            "(fixed faces and seeds), with the odds of a decision:"
+        )
+    )
+    play_fights(out, current_language())
+    out.print()
+    out.print(_("Next: jdr dice --help, jdr systems, jdr roll --help, jdr fight --help."))

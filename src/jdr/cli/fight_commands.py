@@ -1,4 +1,4 @@
-"""`jdr fight new|act|show|log|undo|redo`: play a stored fight, one command per process.
+"""`jdr fight new|act|show|log|undo|redo|recap|end`: play a stored fight, one command per process.
 
 Every command takes `--db URL`, `--json` (one JSON object on stdout) and `--lang`. The fight's
 state is never kept between commands: each one folds the stored events again.
@@ -30,6 +30,7 @@ LANG_HELP = N_("Language of the output.")
 FIGHT_HELP = N_("The fight's number.")
 FACES_HELP = N_("Faces already rolled, in roll order.")
 SEED_HELP = N_("Seed for a reproducible roll.")
+ENDED = "ended"
 
 
 @contextmanager
@@ -44,7 +45,7 @@ def _opened(db: str | None) -> "Iterator[Store]":
 
 
 def build_fight() -> typer.Typer:
-    """`jdr fight new|act|show|log|undo|redo`."""
+    """`jdr fight new|act|show|log|undo|redo|recap|end`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -96,18 +97,28 @@ def build_fight() -> typer.Typer:
         fight: fight_argument,
         actor: Annotated[str, typer.Argument(metavar="ACTOR", help=_("Who acts."))],
         command: Annotated[
-            str, typer.Argument(metavar="COMMAND", help=_("The command, e.g. attack."))
-        ],
+            str | None,
+            typer.Argument(metavar="[COMMAND]", help=_("The command, e.g. attack.")),
+        ] = None,
         pairs: Annotated[
             list[str] | None,
             typer.Argument(metavar="[KEY=VALUE]…", help=_("The command's options.")),
         ] = None,
+        help_commands: Annotated[
+            bool,
+            typer.Option(
+                "--help-commands", help=_("List the legal commands now, and play nothing.")
+            ),
+        ] = False,
         seed: seed_option = None,
         faces: faces_option = None,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
+        if help_commands:
+            _help_commands(fight, actor, db, json)
+            return
         _act(fight, actor, command, pairs, seed, faces, db, json)
 
     @app.command("show", help=_("Show a fight: its fighters, whose turn, the legal commands."))
@@ -145,6 +156,42 @@ def build_fight() -> typer.Typer:
         lang: lang_option = None,
     ) -> None:
         _undo_redo(fight, db, json, redo=True)
+
+    @app.command(
+        "recap",
+        help=_(
+            "Recap a fight's last action (or round N): a Plus Ultra character's turn with "
+            "--actor, else its events."
+        ),
+    )
+    def recap_command(
+        fight: fight_argument,
+        fmt: Annotated[
+            str,
+            typer.Option("--format", metavar="bbcode|markdown|text", help=_("The recap's format.")),
+        ] = "text",
+        round_: Annotated[
+            int | None,
+            typer.Option("--round", metavar="N", help=_("Recap round N, not the last action.")),
+        ] = None,
+        actor: Annotated[
+            str | None,
+            typer.Option("--actor", metavar="NAME", help=_("Recap this fighter's part only.")),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _recap(fight, fmt, round_, actor, db, json)
+
+    @app.command("end", help=_("End a fight: no command can be played in it any more."))
+    def end_command(
+        fight: fight_argument,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _end(fight, db, json)
 
     return app
 
@@ -204,7 +251,7 @@ def _new(
 def _act(
     fight: int,
     actor: str,
-    command: str,
+    command: str | None,
     pairs: list[str] | None,
     seed: str | None,
     faces: str | None,
@@ -212,7 +259,7 @@ def _act(
     json: bool,
 ) -> None:
     from jdr.dice import make_source
-    from jdr.errors import RulesError
+    from jdr.errors import InputError, RulesError
     from jdr.fights import service
     from jdr.fights.setup import make_command, parse_pairs
 
@@ -221,6 +268,10 @@ def _act(
         system = _fight_system(store, fight)
         rules = system.fight
         assert rules is not None
+        _refuse_ended(store, fight)
+        if command is None:
+            legal = rules.legal_commands(service.state(store, fight, rules))
+            raise InputError("COMMAND", None, ", ".join(legal) or "-", _("no command given"))
         decided = make_command(system, actor, command, parse_pairs(pairs or []))
         try:
             acted = service.act(store, fight, rules, decided, rng)
@@ -258,12 +309,15 @@ def _show(fight: int, db: str | None, json: bool) -> None:
                 "system": system.id,
                 "participants": record.participants,
                 "version": record.version,
+                "status": record.status,
                 "state": state,
                 "legal_commands": legal,
             }
         )
         return
     _print_state(fight, campaign, state, legal)
+    if record.status == ENDED:
+        console().print(_("this fight has ended"), markup=False)
 
 
 def _log(fight: int, db: str | None, json: bool) -> None:
@@ -280,6 +334,90 @@ def _log(fight: int, db: str | None, json: bool) -> None:
         return
     for item in stored:
         console().print(f"{item.seq:>4}  {_event_line(item.event)}", markup=False)
+
+
+def _help_commands(fight: int, actor: str, db: str | None, json: bool) -> None:
+    with _opened(db) as store:
+        system = _fight_system(store, fight)
+        state = _state(store, fight, system)
+    assert system.fight is not None
+    legal = system.fight.legal_commands(state)
+    if json:
+        emit_json({"fight": fight, "actor": actor, "legal_commands": legal})
+        return
+    _print_legal(legal)
+
+
+def _end(fight: int, db: str | None, json: bool) -> None:
+    with _opened(db) as store:
+        store.set_fight_status(fight, ENDED)
+    if json:
+        emit_json({"fight": fight, "status": ENDED})
+        return
+    console().print(_("fight {fight} ended").format(fight=fight), markup=False)
+
+
+def _recap(
+    fight: int, fmt: str, round_: int | None, actor: str | None, db: str | None, json: bool
+) -> None:
+    from jdr.errors import InputError
+    from jdr.fights import fold
+    from jdr.fights.recap import check_format, render_events
+    from jdr.fights.service import Timeline
+
+    check_format(fmt)
+    with _opened(db) as store:
+        system = _fight_system(store, fight)
+        timeline = Timeline.of(store.events(fight))
+    rules = system.fight
+    assert rules is not None
+    # every effective event with its action and the round the state is in once it is applied
+    tagged: list[tuple[int, Json, Any]] = []
+    state: Json = {}
+    for action, events in timeline.actions.items():
+        if action in timeline.undone:
+            continue
+        for event in events:
+            state = rules.evolve(state, event)
+            tagged.append((action, event, state.get("round")))
+    if round_ is not None:
+        chosen = [i for i, (_a, _e, number) in enumerate(tagged) if number == round_]
+        if not chosen:
+            rounds = sorted({n for _a, _e, n in tagged if isinstance(n, int)})
+            raise InputError("--round", round_, ", ".join(map(str, rounds)) or "-")
+        title = _("Fight {fight} — round {round}").format(fight=fight, round=round_)
+    else:
+        acted = [a for a, _e, _n in tagged]
+        if actor is not None:  # the last action `actor` played, else the last naming it
+            acted = [a for a, e, _n in tagged if e.get("actor") == actor] or [
+                a for a, e, _n in tagged if _mentions(e, actor)
+            ]
+        chosen = [i for i, (a, _e, _n) in enumerate(tagged) if acted and a == acted[-1]]
+        number = acted[-1] if acted else "-"
+        title = _("Fight {fight} — action {action}").format(fight=fight, action=number)
+    events = [tagged[i][1] for i in chosen]
+    if actor is not None and system.id == "plus-ultra":
+        from jdr.systems.plus_ultra.recap import render_recap
+
+        upto = chosen[-1] + 1 if chosen else len(tagged)
+        text = render_recap(fold(rules, [t[1] for t in tagged[:upto]]), actor, events, fmt)
+    else:
+        if actor is not None:
+            events = [event for event in events if _mentions(event, actor)]
+        text = render_events(events, fmt, title)
+    if json:
+        emit_json(
+            {
+                "fight": fight,
+                "format": fmt,
+                "round": round_,
+                "actor": actor,
+                "events": events,
+                "recap": text,
+            }
+        )
+        return
+    typer.echo(text)
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -328,6 +466,21 @@ def _state(store: "Store", fight_id: int, system: "RuleSystem") -> Json:
     return service.state(store, fight_id, system.fight)
 
 
+def _refuse_ended(store: "Store", fight_id: int) -> None:
+    """A `RulesError` if the fight has ended."""
+    from jdr.errors import RulesError
+
+    if store.fight(fight_id).status == ENDED:
+        raise RulesError(
+            _("fight {fight} has ended: no command can be played").format(fight=fight_id)
+        )
+
+
+def _mentions(event: Json, name: str) -> bool:
+    """Whether `name` is one of the event's values (or in one of its lists)."""
+    return any(v == name or (isinstance(v, list) and name in v) for v in event.values())
+
+
 def _legal_message(reason: str, legal: list[str]) -> str:
     return _("{reason}; legal commands now: {commands}").format(
         reason=reason, commands=", ".join(legal) or "-"
@@ -339,6 +492,7 @@ def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
 
     with _opened(db) as store:
         system = _fight_system(store, fight)
+        _refuse_ended(store, fight)
         acted = service.redo(store, fight) if redo else service.undo(store, fight)
         state = _state(store, fight, system)
     assert system.fight is not None
@@ -359,28 +513,21 @@ def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
 
 
 def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, str | int | float | bool)
+    from jdr.fights.recap import scalar
+
+    return scalar(value)
 
 
 def _shown(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list) and all(_scalar(v) for v in value):
-        return ", ".join(_shown(v) for v in value)
-    return str(value)
+    from jdr.fights.recap import shown
+
+    return shown(value)
 
 
 def _event_line(event: Json) -> str:
-    """`type key=value …` with the event's scalar fields (and lists of scalars)."""
-    fields = [
-        f"{key}={_shown(value)}"
-        for key, value in event.items()
-        if key != "type"
-        and (_scalar(value) or (isinstance(value, list) and all(_scalar(v) for v in value)))
-    ]
-    return " ".join([str(event.get("type", "?")), *fields])
+    from jdr.fights.recap import event_line
+
+    return event_line(event)
 
 
 def _print_legal(legal: list[str]) -> None:

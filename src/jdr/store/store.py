@@ -169,6 +169,14 @@ class Store:
             raise StoreError("no_fight", fight=fight_id)
         return FightRecord(**row._asdict())
 
+    def set_fight_status(self, fight_id: int, status: str) -> None:
+        """Set the fight's status (`open`, `ended` …); `StoreError` for an unknown fight."""
+        query = update(fights).where(fights.c.id == fight_id).values(status=status)
+        with self._translated(), self.engine.begin() as conn:
+            found = conn.execute(query).rowcount
+        if found != 1:
+            raise StoreError("no_fight", fight=fight_id)
+
     def events(self, fight_id: int) -> list[StoredEvent]:
         """The fight's log in order (empty for a fight without events)."""
         query = (

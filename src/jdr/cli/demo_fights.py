@@ -1,0 +1,207 @@
+"""`jdr demo`, second half: a short fight in each system, played in a throw-away database.
+
+Each fight is the script of `tests/test_cli_fight.py`: the example sheets, the setup, then two
+legal commands with given faces or a fixed seed, so the output is the same on every run.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from jdr.i18n import _
+from jdr.systems.protocol import Json, RuleSystem
+
+SEED = "1"
+"""The seed of every command that gives no faces: the demo never asks the system's randomness."""
+
+MAX_LINE = 100
+
+
+@dataclass(frozen=True)
+class Command:
+    """`jdr fight act 1 ACTOR ACTION PAIRS… --faces F` (or `--seed N`)."""
+
+    actor: str
+    action: str
+    pairs: tuple[str, ...] = ()
+    faces: str | None = None
+    seed: str | None = None
+
+
+@dataclass(frozen=True)
+class Script:
+    """A short fight: the sheets (file, stored name), who fights on which side, the commands."""
+
+    system: str
+    sheets: tuple[tuple[str, str], ...]
+    sides: dict[str, str] = field(default_factory=dict)
+    faces: str | None = None
+    commands: tuple[Command, ...] = ()
+
+
+SCRIPTS = (
+    Script(
+        "plus-ultra",
+        (("hero.toml", "Kaito"), ("villain.toml", "Corbeau")),
+        commands=(
+            Command("Kaito", "attack", ("target=Corbeau",), faces="15"),
+            Command("Corbeau", "defend"),
+        ),
+    ),
+    Script(
+        "pokemon",
+        (("pokemon.toml", "Pika"), ("pokemon.toml", "Chu")),
+        faces="9,2",
+        commands=(
+            Command("Pika", "move", ("move=Éclair", "target=Chu"), seed="3"),
+            Command("Chu", "wait"),
+        ),
+    ),
+    Script(
+        "passion",
+        (("romuald.toml", "Romuald"), ("cyber-ninja.toml", "Cyber-ninja")),
+        sides={"Romuald": "heroes", "Cyber-ninja": "ninjas"},
+        commands=(
+            Command("Romuald", "choose_marker", ("marker=2",)),
+            Command("Cyber-ninja", "choose_marker", ("marker=0",)),
+        ),
+    ),
+    Script(
+        "ilvermorny",
+        (("wizard.toml", "Ann"), ("wizard.toml", "Bob")),
+        commands=(
+            Command("Ann", "cast", ("spell=Lumos",)),
+            Command("Bob", "cast", ("spell=Expelliarmus",), faces="2,3,6,5"),
+        ),
+    ),
+    Script(
+        "poledemos",
+        (("warband.toml", "Alice"), ("warband.toml", "Bob")),
+        faces="6,1",
+        commands=(
+            Command("Alice", "activate", ("figure=Sergent Perry", "dice=2"), faces="5,6"),
+            Command("Alice", "action", ("kind=move",)),
+        ),
+    ),
+)
+
+ODDS: dict[str, tuple[str, str, Json]] = {
+    "plus-ultra": ("attack", "odds", {"willpower": 5, "target_energy": 6, "rank": "C"}),
+    "passion": ("action", "advise", {"talent": 4, "difficulty": 3, "max_dice": 6, "top": 3}),
+    "poledemos": ("hand", "odds", {"figures": "3+,4+,5+,5+", "dice": "best"}),
+}
+"""One decision per system that has one to show: (action, roll mode, parameters)."""
+
+
+def _quoted(word: str) -> str:
+    return f'"{word}"' if " " in word else word
+
+
+def _source_words(faces: str | None, seed: str | None) -> list[str]:
+    if faces is not None:
+        return ["--faces", faces]
+    return ["--seed", seed or SEED]
+
+
+def _short(line: str) -> str:
+    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
+
+
+def play_fights(out: Console, lang: str) -> None:
+    """Each system's fight in a temporary database, removed when the demo ends."""
+    from jdr.store import open_store
+
+    with tempfile.TemporaryDirectory(prefix="jdr-demo-") as folder:
+        store = open_store(f"sqlite:///{Path(folder) / 'demo.db'}")
+        try:
+            for script in SCRIPTS:
+                _play(out, store, script, lang)
+        finally:
+            store.close()
+
+
+def _play(out: Console, store: object, script: Script, lang: str) -> None:
+    from jdr.cli.fight_commands import _event_line
+    from jdr.cli.store_commands import validate_file
+    from jdr.dice import make_source
+    from jdr.fights import service
+    from jdr.fights.setup import build_setup, make_command, open_fight, parse_pairs, participants
+    from jdr.store import Store
+    from jdr.systems import default_registry
+    from jdr.systems.protocol import display_name
+
+    assert isinstance(store, Store)
+    system = default_registry().get(script.system)
+    rules = system.fight
+    assert rules is not None
+    out.print()
+    out.rule(display_name(system, lang))
+    campaign = f"demo-{system.id}"
+    campaign_id = store.create_campaign(system.id, campaign)
+    folder = Path(__file__).parent.parent / "systems" / system.id.replace("-", "_") / "examples"
+    for file, name in script.sheets:
+        sheet = validate_file(system, folder / file)
+        store.add_character(campaign_id, name, sheet.model_dump(mode="json"))
+    names = list(dict.fromkeys(name for _file, name in script.sheets))
+    fighters = [
+        {"name": name, "sheet": store.character_named(campaign_id, name).sheet, "side": side}
+        for name, side in participants(names, script.sides)
+    ]
+    words = ["jdr", "fight", "new", "--campaign", campaign, "--with", ",".join(names)]
+    if script.sides:
+        words += ["--side", ",".join(f"{k}={v}" for k, v in script.sides.items())]
+    words += _source_words(script.faces, None)
+    out.print("$ " + " ".join(words), markup=False)
+    rng = make_source(faces=script.faces, seed=None if script.faces else SEED)
+    fight_id, events = open_fight(
+        store, campaign_id, rules, build_setup(system, fighters, {}), names, rng
+    )
+    _events(out, [_event_line(e) for e in events])
+    recap: str | None = None
+    for command in script.commands:
+        words = ["jdr", "fight", "act", str(fight_id), command.actor, command.action]
+        words += [_quoted(p) for p in command.pairs]
+        words += _source_words(command.faces, command.seed)
+        out.print("$ " + " ".join(words), markup=False)
+        decided = make_command(system, command.actor, command.action, parse_pairs(command.pairs))
+        rng = make_source(faces=command.faces, seed=None if command.faces else command.seed or SEED)
+        acted = service.act(store, fight_id, rules, decided, rng)
+        _events(out, [_event_line(e) for e in acted.events])
+        if system.id == "plus-ultra" and recap is None:
+            from jdr.systems.plus_ultra.recap import render_recap
+
+            after = service.state(store, fight_id, rules)
+            recap = render_recap(after, command.actor, acted.events, "bbcode")
+    _decision(out, system)
+    if recap is not None:
+        out.print(_("Plus Ultra recap for the forum (BBCode):"))
+        out.print(recap, markup=False, highlight=False)
+
+
+def _events(out: Console, lines: list[str]) -> None:
+    for line in lines:
+        out.print("  " + _short(line), markup=False, highlight=False)
+
+
+def _decision(out: Console, system: RuleSystem) -> None:
+    from jdr.cli.render import choices_table, outcomes_table
+    from jdr.params import validate_params
+
+    if system.id not in ODDS:
+        return
+    name, mode, values = ODDS[system.id]
+    action = system.actions[name]
+    options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in values.items())
+    out.print(f"$ jdr {mode} {system.id} {name} {options} --exact", markup=False)
+    if mode == "advise":
+        assert action.advise is not None
+        advice = action.advise.advise(validate_params(action.advise.params, values), True)
+        out.print(choices_table(advice.choices))
+        return
+    assert action.odds is not None
+    odds = action.odds(validate_params(action.params, values), True)
+    out.print(outcomes_table(odds.outcomes, exact=True))

@@ -1,0 +1,70 @@
+"""`jdr demo`: rolls, odds and a short fight per system, all in a throw-away database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import jdr.store.engine
+from jdr.cli.app import main
+
+
+@pytest.fixture
+def no_real_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The user's data dir is out of reach: the demo must use only its temporary database."""
+
+    def refused() -> str:
+        raise AssertionError("the demo opened the user's database")
+
+    monkeypatch.delenv("JDR_DATABASE_URL", raising=False)
+    monkeypatch.setattr(jdr.store.engine, "default_url", refused)
+    for variable in ("HOME", "XDG_DATA_HOME", "APPDATA", "LOCALAPPDATA"):
+        monkeypatch.setenv(variable, str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        (
+            "en",
+            [
+                "3d6! (5, 3, 6!+3) = 17",
+                "Plus Ultra forum combat",
+                "Pokémon tabletop RPG",
+                "Passion superhero game",
+                "Ilvermorny wizard school",
+                "Polédémos skirmish",
+                "$ jdr fight act 1 Kaito attack target=Corbeau --faces 15",
+                "  energy_lost name=Corbeau amount=2 by=Kaito",
+                "  initiative_rolled pokemon=Pika face=9 dexterity=5 total=14",
+                "  markers_revealed round=1 order=Romuald, Cyber-ninja",
+                "  round_over round=1 outcome=both_cancelled caster=-",
+                "  hand_started player=Alice hand=1",
+                "[b]Kaito — round 1[/b]",
+                "[color=green]hit[/color]: −2 Énergie",
+                "17/27",
+                "2d100",
+            ],
+        ),
+        ("fr", ["80,05 %", "Plus Ultra, combat de forum", "Polédémos, escarmouche", "[b]Kaito"]),
+    ],
+)
+def test_demo_plays_a_fight_per_system(
+    capsys: pytest.CaptureFixture[str], no_real_data_dir: Path, lang: str, lines: list[str]
+) -> None:
+    args = ["demo"] if lang == "en" else ["demo", "--lang", lang]
+    code = main(args)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    for line in lines:
+        assert line in out
+    assert list(no_real_data_dir.iterdir()) == []
+
+
+def test_demo_is_stable(capsys: pytest.CaptureFixture[str], no_real_data_dir: Path) -> None:
+    assert main(["demo"]) == 0
+    first = capsys.readouterr().out
+    assert main(["demo"]) == 0
+    assert capsys.readouterr().out == first
