@@ -125,7 +125,7 @@ def play_fights(out: Console, lang: str) -> None:
 
 
 def _play(out: Console, store: object, script: Script, lang: str) -> None:
-    from jdr.cli.fight_commands import _event_line
+    from jdr.fights.recap import event_line
     from jdr.cli.store_commands import validate_file
     from jdr.dice import make_source
     from jdr.fights import service
@@ -160,7 +160,7 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
     fight_id, events = open_fight(
         store, campaign_id, rules, build_setup(system, fighters, {}), names, rng
     )
-    _events(out, [_event_line(e) for e in events])
+    _events(out, [event_line(e) for e in events])
     recap: str | None = None
     for command in script.commands:
         words = ["jdr", "fight", "act", str(fight_id), command.actor, command.action]
@@ -170,7 +170,7 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
         decided = make_command(system, command.actor, command.action, parse_pairs(command.pairs))
         rng = make_source(faces=command.faces, seed=None if command.faces else command.seed or SEED)
         acted = service.act(store, fight_id, rules, decided, rng)
-        _events(out, [_event_line(e) for e in acted.events])
+        _events(out, [event_line(e) for e in acted.events])
         if system.id == "plus-ultra" and recap is None:
             from jdr.systems.plus_ultra.recap import render_recap
 
