@@ -125,10 +125,10 @@ def play_fights(out: Console, lang: str) -> None:
 
 
 def _play(out: Console, store: object, script: Script, lang: str) -> None:
-    from jdr.fights.recap import event_line
     from jdr.cli.store_commands import validate_file
     from jdr.dice import make_source
     from jdr.fights import service
+    from jdr.fights.recap import event_line
     from jdr.fights.setup import build_setup, make_command, open_fight, parse_pairs, participants
     from jdr.store import Store
     from jdr.systems import default_registry
