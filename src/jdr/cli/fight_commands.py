@@ -6,14 +6,13 @@ state is never kept between commands: each one folds the stored events again.
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from jdr.cli.render import console, emit_json
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
 from jdr.i18n import N_, _
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and the systems load only when a command runs
@@ -24,24 +23,10 @@ __all__ = ["build_fight"]
 
 Json = dict[str, Any]
 
-DB_HELP = N_("Database URL (else JDR_DATABASE_URL, else the embedded SQLite file).")
-JSON_HELP = N_("Print one JSON object on stdout.")
-LANG_HELP = N_("Language of the output.")
 FIGHT_HELP = N_("The fight's number.")
 FACES_HELP = N_("Faces already rolled, in roll order.")
 SEED_HELP = N_("Seed for a reproducible roll.")
 ENDED = "ended"
-
-
-@contextmanager
-def _opened(db: str | None) -> "Iterator[Store]":
-    from jdr.store import open_store
-
-    store = open_store(db)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def build_fight() -> typer.Typer:
@@ -215,7 +200,7 @@ def _new(
     sides = {name: str(value) for name, value in given.items()}
     options: Json = {"order": _names("--order", order)} if order else {}
     rng = make_source(faces=faces, seed=seed)
-    with _opened(db) as store:
+    with opened(db) as store:
         found = store.campaign(campaign)
         system = _system(found.system)
         fighters = [
@@ -264,7 +249,7 @@ def _act(
     from jdr.fights.setup import make_command, parse_pairs
 
     rng = make_source(faces=faces, seed=seed)
-    with _opened(db) as store:
+    with opened(db) as store:
         system = _fight_system(store, fight)
         rules = system.fight
         assert rules is not None
@@ -294,7 +279,7 @@ def _act(
 
 
 def _show(fight: int, db: str | None, json: bool) -> None:
-    with _opened(db) as store:
+    with opened(db) as store:
         record = store.fight(fight)
         campaign = _campaign(store, record.campaign_id)
         system = _fight_system(store, fight)
@@ -321,7 +306,7 @@ def _show(fight: int, db: str | None, json: bool) -> None:
 
 
 def _log(fight: int, db: str | None, json: bool) -> None:
-    with _opened(db) as store:
+    with opened(db) as store:
         store.fight(fight)
         stored = store.events(fight)
     if json:
@@ -337,7 +322,7 @@ def _log(fight: int, db: str | None, json: bool) -> None:
 
 
 def _help_commands(fight: int, actor: str, db: str | None, json: bool) -> None:
-    with _opened(db) as store:
+    with opened(db) as store:
         system = _fight_system(store, fight)
         state = _state(store, fight, system)
     assert system.fight is not None
@@ -349,7 +334,7 @@ def _help_commands(fight: int, actor: str, db: str | None, json: bool) -> None:
 
 
 def _end(fight: int, db: str | None, json: bool) -> None:
-    with _opened(db) as store:
+    with opened(db) as store:
         store.set_fight_status(fight, ENDED)
     if json:
         emit_json({"fight": fight, "status": ENDED})
@@ -366,7 +351,7 @@ def _recap(
     from jdr.fights.service import Timeline
 
     check_format(fmt)
-    with _opened(db) as store:
+    with opened(db) as store:
         system = _fight_system(store, fight)
         timeline = Timeline.of(store.events(fight))
     rules = system.fight
@@ -490,7 +475,7 @@ def _legal_message(reason: str, legal: list[str]) -> str:
 def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
     from jdr.fights import service
 
-    with _opened(db) as store:
+    with opened(db) as store:
         system = _fight_system(store, fight)
         _refuse_ended(store, fight)
         acted = service.redo(store, fight) if redo else service.undo(store, fight)

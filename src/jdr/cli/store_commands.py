@@ -10,8 +10,7 @@ No `from __future__ import annotations` here: Typer reads these functions' annot
 import json as jsonlib
 import math
 import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -21,6 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from jdr.cli.render import console, emit_json
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
 from jdr.errors import InputError
 from jdr.i18n import N_, _
 
@@ -36,25 +36,11 @@ Json = dict[str, Any]
 
 # --- the options every command shares --------------------------------------------------------
 
-DB_HELP = N_("Database URL (else JDR_DATABASE_URL, else the embedded SQLite file).")
-JSON_HELP = N_("Print one JSON object on stdout.")
-LANG_HELP = N_("Language of the output.")
 CAMPAIGN_HELP = N_("The campaign's name.")
 
 
 def _group(help_text: str) -> typer.Typer:
     return typer.Typer(help=help_text, no_args_is_help=True, rich_markup_mode=None)
-
-
-@contextmanager
-def _opened(db: str | None) -> "Iterator[Store]":
-    from jdr.store import open_store
-
-    store = open_store(db)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 # --- db --------------------------------------------------------------------------------------
@@ -114,7 +100,7 @@ def build_campaign() -> typer.Typer:
         lang: lang_option = None,
     ) -> None:
         rules = _system(system)
-        with _opened(db) as store:
+        with opened(db) as store:
             store.create_campaign(rules.id, name)
             campaign = store.campaign(name)
         if json:
@@ -129,7 +115,7 @@ def build_campaign() -> typer.Typer:
     def list_command(
         db: db_option = None, json: json_option = False, lang: lang_option = None
     ) -> None:
-        with _opened(db) as store:
+        with opened(db) as store:
             found = store.campaigns()
             counts = store.character_counts()
         if json:
@@ -157,7 +143,7 @@ def build_campaign() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        with _opened(db) as store:
+        with opened(db) as store:
             campaign = store.campaign(name)
             characters = store.characters(campaign.id)
             fights = _fights(store, campaign.id)
@@ -208,7 +194,7 @@ def build_sheet() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        with _opened(db) as store:
+        with opened(db) as store:
             found = store.campaign(campaign)
             sheet = validate_file(_system(found.system), file)
             stored = name or _sheet_name(sheet, file)
@@ -229,7 +215,7 @@ def build_sheet() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        with _opened(db) as store:
+        with opened(db) as store:
             found = store.campaign(campaign)
             characters = store.characters(found.id)
         if json:
@@ -254,7 +240,7 @@ def build_sheet() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        with _opened(db) as store:
+        with opened(db) as store:
             found = store.campaign(campaign)
             character = store.character_named(found.id, name)
         if json:
@@ -294,7 +280,7 @@ def build_sheet() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        with _opened(db) as store:
+        with opened(db) as store:
             found = store.campaign(campaign)
             character = store.character_named(found.id, name)
         _export(found, character, output, json)

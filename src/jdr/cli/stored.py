@@ -1,0 +1,27 @@
+"""What every command on stored data shares: the help of `--db`, `--json`, `--lang`, and opening
+the store (imported only when a command runs, so `jdr --help` stays light)."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from jdr.i18n import N_
+
+if TYPE_CHECKING:
+    from jdr.store import Store
+
+DB_HELP = N_("Database URL (else JDR_DATABASE_URL, else the embedded SQLite file).")
+JSON_HELP = N_("Print one JSON object on stdout.")
+LANG_HELP = N_("Language of the output.")
+
+
+@contextmanager
+def opened(db: str | None) -> "Iterator[Store]":
+    """The store at `db` (else `JDR_DATABASE_URL`, else the embedded file), closed after use."""
+    from jdr.store import open_store
+
+    store = open_store(db)
+    try:
+        yield store
+    finally:
+        store.close()
