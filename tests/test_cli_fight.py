@@ -3,35 +3,20 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 
-from jdr.cli.fight_commands import build_fight
-from jdr.cli.store_commands import build_campaign, build_sheet
+from jdr.cli.app import main
 from jdr.errors import JdrError
 
 SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """The groups as `main()` runs them: a `JdrError` is one line on stderr and exit 2."""
-    app = typer.Typer(add_completion=False, rich_markup_mode=None)
-    app.add_typer(build_campaign(), name="campaign")
-    app.add_typer(build_sheet(), name="sheet")
-    app.add_typer(build_fight(), name="fight")
-    command = typer.main.get_command(app)
-    try:
-        result = command.main(list(args), prog_name="jdr", standalone_mode=False)
-        code = result if isinstance(result, int) else 0
-    except JdrError as error:
-        sys.stderr.write(f"jdr: error: {error.message()}\n")
-        code = 2
-    except typer.Exit as done:
-        code = int(done.exit_code)
+    """The real command line: `jdr.cli.app.main`, whose errors are one line and exit 2."""
+    code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
 
