@@ -137,30 +137,43 @@ def _too_few(marker: int, fewest: int, notation: str) -> PydanticCustomError:
     )
 
 
+# The options an action roll and the advisor share, written once.
+Talent = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_SCORE,
+        description=N_("the talent or potential used: cancels as many negatives"),
+    ),
+]
+Difficulty = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_SCORE,
+        description=N_("the difficulty, or the opposing score: as many negatives"),
+    ),
+]
+EnergyPoint = Annotated[bool, Field(description=N_("spend 1 Énergie point: 1 more positive"))]
+PassionPoints = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_SCORE,
+        description=N_("Passion points spent after the roll: each cancels one more negative"),
+    ),
+]
+
+
 class ActionParams(BaseModel):
     """`action --dice 8d6 [--talent T] [--difficulty K] [--energy] [--passion P] …` (PS-1 … PS-7,
     PS-10)."""
 
     dice: Dice = Field(description=N_("the dice, e.g. 8d6 or 2d4+1d12 (d4, d6 … d100)"))
-    talent: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_SCORE,
-        description=N_("the talent or potential used: cancels as many negatives"),
-    )
-    difficulty: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_SCORE,
-        description=N_("the difficulty, or the opposing score: as many negatives"),
-    )
-    energy: bool = Field(default=False, description=N_("spend 1 Énergie point: 1 more positive"))
-    passion: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_SCORE,
-        description=N_("Passion points spent after the roll: each cancels one more negative"),
-    )
+    talent: Talent = 0
+    difficulty: Difficulty = 0
+    energy: EnergyPoint = False
+    passion: PassionPoints = 0
     npc_energy: int = Field(
         default=0,
         ge=0,
@@ -204,16 +217,8 @@ class ActionParams(BaseModel):
 class AdviseParams(BaseModel):
     """`advise action --talent T --difficulty K [--sizes d4,d6,…] [--max-dice N] …`."""
 
-    talent: int = Field(
-        ge=0,
-        le=MAX_SCORE,
-        description=N_("the talent or potential used: cancels as many negatives"),
-    )
-    difficulty: int = Field(
-        ge=0,
-        le=MAX_SCORE,
-        description=N_("the difficulty, or the opposing score: as many negatives"),
-    )
+    talent: Talent
+    difficulty: Difficulty
     sizes: Sizes = Field(default=ALL_SIZES, description=N_("the die sizes to consider, e.g. d4,d6"))
     max_dice: int = Field(
         default=DEFAULT_ADVISE_DICE,
@@ -221,13 +226,8 @@ class AdviseParams(BaseModel):
         le=MAX_ADVISE_DICE,
         description=N_("the most dice in a pool"),
     )
-    energy: bool = Field(default=False, description=N_("spend 1 Énergie point: 1 more positive"))
-    passion: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_SCORE,
-        description=N_("Passion points spent after the roll: each cancels one more negative"),
-    )
+    energy: EnergyPoint = False
+    passion: PassionPoints = 0
     goal: Goal = Field(
         default="success",
         description=N_(
