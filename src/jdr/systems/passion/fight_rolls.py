@@ -17,12 +17,11 @@ check sees its effect.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.dice.pool import roll_pool
-from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
+from jdr.fights.script import Script as BaseScript
 from jdr.i18n import _
 from jdr.systems.passion.fight_state import evolve, item, score
 from jdr.systems.passion.pool import parse_dice
@@ -36,17 +35,11 @@ DAMAGE_KINDS = ("violence", "robustness")
 """Damage dice (PS-14, PS-15): no difficulty, no talent, no Énergie."""
 
 
-@dataclass
-class Script:
+class Script(BaseScript):
     """The events of one decision, each folded into `state` as soon as it is written."""
 
-    state: Json
-    rng: RandomSource
-    events: list[Json] = field(default_factory=list)
-
-    def emit(self, event: Json) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+    def evolve(self, state: Json, event: Json) -> Json:
+        return evolve(state, event)
 
     def fighter(self, name: str) -> Json:
         found: Json = self.state["fighters"][name]

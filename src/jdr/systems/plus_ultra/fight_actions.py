@@ -12,9 +12,10 @@ roll sees its effect (a defense falls with the Énergie). The rules themselves a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from jdr.dice.source import GivenFaces, RandomSource
+from jdr.dice.source import GivenFaces
+from jdr.fights.script import Script as BaseScript
 from jdr.systems.plus_ultra.fight_state import evolve, next_to_play, sides_left, standing
 from jdr.systems.plus_ultra.rules import DIE, protect, resolve_attack
 from jdr.systems.protocol import Json
@@ -29,17 +30,11 @@ ATTACK_EFFECTS = (
 """PU-7: a technique with one of these effects attacks a target (its side effects need a hit)."""
 
 
-@dataclass
-class Script:
+class Script(BaseScript):
     """The events of one decision, each folded into `state` as soon as it is written."""
 
-    state: Json
-    rng: RandomSource
-    events: list[Json] = field(default_factory=list)
-
-    def emit(self, event: Json) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+    def evolve(self, state: Json, event: Json) -> Json:
+        return evolve(state, event)
 
     def character(self, name: str) -> Json:
         found: Json = self.state["characters"][name]
