@@ -41,7 +41,7 @@ def new_seed() -> bytes:
 
 def commitment(seed: bytes) -> str:
     """The seed's public commitment: its SHA-256, as lowercase hex."""
-    return hashlib.sha256(seed).hexdigest()
+    return sha256_hex(seed)
 
 
 def _check_json(value: object, where: str) -> None:
@@ -71,12 +71,25 @@ def canonical(context: Mapping[str, object]) -> bytes:
     >>> canonical({"b": 1, "a": "é"})
     b'{"a":"\\xc3\\xa9","b":1,"v":1}'
     """
-    _check_json(context, "context")
     if context.get("v", VERSION) != VERSION:
         raise InputError("context.v", context["v"], str(VERSION), _("unknown scheme version"))
-    full = {**context, "v": VERSION}
-    text = json.dumps(full, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_json({**context, "v": VERSION}, "context")
+
+
+def canonical_json(value: object, where: str = "value") -> bytes:
+    """Any JSON value's canonical bytes: sorted keys, no spaces, UTF-8 (what the journal hashes).
+
+    >>> canonical_json({"b": [1, True], "a": None})
+    b'{"a":null,"b":[1,true]}'
+    """
+    _check_json(value, where)
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return text.encode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    """SHA-256 of `data`, as 64 lowercase hex digits."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def _width(size: int) -> int:

@@ -7,15 +7,29 @@ SQLAlchemy 2 and Alembic; an embedded SQLite file by default, PostgreSQL by URL.
 1
 """
 
-from jdr.store.errors import ConflictError, StoreError
+from jdr.store.errors import ConflictError, JournalConflictError, StoreError
 from jdr.store.schema import head, upgrade
-from jdr.store.store import Campaign, Character, FightRecord, Store, StoredEvent, open_store
+from jdr.store.store import (
+    Campaign,
+    Character,
+    Epoch,
+    FightAppend,
+    FightRecord,
+    JournalRow,
+    Store,
+    StoredEvent,
+    open_store,
+)
 
 __all__ = [
     "Campaign",
     "Character",
     "ConflictError",
+    "Epoch",
+    "FightAppend",
     "FightRecord",
+    "JournalConflictError",
+    "JournalRow",
     "Store",
     "StoreError",
     "StoredEvent",

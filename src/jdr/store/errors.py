@@ -37,6 +37,19 @@ MESSAGES = {
         "fight {fight} changed meanwhile: the action was decided on version {expected},"
         " the fight is at version {found}"
     ),
+    "journal_conflict": N_(
+        "campaign {campaign}'s journal changed meanwhile: entry {seq} was written by another roll"
+    ),
+    "journal_gave_up": N_(
+        "campaign {campaign}'s journal kept changing while the roll was made ({attempts}"
+        " attempts): try again"
+    ),
+    "hidden_rolls": N_(
+        "hidden rolls {seqs} are not disclosed yet: disclose them first"
+        " (jdr journal disclose NAME), since the seed would reveal them"
+    ),
+    "epoch_changed": N_("campaign {campaign}'s seed was revealed meanwhile: try again"),
+    "not_hidden": N_("entry {seq} is not a hidden roll of this campaign (hidden rolls: {hidden})"),
     "gave_up": N_(
         "fight {fight} kept changing while the action was decided ({attempts} attempts): try again"
     ),
@@ -74,3 +87,17 @@ class ConflictError(StoreError):
             super().__init__("conflict", fight=fight, expected=expected, found=found)
         else:
             super().__init__("gave_up", fight=fight, attempts=attempts)
+
+
+class JournalConflictError(StoreError):
+    """Another entry took this `seq` (or action id) in the campaign's journal first."""
+
+    code = "conflict"
+
+    def __init__(self, campaign: int, seq: int, attempts: int | None = None) -> None:
+        self.campaign = campaign
+        self.seq = seq
+        if attempts is None:
+            super().__init__("journal_conflict", campaign=campaign, seq=seq)
+        else:
+            super().__init__("journal_gave_up", campaign=campaign, attempts=attempts)

@@ -3,12 +3,18 @@
 The event log is append-only: a row is never updated or deleted. `seq` numbers a fight's events
 1, 2, … and `fights.version` is the last `seq`; `action` is the `seq` of the first event of the
 group one action appended (undo and redo work on whole actions).
+
+The journal (issue 9) is append-only too: one row per roll or fight action of a campaign, `seq`
+1, 2, … per campaign, each holding its hash-chained entry; only `disclosed` ever changes (a hidden
+roll made public). `epochs` hold each campaign's secret seeds and their commitments, one open
+(unrevealed) epoch at a time.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     DateTime,
     ForeignKey,
@@ -71,4 +77,34 @@ fight_events = Table(
     Column("action", Integer, nullable=False),
     Column("event", JSON, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+)
+
+epochs = Table(
+    "epochs",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("number", Integer, nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("revealed", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("campaign_id", "number"),
+)
+
+journal = Table(
+    "journal",
+    metadata,
+    Column("campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("action_id", String(200), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("hidden", Boolean, nullable=False),
+    Column("disclosed", Boolean, nullable=False),
+    Column("hash", String(64), nullable=False),
+    Column("entry", JSON, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("campaign_id", "action_id"),
 )

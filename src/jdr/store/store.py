@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, func, insert, select, update
+from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.store.engine import make_engine, resolve_url, safe_url, translated
-from jdr.store.errors import ConflictError, StoreError
-from jdr.store.models import campaigns, characters, fight_events, fights
+from jdr.store.errors import ConflictError, JournalConflictError, StoreError
+from jdr.store.models import campaigns, characters, epochs, fight_events, fights, journal
 from jdr.store.schema import ensure_current
 
 Json = dict[str, Any]
@@ -67,6 +67,39 @@ class StoredEvent:
     event: Json
 
 
+@dataclass(frozen=True)
+class Epoch:
+    """One seed of a campaign: secret while `revealed` is None, its `commitment` public always."""
+
+    number: int
+    seed: bytes
+    commitment: str
+    created: datetime
+    revealed: datetime | None
+
+
+@dataclass(frozen=True)
+class JournalRow:
+    """One journal entry as stored: the entry's JSON (body always included) and its flags."""
+
+    seq: int
+    action_id: str
+    epoch: int
+    hidden: bool
+    disclosed: bool
+    hash: str
+    entry: Json
+
+
+@dataclass(frozen=True)
+class FightAppend:
+    """Events one journaled action appends to a fight decided on `expected_version`."""
+
+    fight_id: int
+    expected_version: int
+    events: Sequence[Json]
+
+
 class Store:
     """The database behind one URL. Create with `open_store`."""
 
@@ -80,10 +113,13 @@ class Store:
     # campaigns and characters
 
     def create_campaign(self, system: str, name: str, settings: Json | None = None) -> int:
+        """A new campaign, with its first seed epoch (so its commitment can be shown at once)."""
         row = {"system": system, "name": name, "settings": settings or {}, "created": _now()}
         try:
             with self._translated(), self.engine.begin() as conn:
-                return _insert(conn, campaigns, row)
+                campaign_id = _insert(conn, campaigns, row)
+                _insert(conn, epochs, _epoch_row(campaign_id, 1))
+                return campaign_id
         except IntegrityError:
             raise StoreError("duplicate_campaign", name=name) from None
 
@@ -92,6 +128,13 @@ class Store:
             row = conn.execute(select(campaigns).where(campaigns.c.name == name)).one_or_none()
         if row is None:
             raise StoreError("no_campaign", campaign=name)
+        return Campaign(**row._asdict())
+
+    def campaign_by_id(self, campaign_id: int) -> Campaign:
+        with self._translated(), self.engine.connect() as conn:
+            row = conn.execute(select(campaigns).where(campaigns.c.id == campaign_id)).one_or_none()
+        if row is None:
+            raise StoreError("no_campaign", campaign=campaign_id)
         return Campaign(**row._asdict())
 
     def campaigns(self) -> list[Campaign]:
@@ -141,6 +184,150 @@ class Store:
         with self._translated(), self.engine.connect() as conn:
             return {int(campaign): int(count) for campaign, count in conn.execute(query)}
 
+    # seed epochs and the journal
+
+    def epochs(self, campaign_id: int) -> list[Epoch]:
+        """The campaign's epochs, oldest first (the last one is open)."""
+        query = select(epochs).where(epochs.c.campaign_id == campaign_id).order_by(epochs.c.number)
+        with self._translated(), self.engine.connect() as conn:
+            return [_epoch(row) for row in conn.execute(query)]
+
+    def epoch(self, campaign_id: int) -> Epoch:
+        """The campaign's open epoch, created if it has none (a campaign from revision 0001)."""
+        found = self.epochs(campaign_id)
+        if found and found[-1].revealed is None:
+            return found[-1]
+        number = found[-1].number + 1 if found else 1
+        try:
+            with self._translated(), self.engine.begin() as conn:
+                _insert(conn, epochs, _epoch_row(campaign_id, number))
+        except IntegrityError:
+            pass  # another process opened it first: read theirs
+        return self.epochs(campaign_id)[-1]
+
+    def reveal_epoch(self, campaign_id: int) -> tuple[Epoch, Epoch]:
+        """End the open epoch (its seed becomes public) and open the next; return both.
+
+        Refused (`StoreError`) while a hidden entry of the epoch is not disclosed, since the seed
+        would let anyone re-derive its faces.
+        """
+        current = self.epoch(campaign_id)
+        secret = (
+            select(journal.c.seq)
+            .where(
+                journal.c.campaign_id == campaign_id,
+                journal.c.epoch == current.number,
+                journal.c.hidden.is_(True),
+                journal.c.disclosed.is_(False),
+            )
+            .order_by(journal.c.seq)
+        )
+        close = (
+            update(epochs)
+            .where(
+                epochs.c.campaign_id == campaign_id,
+                epochs.c.number == current.number,
+                epochs.c.revealed.is_(None),
+            )
+            .values(revealed=_now())
+        )
+        with self._translated(), self.engine.begin() as conn:
+            if conn.execute(close).rowcount != 1:
+                raise StoreError("epoch_changed", campaign=campaign_id)
+            hidden = [int(seq) for seq in conn.execute(secret).scalars()]
+            if hidden:  # leaving the block by an error rolls the whole transaction back
+                raise StoreError("hidden_rolls", seqs=", ".join(map(str, hidden)))
+            _insert(conn, epochs, _epoch_row(campaign_id, current.number + 1))
+        revealed, opened = self.epochs(campaign_id)[-2:]
+        return revealed, opened
+
+    def journal(self, campaign_id: int) -> list[JournalRow]:
+        """The campaign's journal, in `seq` order."""
+        query = (
+            select(*_JOURNAL).where(journal.c.campaign_id == campaign_id).order_by(journal.c.seq)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            return [JournalRow(*row) for row in conn.execute(query)]
+
+    def journal_entry(self, campaign_id: int, action_id: str) -> JournalRow | None:
+        """The entry recorded for `action_id`, if any."""
+        query = select(*_JOURNAL).where(
+            journal.c.campaign_id == campaign_id, journal.c.action_id == action_id
+        )
+        with self._translated(), self.engine.connect() as conn:
+            row = conn.execute(query).one_or_none()
+        return None if row is None else JournalRow(*row)
+
+    def journal_tail(self, campaign_id: int) -> tuple[int, str] | None:
+        """The last entry's `seq` and hash, or None for an empty journal."""
+        query = (
+            select(journal.c.seq, journal.c.hash)
+            .where(journal.c.campaign_id == campaign_id)
+            .order_by(journal.c.seq.desc())
+            .limit(1)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            row = conn.execute(query).one_or_none()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def record(
+        self,
+        campaign_id: int,
+        row: JournalRow,
+        fight: FightAppend | None = None,
+    ) -> int | None:
+        """Append a journal entry, and the fight events it decided, in one transaction.
+
+        Raises `JournalConflictError` if another entry took `row.seq` (or `row.action_id`)
+        first, and `ConflictError` if the fight moved on; nothing is written then. Returns the
+        fight's new version when `fight` is given.
+        """
+        values = {
+            "campaign_id": campaign_id,
+            "seq": row.seq,
+            "action_id": row.action_id,
+            "epoch": row.epoch,
+            "hidden": row.hidden,
+            "disclosed": row.disclosed,
+            "hash": row.hash,
+            "entry": row.entry,
+            "created": _now(),
+        }
+        version = None
+        try:
+            with self._translated(), self.engine.begin() as conn:
+                if fight is not None:
+                    version = self._append(
+                        conn, fight.fight_id, fight.expected_version, fight.events
+                    )
+                conn.execute(insert(journal).values(values))
+        except IntegrityError:
+            if fight is not None and self.fight(fight.fight_id).version != fight.expected_version:
+                raise self._conflict(fight.fight_id, fight.expected_version) from None
+            raise JournalConflictError(campaign_id, row.seq) from None
+        return version
+
+    def disclose(self, campaign_id: int, seqs: Sequence[int] | None = None) -> list[int]:
+        """Make hidden entries public (all undisclosed ones if `seqs` is None); return their seqs.
+
+        `StoreError` names a seq that is not a hidden entry of the campaign.
+        """
+        hidden = {r.seq: r.disclosed for r in self.journal(campaign_id) if r.hidden}
+        wanted = sorted(s for s, done in hidden.items() if not done) if seqs is None else list(seqs)
+        unknown = [s for s in wanted if s not in hidden]
+        if unknown:
+            raise StoreError(
+                "not_hidden", seq=unknown[0], hidden=", ".join(map(str, hidden)) or "-"
+            )
+        query = (
+            update(journal)
+            .where(journal.c.campaign_id == campaign_id, journal.c.seq.in_(wanted))
+            .values(disclosed=True)
+        )
+        with self._translated(), self.engine.begin() as conn:
+            conn.execute(query)
+        return wanted
+
     # fights
 
     def fights(self, campaign_id: int) -> list[FightRecord]:
@@ -168,6 +355,12 @@ class Store:
         if row is None:
             raise StoreError("no_fight", fight=fight_id)
         return FightRecord(**row._asdict())
+
+    def discard_fight(self, fight_id: int) -> None:
+        """Delete a fight that has no event yet (its opening was refused); else do nothing."""
+        query = delete(fights).where(fights.c.id == fight_id, fights.c.version == 0)
+        with self._translated(), self.engine.begin() as conn:
+            conn.execute(query)
 
     def set_fight_status(self, fight_id: int, status: str) -> None:
         """Set the fight's status (`open`, `ended` …); `StoreError` for an unknown fight."""
@@ -197,6 +390,17 @@ class Store:
         """
         if not events:
             return expected_version
+        try:
+            with self._translated(), self.engine.begin() as conn:
+                return self._append(conn, fight_id, expected_version, events)
+        except IntegrityError:
+            raise self._conflict(fight_id, expected_version) from None
+
+    def _append(
+        self, conn: Connection, fight_id: int, expected_version: int, events: Sequence[Json]
+    ) -> int:
+        if not events:
+            return expected_version
         new_version = expected_version + len(events)
         created = _now()
         rows = [
@@ -214,13 +418,9 @@ class Store:
             .where(fights.c.id == fight_id, fights.c.version == expected_version)
             .values(version=new_version)
         )
-        try:
-            with self._translated(), self.engine.begin() as conn:
-                if conn.execute(bump).rowcount != 1:
-                    raise self._conflict(fight_id, expected_version)
-                conn.execute(insert(fight_events), rows)
-        except IntegrityError:
-            raise self._conflict(fight_id, expected_version) from None
+        if conn.execute(bump).rowcount != 1:
+            raise self._conflict(fight_id, expected_version)
+        conn.execute(insert(fight_events), rows)
         return new_version
 
     def _conflict(self, fight_id: int, expected: int) -> ConflictError:
@@ -251,6 +451,35 @@ def _insert(conn: Connection, table: Table, row: Json) -> int:
     key = conn.execute(insert(table).values(row)).inserted_primary_key
     assert key is not None
     return int(key[0])
+
+
+_JOURNAL = (
+    journal.c.seq,
+    journal.c.action_id,
+    journal.c.epoch,
+    journal.c.hidden,
+    journal.c.disclosed,
+    journal.c.hash,
+    journal.c.entry,
+)
+
+
+def _epoch_row(campaign_id: int, number: int) -> Json:
+    from jdr.dice.verifiable import commitment, new_seed
+
+    seed = new_seed()
+    return {
+        "campaign_id": campaign_id,
+        "number": number,
+        "seed": seed.hex(),
+        "commitment": commitment(seed),
+        "created": _now(),
+        "revealed": None,
+    }
+
+
+def _epoch(row: Any) -> Epoch:
+    return Epoch(row.number, bytes.fromhex(row.seed), row.commitment, row.created, row.revealed)
 
 
 def _now() -> datetime:
