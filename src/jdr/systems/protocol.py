@@ -159,6 +159,9 @@ class System:
     extra_commands: Callable[[], Any] | None = None
     fight_setup: Callable[[list[Json], Json], Json] | None = None
     """Participants (`{"name", "sheet", "side"}`) and options (`order`) → the fight's setup."""
+    luck: Callable[[int, int], int] | None = None
+    """`luck(size, face)`: how lucky a face is for its roller, higher luckier, for the journal's
+    luck audit (None: the face itself)."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None

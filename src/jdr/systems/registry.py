@@ -21,7 +21,22 @@ from jdr.i18n import _
 from jdr.systems.protocol import RuleSystem
 
 ENTRY_POINT_GROUP = "jdr.systems"
-RESERVED_OPTIONS = frozenset({"faces", "seed", "json", "lang", "exact", "help"})
+RESERVED_OPTIONS = frozenset(
+    {
+        "faces",
+        "seed",
+        "json",
+        "lang",
+        "exact",
+        "help",
+        "campaign",
+        "actor",
+        "action_id",
+        "client_seed",
+        "hidden",
+        "db",
+    }
+)
 """Options every command has: an action's parameter model may not use these names."""
 
 

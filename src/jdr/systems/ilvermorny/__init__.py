@@ -12,6 +12,13 @@ from jdr.systems.ilvermorny.fight_from_sheets import fight_setup
 from jdr.systems.ilvermorny.sheets import Wizard
 from jdr.systems.protocol import System
 
+
+def luck(size: int, face: int) -> int:
+    """A face's luck for the journal's audit: the d12 of tests and spells is better low (IL-2,
+    IL-6); creation's d6 (IL-4) better high."""
+    return size + 1 - face if size == 12 else face
+
+
 SYSTEM = System(
     id="ilvermorny",
     names={"fr": "Ilvermorny, école de sorcellerie", "en": "Ilvermorny wizard school"},
@@ -19,4 +26,5 @@ SYSTEM = System(
     sheet=Wizard,
     fight=fight_rules(),
     fight_setup=fight_setup,
+    luck=luck,
 )

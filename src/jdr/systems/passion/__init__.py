@@ -7,6 +7,7 @@ from jdr.systems.passion.actions import ACTIONS
 from jdr.systems.passion.damage import DAMAGE_ACTIONS
 from jdr.systems.passion.fight import fight_rules
 from jdr.systems.passion.fight_from_sheets import fight_setup
+from jdr.systems.passion.pool import luck
 from jdr.systems.passion.sheets import Sheet
 from jdr.systems.protocol import System
 
@@ -17,4 +18,5 @@ SYSTEM = System(
     sheet=Sheet,
     fight=fight_rules(),
     fight_setup=fight_setup,
+    luck=luck,
 )

@@ -36,6 +36,12 @@ def score(face: int, size: int) -> Vector:
     return (1, 0) if face % 2 == 0 else (0, 1)
 
 
+def luck(size: int, face: int) -> int:
+    """A face's luck for the journal's audit: its PS-2 positives minus its negatives."""
+    positives, negatives = score(face, size)
+    return positives - negatives
+
+
 def _mark(face: int, size: int) -> str:
     positives, negatives = score(face, size)
     return "+" * positives + "−" * negatives

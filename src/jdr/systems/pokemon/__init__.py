@@ -81,6 +81,12 @@ def _commands() -> Any:
     return build()
 
 
+def luck(size: int, face: int) -> int:
+    """A face's luck for the journal's audit: the d100 accuracy check is better low (PK-10);
+    the d10 pools better high."""
+    return size + 1 - face if size == 100 else face
+
+
 SYSTEM = System(
     id="pokemon",
     names={"fr": "Pokémon, le jeu de rôle", "en": "Pokémon tabletop RPG"},
@@ -89,4 +95,5 @@ SYSTEM = System(
     fight=fight_rules(),
     extra_commands=_commands,
     fight_setup=fight_setup,
+    luck=luck,
 )

@@ -1,0 +1,202 @@
+"""Journal entries: every roll and every fight action of a campaign, hash-chained (scheme `v: 1`).
+
+An entry's **body** is what happened: the roll's `context` (the bytes its dice derive from), its
+`dice` (where the faces came from and each `[size, face]` in roll order) and its `result`. The
+entry's **hash** covers its header, `seq`, `prev_hash` (the previous entry's hash, 64 zeros for the
+first), the epoch's `commitment`, `hidden`, and the SHA-256 of the body:
+
+    body_hash = SHA-256(canonical JSON of {"context", "dice", "result"} (+ "salt" if hidden))
+    hash      = SHA-256(canonical JSON of {"body_hash", "commitment", "hidden", "prev_hash", "seq"})
+
+so changing, removing or moving any entry breaks every hash after it. A hidden entry (a GM's
+secret roll) is published as its header and `body_hash` only; its body, salted with 16 random
+bytes so it cannot be guessed from a short list of possible results, is disclosed later and must
+hash to the same `body_hash`.
+
+>>> first = make_entry(1, GENESIS, "c" * 64, {"action": "test"}, dice([[12, 7]]), {"n": 7})
+>>> len(first.hash)
+64
+>>> second = make_entry(2, first.hash, "c" * 64, {"action": "test"}, dice([]), {"n": 0})
+>>> second.prev_hash == first.hash
+True
+>>> Entry.from_json(second.to_json()) == second
+True
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jdr.dice.verifiable import canonical_json, sha256_hex
+
+Json = dict[str, Any]
+
+GENESIS = "0" * 64
+"""The `prev_hash` of a journal's first entry."""
+
+SHORT = 10
+"""How many hex digits of a hash a roll line or recap shows."""
+
+SOURCES = ("derived", "given", "seeded")
+"""Where a roll's faces came from: the epoch's seed (verifiable), dice the player rolled and
+typed in (`--faces`), or a reproducible test seed (`--seed`)."""
+
+
+def dice(rolls: Sequence[Sequence[int]], source: str = "derived") -> Json:
+    """The `dice` part of a body: `{"source": …, "rolls": [[size, face], …]}`."""
+    return {"source": source, "rolls": [[int(size), int(face)] for size, face in rolls]}
+
+
+def plain(value: Any) -> Any:
+    """`value` as the JSON a database or a file gives back: tuples become lists, keys text,
+    Fractions `"a/b"`, enums their value.
+
+    >>> from fractions import Fraction
+    >>> plain({1: (Fraction(1, 3), None)})
+    {'1': ['1/3', None]}
+    """
+    return json.loads(json.dumps(value, ensure_ascii=False, default=_jsonable))
+
+
+def _jsonable(value: Any) -> Any:
+    from enum import Enum
+    from fractions import Fraction
+
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, set | frozenset):
+        return sorted(value)
+    raise TypeError(f"not JSON: {value!r}")
+
+
+def short(digest: str) -> str:
+    """The first `SHORT` hex digits of a hash: what a forum post quotes."""
+    return digest[:SHORT]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One journal entry. `context`, `dice`, `result` are None for a hidden entry not yet
+    disclosed; then `sealed_body_hash` carries the published `body_hash`."""
+
+    seq: int
+    prev_hash: str
+    commitment: str
+    context: Json | None
+    dice: Json | None
+    result: Json | None
+    hidden: bool = False
+    salt: str | None = None
+    sealed_body_hash: str | None = field(default=None, compare=False)
+
+    @property
+    def disclosed(self) -> bool:
+        """Whether the body is known (always, unless a hidden entry is exported sealed)."""
+        return self.context is not None
+
+    @property
+    def body(self) -> Json:
+        body: Json = {"context": self.context, "dice": self.dice, "result": self.result}
+        if self.hidden:
+            body["salt"] = self.salt
+        return body
+
+    @property
+    def body_hash(self) -> str:
+        if not self.disclosed:
+            assert self.sealed_body_hash is not None
+            return self.sealed_body_hash
+        return sha256_hex(canonical_json(self.body, "entry"))
+
+    @property
+    def header(self) -> Json:
+        return {
+            "seq": self.seq,
+            "prev_hash": self.prev_hash,
+            "commitment": self.commitment,
+            "hidden": self.hidden,
+            "body_hash": self.body_hash,
+        }
+
+    @property
+    def hash(self) -> str:
+        return sha256_hex(canonical_json(self.header, "entry"))
+
+    @property
+    def actor(self) -> Any:
+        return (self.context or {}).get("actor")
+
+    @property
+    def action_id(self) -> Any:
+        return (self.context or {}).get("action_id")
+
+    def sealed(self) -> Entry:
+        """The entry as published while hidden: header and body hash, no body."""
+        return Entry(
+            self.seq,
+            self.prev_hash,
+            self.commitment,
+            None,
+            None,
+            None,
+            self.hidden,
+            None,
+            sealed_body_hash=self.body_hash,
+        )
+
+    def to_json(self, hash_: str | None = None) -> Json:
+        """The entry as a journal file holds it: header, `hash`, then the body if disclosed.
+
+        `hash_` writes a given hash instead of the computed one (the store's recorded value, so
+        an export shows what was recorded, not what the row holds now).
+        """
+        data: Json = {**self.header, "hash": hash_ or self.hash}
+        if self.disclosed:
+            data.update(context=self.context, dice=self.dice, result=self.result)
+            if self.hidden:
+                data["salt"] = self.salt
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Entry:
+        """An entry from its JSON (a `KeyError`/`TypeError` on a malformed one: see verify)."""
+        has_body = "context" in data
+        return cls(
+            seq=data["seq"],
+            prev_hash=data["prev_hash"],
+            commitment=data["commitment"],
+            context=data["context"] if has_body else None,
+            dice=data.get("dice") if has_body else None,
+            result=data.get("result") if has_body else None,
+            hidden=bool(data.get("hidden", False)),
+            salt=data.get("salt"),
+            sealed_body_hash=None if has_body else data["body_hash"],
+        )
+
+
+def make_entry(
+    seq: int,
+    prev_hash: str,
+    commitment: str,
+    context: Json,
+    dice: Json,
+    result: Json,
+    hidden: bool = False,
+) -> Entry:
+    """Entry `seq`, chained to `prev_hash`; a hidden one gets a fresh random salt."""
+    return Entry(
+        seq=seq,
+        prev_hash=prev_hash,
+        commitment=commitment,
+        context=plain(context),
+        dice=plain(dice),
+        result=plain(result),
+        hidden=hidden,
+        salt=secrets.token_hex(16) if hidden else None,
+    )

@@ -1,0 +1,170 @@
+"""The luck audit: "the dice hate me", answered with exact percentiles.
+
+Each die a player rolled through the journal gets a **luck score**: how good its face is for the
+roller, by the rule system's `luck(size, face)` (higher is luckier; the face itself unless the
+system says otherwise: a low d12 is lucky at Ilvermorny, Passion scores a die by its parity). A
+player's luck is the sum of the scores of all their dice; since every face of a die is equally
+likely, the exact distribution of that sum is the convolution of each die's score distribution,
+and the player's **percentile** is `P(sum < observed) + ½ P(sum = observed)` under it: 50 % is
+perfectly average, 3 % means only 3 % of possible luck is worse.
+
+Only dice derived from the campaign's seed count (faces a player typed in and test seeds do not),
+and only entries everyone can read (a hidden roll counts once disclosed). In a fight, the dice of
+an action count for the fighter who acted (a defender's reaction rolled inside an attack counts
+for the attacker).
+
+>>> report = audit([("Ana", [(6, 6), (6, 5)]), ("Bo", [(6, 1)])])
+>>> [(a.actor, a.dice, a.observed) for a in report]
+[('Ana', 2, 11), ('Bo', 1, 1)]
+>>> float(report[0].percentile)  # 11 on 2d6: 33/36 below, 2/36 equal
+0.9444444444444444
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from jdr.i18n import _
+
+Luck = Callable[[int, int], int]
+"""`luck(size, face)`: how lucky a face of a die of `size` faces is; higher is luckier."""
+
+EXACT_BUDGET = 2_000_000
+"""Above this much work (support × dice), fractions would be slow: floats from the same exact
+convolution are used instead (absolute error below 1e-12)."""
+
+
+def face_luck(size: int, face: int) -> int:
+    """The default luck score: the face itself."""
+    return face
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One group of dice (all of an actor's dice, or those of one size)."""
+
+    dice: int
+    observed: int
+    mean: Any
+    percentile: Any
+    at_most: Any
+    at_least: Any
+
+
+@dataclass(frozen=True)
+class ActorLuck:
+    """An actor's luck: over all their dice, and by die size."""
+
+    actor: Any
+    rolls: int
+    dice: int
+    observed: int
+    mean: Any
+    percentile: Any
+    at_most: Any
+    at_least: Any
+    by_size: dict[int, Stat] = field(default_factory=dict)
+
+
+def audit(
+    rolls: Iterable[tuple[Any, Sequence[tuple[int, int]]]],
+    luck: Luck = face_luck,
+    actor: Any = None,
+    exact: bool = False,
+) -> list[ActorLuck]:
+    """Each actor's luck from `(actor, [(size, face), …])` per roll, actors in first-roll order.
+
+    `actor` keeps one actor only (None: everyone); `exact` gives Fractions when the actor's
+    work is small enough (`EXACT_BUDGET`), floats from the same convolution otherwise. Faces
+    outside `1..size` are refused (`InputError`).
+    """
+    by_actor: dict[Any, list[tuple[int, int]]] = {}
+    counts: Counter[Any] = Counter()
+    for who, dice in rolls:
+        if actor is not None and who != actor:
+            continue
+        if not dice:
+            continue
+        by_actor.setdefault(who, []).extend(dice)
+        counts[who] += 1
+    report = []
+    for who, dice in by_actor.items():
+        use_exact = (
+            exact and _work(dice) <= EXACT_BUDGET
+        )  # one engine for all of an actor's figures
+        whole = _stat(dice, luck, use_exact)
+        sizes = sorted({size for size, _face in dice})
+        by_size = (
+            {sizes[0]: whole}
+            if len(sizes) == 1
+            else {s: _stat([d for d in dice if d[0] == s], luck, use_exact) for s in sizes}
+        )
+        report.append(
+            ActorLuck(
+                who,
+                counts[who],
+                whole.dice,
+                whole.observed,
+                whole.mean,
+                whole.percentile,
+                whole.at_most,
+                whole.at_least,
+                by_size,
+            )
+        )
+    return report
+
+
+def _work(dice: Sequence[tuple[int, int]]) -> int:
+    """The exact engine's work for `dice`: about (number of dice) × (support of the sum)."""
+    return len(dice) * sum(size for size, _face in dice)
+
+
+def _stat(dice: Sequence[tuple[int, int]], luck: Luck, exact: bool) -> Stat:
+    from jdr.errors import InputError
+    from jdr.prob import Distribution, convolve, power
+
+    for size, face in dice:
+        if not 1 <= face <= size:
+            reason = _("not a face of a d{size}").format(size=size)
+            raise InputError("face", face, f"1..{size}", reason)
+    sizes = Counter(size for size, _face in dice)
+    observed = sum(luck(size, face) for size, face in dice)
+    total = None
+    for size, n in sorted(sizes.items()):
+        scores: Counter[tuple[int, ...]] = Counter(
+            (luck(size, face),) for face in range(1, size + 1)
+        )
+        one = Distribution.from_counts(scores, exact=exact)
+        part = power(one, n)
+        total = part if total is None else convolve(total, part)
+    assert total is not None
+    zero: Any = Fraction(0) if exact else 0.0
+    below = sum((p for (v,), p in total.items() if v < observed), zero)
+    above = sum((p for (v,), p in total.items() if v > observed), zero)
+    equal = total.probability(observed)
+    mean = sum(
+        (
+            Fraction(luck(size, f), size) * n
+            for size, n in sizes.items()
+            for f in range(1, size + 1)
+        ),
+        Fraction(0),
+    )
+    return Stat(
+        dice=len(dice),
+        observed=observed,
+        mean=mean if exact else float(mean),
+        percentile=_clamp(below + equal / 2),
+        at_most=_clamp(below + equal),
+        at_least=_clamp(above + equal),
+    )
+
+
+def _clamp(p: Any) -> Any:
+    """Float rounding never takes a probability out of [0, 1] (Fractions are exact already)."""
+    return p if isinstance(p, Fraction) else min(1.0, max(0.0, float(p)))

@@ -1,0 +1,98 @@
+"""Re-computing a journal entry's result from its faces, by the rule system's own code.
+
+A roll's result is its action run on the entry's faces; a fight action's events are its command
+decided on the fight's state so far (the fold of the events the journal shows before it), undo and
+redo by the fight service's own rules. A fight's opening is not re-decided (its setup, the sheets,
+is not in the journal): its faces are checked, its events taken as shown.
+
+>>> from jdr.systems import default_registry
+>>> replay = SystemReplayer(default_registry().get("poledemos"))
+>>> from jdr.journal.entries import Entry
+>>> from jdr.dice.source import GivenFaces
+>>> entry = Entry(1, "0" * 64, "c" * 64, {"action": "test", "params": {"val": "4", "dice": 1}},
+...               {"source": "given", "rolls": [[6, 5]]}, {})
+>>> replay(entry, GivenFaces([5]))["outcome"]
+'success'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jdr.dice.source import RandomSource
+from jdr.errors import InputError
+from jdr.i18n import _
+from jdr.journal.entries import Entry, plain
+from jdr.journal.verify import SKIP
+from jdr.systems.protocol import Json, Record, RuleSystem
+
+
+def roll_result(record: Record) -> Json:
+    """What a roll's journal entry keeps of its record: outcome, totals, details and faces (the
+    explanation is re-rendered from them in the reader's language)."""
+    result: Json = plain(
+        {
+            "outcome": record.outcome,
+            "totals": dict(record.totals),
+            "details": dict(record.details),
+            "faces": list(record.faces),
+        }
+    )
+    return result
+
+
+class SystemReplayer:
+    """The `verify` replayer for one rule system (see the module's docstring)."""
+
+    def __init__(self, system: RuleSystem) -> None:
+        self.system = system
+        self.fights: dict[Any, list[Any]] = {}
+
+    def __call__(self, entry: Entry, source: RandomSource | None) -> Any:
+        context = entry.context or {}
+        if "fight" in context:
+            return self._fight(entry, context, source)
+        if source is None:
+            return SKIP
+        from jdr.params import validate_params
+
+        action = self.system.actions.get(str(context.get("action")))
+        if action is None:
+            raise InputError(
+                _("action"), context.get("action"), ", ".join(self.system.actions) or "-"
+            )
+        params = validate_params(action.params, dict(context.get("params") or {}))
+        return roll_result(action.roll(params, source))
+
+    def _fight(self, entry: Entry, context: Json, source: RandomSource | None) -> Any:
+        from jdr.fights.fold import fold
+        from jdr.fights.service import (
+            REDO,
+            UNDO,
+            effective_events,
+            redo_events,
+            undo_events,
+        )
+        from jdr.store import StoredEvent
+
+        stored = self.fights.setdefault(context["fight"], [])
+        shown = list((entry.result or {}).get("events", []))
+        try:
+            action = context.get("action")
+            rules = self.system.fight
+            if source is None or action == "start" or rules is None:
+                return SKIP
+            if action == UNDO:
+                events = undo_events(stored)
+            elif action == REDO:
+                events = redo_events(stored)
+            else:
+                state = fold(rules, effective_events(stored))
+                events = rules.decide(state, dict(context.get("params") or {}), source)
+            return {"events": events}
+        finally:  # later actions are decided on what the journal shows, checked or not
+            version = len(stored)
+            stored.extend(
+                StoredEvent(version + i, version + 1, event)
+                for i, event in enumerate(shown, start=1)
+            )

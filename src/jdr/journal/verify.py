@@ -1,0 +1,332 @@
+"""Checking an exported journal offline: seeds, chain, sequence, dice, and results.
+
+`verify(journal)` reads the JSON `jdr journal export` writes and checks, in file order:
+
+1. every revealed seed hashes to its epoch's commitment;
+2. entries are numbered 1, 2, 3 … with no gap, repeat or swap;
+3. each entry's `prev_hash` is the hash the entry before it shows (64 zeros for the first), and
+   its content hashes to the `hash` it shows;
+4. its commitment is one of the journal's epochs, and its context's `seq` is its own;
+5. once its epoch's seed is revealed, every die re-derives (`jdr.dice.verifiable`) to the face
+   the journal shows;
+6. when the rule system is installed, the result re-computes from those faces by the rules: a
+   roll by its action, a fight action by deciding its command on the fight so far.
+
+Each discrepancy is a `Problem` naming the entry, what was expected and what was found; the first
+one is the answer to "where was the journal changed?". Hidden entries not yet disclosed, epochs
+not yet revealed and faces typed in by players are counted, not failed: they are not checkable
+yet (or ever, for typed faces).
+
+>>> report = verify({"format": "jdr-journal", "v": 1, "epochs": [], "entries": []})
+>>> report.ok, report.entries
+(True, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from jdr.dice.source import GivenFaces, RandomSource
+from jdr.dice.verifiable import SEED_BYTES, Derived, commitment
+from jdr.errors import JdrError
+from jdr.i18n import N_, _
+from jdr.journal.entries import GENESIS, Entry, plain, short
+
+Json = dict[str, Any]
+
+FORMAT = "jdr-journal"
+VERSION = 1
+
+MESSAGES = {
+    "format": N_("not a jdr journal: {detail}"),
+    "malformed": N_("entry at position {position} is malformed: {detail}"),
+    "seed": N_("epoch {epoch}: the revealed seed hashes to {found}, its commitment is {expected}"),
+    "seed_form": N_("epoch {epoch}: the revealed seed is not {n} bytes of hex: {found}"),
+    "missing": N_(
+        "entry {seq}: expected entry {expected} here — entries {expected} to {before} are missing"
+    ),
+    "order": N_("entry {seq}: comes after entry {previous} — entries are out of order or repeated"),
+    "link": N_(
+        "entry {seq}: prev_hash is {found}, but the entry before it has hash {expected}"
+        " — an entry before it was changed, removed or moved"
+    ),
+    "hash": N_(
+        "entry {seq}: its content hashes to {expected}, the journal shows {found}"
+        " — the entry was changed"
+    ),
+    "commitment": N_("entry {seq}: commitment {found} is not one of the journal's epochs"),
+    "context_seq": N_("entry {seq}: its context says seq {found}"),
+    "die": N_(
+        "entry {seq}: die {die} (d{size}) derives to {expected}, the journal shows {found}"
+        " — a face, the action or its parameters were changed"
+    ),
+    "dice_count": N_("entry {seq}: the result used {expected} dice, the journal lists {found}"),
+    "result": N_(
+        "entry {seq}: the rules give {expected} from these dice, the journal shows {found}"
+    ),
+    "replay": N_("entry {seq}: the rules refuse this action from these dice: {detail}"),
+    "pin": N_("entry {seq}: its hash is {found}, the pinned hash is {expected}"),
+    "pin_missing": N_("entry {seq} is pinned but not in the journal (last entry: {last})"),
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One discrepancy: `kind` (a key of `MESSAGES`), the entry's `seq`, and the data shown."""
+
+    kind: str
+    seq: int | None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def message(self) -> str:
+        return _(MESSAGES[self.kind]).format(seq=self.seq, **self.data)
+
+    def to_json(self) -> Json:
+        return {
+            "kind": self.kind,
+            "seq": self.seq,
+            **plain(dict(self.data)),
+            "message": self.message(),
+        }
+
+
+@dataclass
+class Report:
+    """What `verify` found: counts of what was checked and every problem, first one first."""
+
+    entries: int = 0
+    dice_checked: int = 0
+    results_checked: int = 0
+    sealed: list[int] = field(default_factory=list)
+    unrevealed: list[int] = field(default_factory=list)
+    not_derived: list[int] = field(default_factory=list)
+    not_replayed: list[int] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    last: tuple[int, str] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> Json:
+        return {
+            "ok": self.ok,
+            "entries": self.entries,
+            "dice_checked": self.dice_checked,
+            "results_checked": self.results_checked,
+            "sealed": self.sealed,
+            "unrevealed": self.unrevealed,
+            "not_derived": self.not_derived,
+            "not_replayed": self.not_replayed,
+            "last": None if self.last is None else {"seq": self.last[0], "hash": self.last[1]},
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+Replayer = Callable[[Entry, RandomSource | None], Any]
+"""Re-computes an entry's result from its faces (a `GivenFaces`), or returns `SKIP` when it
+cannot. It sees every disclosed entry in order; with None it only takes note (a fight's later
+actions are decided on the events the journal shows)."""
+
+SKIP = object()
+
+
+def verify(
+    journal: Mapping[str, Any],
+    replayer: Callable[[str], Replayer | None] | None = None,
+    pins: Mapping[int, str] | None = None,
+) -> Report:
+    """Check an exported journal (see the module's docstring).
+
+    `replayer(system_id)` gives the function that re-computes results (None: results are not
+    re-computed); `pins` maps seqs to hashes (or their first digits) seen elsewhere, e.g. on a
+    forum post, which the journal must still hold.
+    """
+    report = Report()
+    if journal.get("format") != FORMAT or journal.get("v") != VERSION:
+        report.problems.append(
+            Problem(
+                "format",
+                None,
+                {"detail": f"format {journal.get('format')!r}, v {journal.get('v')!r}"},
+            )
+        )
+        return report
+    seeds = _seeds(journal.get("epochs"), report)
+    raw = journal.get("entries")
+    if not isinstance(raw, list):
+        report.problems.append(Problem("format", None, {"detail": "entries is not a list"}))
+        return report
+    replay = replayer(str(journal.get("system"))) if replayer is not None else None
+    previous: Entry | None = None
+    previous_hash = GENESIS
+    for position, item in enumerate(raw, start=1):
+        try:
+            entry = Entry.from_json(item)
+            computed = entry.hash
+            shown = str(item["hash"])
+        except (KeyError, TypeError, AttributeError, ValueError, JdrError) as error:
+            report.problems.append(
+                Problem("malformed", None, {"position": position, "detail": _detail(error)})
+            )
+            return report
+        report.entries += 1
+        _check_place(entry, previous, previous_hash, report)
+        if entry.commitment not in seeds:
+            report.problems.append(Problem("commitment", entry.seq, {"found": entry.commitment}))
+        elif entry.disclosed:
+            faces = _check_dice(entry, seeds[entry.commitment], report)
+            if replay is None:
+                if faces is not None:
+                    report.not_replayed.append(entry.seq)
+            elif faces is None:
+                replay(entry, None)
+            else:
+                _check_result(entry, faces, replay, report)
+        else:
+            report.sealed.append(entry.seq)
+        if computed != shown:
+            report.problems.append(
+                Problem("hash", entry.seq, {"expected": computed, "found": shown})
+            )
+        previous, previous_hash = entry, shown  # one changed entry is one problem, not two
+    if previous is not None:
+        report.last = (previous.seq, previous_hash)
+    _check_pins(pins or {}, raw, report)
+    return report
+
+
+def _detail(error: BaseException) -> str:
+    if isinstance(error, JdrError):
+        return error.message()
+    if isinstance(error, KeyError):
+        return _("missing field {field}").format(field=error.args[0])
+    return str(error)
+
+
+def _seeds(epochs: Any, report: Report) -> dict[str, bytes | None]:
+    """Commitment → revealed seed (None while the epoch is open); bad seeds are problems."""
+    seeds: dict[str, bytes | None] = {}
+    if not isinstance(epochs, list):
+        report.problems.append(Problem("format", None, {"detail": "epochs is not a list"}))
+        return seeds
+    for epoch in epochs:
+        number, pledged, text = epoch.get("number"), epoch.get("commitment"), epoch.get("seed")
+        seeds[str(pledged)] = None
+        if text is None:
+            continue
+        try:
+            seed = bytes.fromhex(str(text))
+        except ValueError:
+            seed = b""
+        if len(seed) != SEED_BYTES:
+            report.problems.append(
+                Problem("seed_form", None, {"epoch": number, "n": SEED_BYTES, "found": text})
+            )
+            continue
+        if commitment(seed) != pledged:
+            report.problems.append(
+                Problem(
+                    "seed", None, {"epoch": number, "found": commitment(seed), "expected": pledged}
+                )
+            )
+            continue
+        seeds[str(pledged)] = seed
+    return seeds
+
+
+def _check_place(entry: Entry, previous: Entry | None, previous_hash: str, report: Report) -> None:
+    expected = 1 if previous is None else previous.seq + 1
+    if entry.seq > expected:
+        report.problems.append(
+            Problem("missing", entry.seq, {"expected": expected, "before": entry.seq - 1})
+        )
+    elif entry.seq < expected:
+        report.problems.append(Problem("order", entry.seq, {"previous": expected - 1}))
+    if entry.prev_hash != previous_hash:
+        report.problems.append(
+            Problem("link", entry.seq, {"found": entry.prev_hash, "expected": previous_hash})
+        )
+    if entry.disclosed and (entry.context or {}).get("seq") != entry.seq:
+        report.problems.append(
+            Problem("context_seq", entry.seq, {"found": (entry.context or {}).get("seq")})
+        )
+
+
+def _check_dice(entry: Entry, seed: bytes | None, report: Report) -> list[int] | None:
+    """Re-derive the entry's dice; return its faces (None if they cannot be checked)."""
+    dice = entry.dice or {}
+    rolls = [(int(size), int(face)) for size, face in dice.get("rolls", [])]
+    faces = [face for _size, face in rolls]
+    if dice.get("source") != "derived":
+        report.not_derived.append(entry.seq)
+        return faces
+    if seed is None:
+        report.unrevealed.append(entry.seq)
+        return None
+    source = Derived(seed, entry.context or {})
+    for number, (size, face) in enumerate(rolls, start=1):
+        derived = source.faces(size, 1)[0]
+        if derived != face:
+            report.problems.append(
+                Problem(
+                    "die",
+                    entry.seq,
+                    {"die": number, "size": size, "expected": derived, "found": face},
+                )
+            )
+            return None
+        report.dice_checked += 1
+    return faces
+
+
+def _check_result(entry: Entry, faces: list[int], replay: Replayer, report: Report) -> None:
+    given = GivenFaces(faces)
+    try:
+        result = replay(entry, given)
+    except JdrError as refused:
+        report.problems.append(Problem("replay", entry.seq, {"detail": refused.message()}))
+        return
+    if result is SKIP:
+        report.not_replayed.append(entry.seq)
+        return
+    if given.used != len(faces):
+        report.problems.append(
+            Problem("dice_count", entry.seq, {"expected": given.used, "found": len(faces)})
+        )
+        return
+    if plain(result) != entry.result:
+        report.problems.append(
+            Problem(
+                "result",
+                entry.seq,
+                {"expected": _brief(plain(result)), "found": _brief(entry.result)},
+            )
+        )
+        return
+    report.results_checked += 1
+
+
+def _brief(value: Any, limit: int = 160) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _check_pins(pins: Mapping[int, str], raw: list[Any], report: Report) -> None:
+    hashes = {}
+    for item in raw:
+        try:
+            hashes[int(item["seq"])] = Entry.from_json(item).hash
+        except (KeyError, TypeError, ValueError, JdrError):
+            continue
+    last = max(hashes, default=0)
+    for seq, pinned in sorted(pins.items()):
+        found = hashes.get(seq)
+        if found is None:
+            report.problems.append(Problem("pin_missing", seq, {"last": last}))
+        elif not found.startswith(pinned.lower()):
+            report.problems.append(Problem("pin", seq, {"found": short(found), "expected": pinned}))
