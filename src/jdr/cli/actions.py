@@ -92,20 +92,37 @@ def run_roll(
 ) -> None:
     from jdr.dice.source import GivenFaces, make_source
 
+    journal = common.journal
+    if journal is not None:
+        journal.check()
     params = _params(action.params, values)
-    rng = make_source(common.faces, common.seed)
-    record = action.roll(params, rng)
-    if isinstance(rng, GivenFaces):
-        rng.finish()
+    if journal is not None and journal.campaign is not None:
+        from jdr.cli.journal_commands import journal_json, journal_lines, roll_in_campaign
+
+        rolled = roll_in_campaign(system, action, params, common, journal)
+        record = rolled.record
+        lines = journal_lines(rolled.entry, rolled.replayed)
+        extra: dict[str, Any] | None = journal_json(journal.campaign, rolled.entry, rolled.replayed)
+    else:
+        rng = make_source(common.faces, common.seed)
+        record = action.roll(params, rng)
+        if isinstance(rng, GivenFaces):
+            rng.finish()
+        lines, extra = [], None
     explanation = record.explain()
     if common.json:
         payload = _payload(system, action, params)
         payload.update(faces=list(record.faces), outcome=record.outcome)
         _add(payload, {**record.totals, **record.details})
         payload["explanation"] = explanation
+        if extra is not None:
+            payload["journal"] = extra
         emit_json(payload)
         return
-    _title(system, action).print(explanation, markup=False)
+    out = _title(system, action)
+    out.print(explanation, markup=False)
+    for line in lines:
+        out.print(line, markup=False, style="dim")
 
 
 def run_odds(

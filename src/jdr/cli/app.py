@@ -109,15 +109,49 @@ def build_app() -> typer.Typer:
         )
 
     from jdr.cli.fight_commands import build_fight
+    from jdr.cli.journal_commands import build_journal
     from jdr.cli.store_commands import build_campaign, build_db, build_sheet
 
     app.add_typer(build_campaign(), name="campaign")
     app.add_typer(build_sheet(), name="sheet")
     app.add_typer(build_fight(), name="fight")
+    app.add_typer(build_journal(), name="journal")
     app.add_typer(build_db(), name="db")
 
     json_help = _("Print one JSON object on stdout.")
     lang_help = _("Language of the output.")
+
+    @app.command(
+        "verify",
+        help=_(
+            "Check an exported journal offline: seeds, hash chain, every die and result."
+            " Exit 1 at a discrepancy."
+        ),
+    )
+    def verify_command(
+        file: Annotated[
+            str,
+            typer.Argument(
+                metavar="FILE.json", help=_("A journal from `jdr journal export` (- for stdin).")
+            ),
+        ],
+        pin: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--pin",
+                metavar="SEQ:HASH",
+                help=_("An entry's hash seen elsewhere (a forum post): the journal must hold it."),
+            ),
+        ] = None,
+        json: Annotated[bool, typer.Option("--json", help=json_help)] = False,
+        lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
+    ) -> int:
+        from jdr.cli.journal_commands import verify_file
+
+        code = verify_file(file, pin, json)
+        if code:
+            raise typer.Exit(code)
+        return 0
 
     @app.command("systems", help=_("List the installed rule systems and their actions."))
     def systems_command(

@@ -129,7 +129,7 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
     from jdr.dice import make_source
     from jdr.fights import service
     from jdr.fights.recap import event_line
-    from jdr.fights.setup import build_setup, make_command, open_fight, parse_pairs, participants
+    from jdr.fights.setup import build_setup, make_command, parse_pairs, participants
     from jdr.store import Store
     from jdr.systems import default_registry
     from jdr.systems.protocol import display_name
@@ -157,9 +157,10 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
     words += _source_words(script.faces, None)
     out.print("$ " + " ".join(words), markup=False)
     rng = make_source(faces=script.faces, seed=None if script.faces else SEED)
-    fight_id, events = open_fight(
+    opened = service.open_fight(
         store, campaign_id, rules, build_setup(system, fighters, {}), names, rng
     )
+    fight_id, events = opened.fight_id, opened.events
     _events(out, [event_line(e) for e in events])
     recap: str | None = None
     for command in script.commands:

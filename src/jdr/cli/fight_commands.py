@@ -16,6 +16,8 @@ from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
 from jdr.i18n import N_, _
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and the systems load only when a command runs
+    from jdr.dice.source import RandomSource
+    from jdr.journal.entries import Entry
     from jdr.store import Campaign, Store
     from jdr.systems.protocol import RuleSystem
 
@@ -192,14 +194,15 @@ def _new(
     db: str | None,
     json: bool,
 ) -> None:
-    from jdr.dice import make_source
-    from jdr.fights.setup import build_setup, open_fight, parse_pairs, participants
+    from jdr.cli.journal_commands import journal_json
+    from jdr.fights.service import open_fight
+    from jdr.fights.setup import build_setup, parse_pairs, participants
 
     names = _names("--with", with_)
     given = parse_pairs([p for value in side or [] for p in value.split(",") if p.strip()])
     sides = {name: str(value) for name, value in given.items()}
     options: Json = {"order": _names("--order", order)} if order else {}
-    rng = make_source(faces=faces, seed=seed)
+    rng = _dice(faces, seed)
     with opened(db) as store:
         found = store.campaign(campaign)
         system = _system(found.system)
@@ -209,7 +212,8 @@ def _new(
         ]
         setup = build_setup(system, fighters, options)
         assert system.fight is not None  # build_setup refuses a system without fights
-        fight_id, events = open_fight(store, found.id, system.fight, setup, names, rng)
+        started = open_fight(store, found.id, system.fight, setup, names, rng)
+        fight_id, events = started.fight_id, started.events
         legal = system.fight.legal_commands(_state(store, fight_id, system))
     if json:
         emit_json(
@@ -220,6 +224,7 @@ def _new(
                 "participants": names,
                 "events": events,
                 "legal_commands": legal,
+                "journal": journal_json(found.name, started.entry),
             }
         )
         return
@@ -230,7 +235,7 @@ def _new(
         ),
         markup=False,
     )
-    _print_events(events, legal)
+    _print_events(events, legal, started.entry)
 
 
 def _act(
@@ -243,12 +248,11 @@ def _act(
     db: str | None,
     json: bool,
 ) -> None:
-    from jdr.dice import make_source
     from jdr.errors import InputError, RulesError
     from jdr.fights import service
     from jdr.fights.setup import make_command, parse_pairs
 
-    rng = make_source(faces=faces, seed=seed)
+    rng = _dice(faces, seed)
     with opened(db) as store:
         system = _fight_system(store, fight)
         rules = system.fight
@@ -264,6 +268,7 @@ def _act(
             legal = rules.legal_commands(service.state(store, fight, rules))
             raise RulesError(_legal_message(refused.reason, legal), refused.rule) from None
         legal = rules.legal_commands(_state(store, fight, system))
+        campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
     if json:
         emit_json(
             {
@@ -272,10 +277,11 @@ def _act(
                 "events": acted.events,
                 "version": acted.version,
                 "legal_commands": legal,
+                "journal": _journal_json(campaign, acted.entry),
             }
         )
         return
-    _print_events(acted.events, legal)
+    _print_events(acted.events, legal, acted.entry)
 
 
 def _show(fight: int, db: str | None, json: bool) -> None:
@@ -345,6 +351,7 @@ def _end(fight: int, db: str | None, json: bool) -> None:
 def _recap(
     fight: int, fmt: str, round_: int | None, actor: str | None, db: str | None, json: bool
 ) -> None:
+    from jdr.cli.journal_commands import fight_entries, recap_footer
     from jdr.errors import InputError
     from jdr.fights import fold
     from jdr.fights.recap import check_format, render_events
@@ -354,6 +361,8 @@ def _recap(
     with opened(db) as store:
         system = _fight_system(store, fight)
         timeline = Timeline.of(store.events(fight))
+        campaign_id = store.fight(fight).campaign_id
+        footer_of = fight_entries(store, campaign_id, fight)
     rules = system.fight
     assert rules is not None
     # every effective event with its action and the round the state is in once it is applied
@@ -390,6 +399,11 @@ def _recap(
         if actor is not None:
             events = [event for event in events if _mentions(event, actor)]
         text = render_events(events, fmt, title)
+    actions = sorted({tagged[i][0] for i in chosen})
+    entries = [footer_of[a] for a in actions if a in footer_of]
+    footer = recap_footer(entries)
+    if footer is not None:
+        text += "\n" + {"bbcode": "[i]{}[/i]", "markdown": "\n_{}_"}.get(fmt, "{}").format(footer)
     if json:
         emit_json(
             {
@@ -399,6 +413,9 @@ def _recap(
                 "actor": actor,
                 "events": events,
                 "recap": text,
+                "journal": [
+                    {"seq": e.seq, "hash": e.hash, "commitment": e.commitment} for e in entries
+                ],
             }
         )
         return
@@ -406,6 +423,13 @@ def _recap(
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _dice(faces: str | None, seed: str | None) -> "RandomSource | None":
+    """`--faces` or `--seed` if given, else None: the dice derive from the campaign's seed."""
+    from jdr.dice import make_source
+
+    return make_source(faces=faces, seed=seed) if faces is not None or seed is not None else None
 
 
 def _names(option: str, text: str) -> list[str]:
@@ -480,6 +504,7 @@ def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
         _refuse_ended(store, fight)
         acted = service.redo(store, fight) if redo else service.undo(store, fight)
         state = _state(store, fight, system)
+        campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
     assert system.fight is not None
     legal = system.fight.legal_commands(state)
     if json:
@@ -489,11 +514,13 @@ def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
                 "events": acted.events,
                 "version": acted.version,
                 "legal_commands": legal,
+                "journal": _journal_json(campaign, acted.entry),
             }
         )
         return
     text = _("action {seq} redone") if redo else _("action {seq} undone")
     console().print(text.format(seq=acted.events[0]["seq"]), markup=False)
+    _print_journal(acted.entry)
     _print_legal(legal)
 
 
@@ -521,11 +548,26 @@ def _print_legal(legal: list[str]) -> None:
     )
 
 
-def _print_events(events: list[Json], legal: list[str]) -> None:
+def _print_events(events: list[Json], legal: list[str], entry: "Entry | None" = None) -> None:
     out = console()
     for event in events:
         out.print(_event_line(event), markup=False)
+    _print_journal(entry)
     _print_legal(legal)
+
+
+def _print_journal(entry: "Entry | None") -> None:
+    from jdr.cli.journal_commands import journal_lines
+
+    if entry is not None:
+        for line in journal_lines(entry):
+            console().print(line, markup=False, style="dim")
+
+
+def _journal_json(campaign: str, entry: "Entry | None") -> Json | None:
+    from jdr.cli.journal_commands import journal_json
+
+    return None if entry is None else journal_json(campaign, entry)
 
 
 def _print_state(fight: int, campaign: "Campaign", state: Json, legal: list[str]) -> None:

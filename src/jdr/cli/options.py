@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from jdr.i18n import _
+from jdr.i18n import N_, _
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,66 @@ class Common:
     json: bool = False
     lang: str | None = None
     exact: bool = False
+    journal: Journal | None = None
+
+
+@dataclass(frozen=True)
+class Journal:
+    """The options of a roll made through a campaign's journal (`jdr roll … --campaign NAME`)."""
+
+    campaign: str | None = None
+    actor: str | None = None
+    action_id: str | None = None
+    client_seed: str | None = None
+    hidden: bool = False
+    db: str | None = None
+
+    def check(self) -> None:
+        """Refuse journal options given without `--campaign`."""
+        from jdr.errors import InputError
+
+        if self.campaign is not None:
+            return
+        for option, value in (
+            ("--actor", self.actor),
+            ("--action-id", self.action_id),
+            ("--client-seed", self.client_seed),
+            ("--hidden", self.hidden or None),
+            ("--db", self.db),
+        ):
+            if value is not None:
+                raise InputError(
+                    option, value, "--campaign NAME", _("only for a roll made through a campaign")
+                )
+
+
+_JOURNAL_OPTIONS = (
+    (
+        "campaign",
+        "--campaign",
+        "NAME",
+        N_("Roll through this campaign's journal: verifiable dice."),
+    ),
+    ("actor", "--actor", "NAME", N_("Who rolls (for the journal and its luck audit).")),
+    (
+        "action_id",
+        "--action-id",
+        "ID",
+        N_("The action's id (e.g. the forum post): asking again gives the same roll."),
+    ),
+    (
+        "client_seed",
+        "--client-seed",
+        "TEXT",
+        N_("A player's own text mixed into the dice, so nobody could know them in advance."),
+    ),
+    (
+        "db",
+        "--db",
+        "URL",
+        N_("Database URL (else JDR_DATABASE_URL, else the embedded SQLite file)."),
+    ),
+)
 
 
 def option_name(field: str) -> str:
@@ -33,7 +93,8 @@ def option_name(field: str) -> str:
 
 
 def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
-    """`--faces`, `--seed` (for rolls), `--exact` (for odds), `--json`, `--lang`."""
+    """`--faces`, `--seed` and the journal's options (for rolls), `--exact` (for odds),
+    `--json`, `--lang`."""
     kw = inspect.Parameter.KEYWORD_ONLY
     params = []
     if rolls:
@@ -61,6 +122,32 @@ def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
                 ],
             ),
         ]
+    if rolls:
+        for name, option, metavar, help_text in _JOURNAL_OPTIONS:
+            params.append(
+                inspect.Parameter(
+                    f"jdr_{name}",
+                    kw,
+                    default=None,
+                    annotation=Annotated[
+                        str | None, typer.Option(option, metavar=metavar, help=_(help_text))
+                    ],
+                )
+            )
+        params.append(
+            inspect.Parameter(
+                "jdr_hidden",
+                kw,
+                default=False,
+                annotation=Annotated[
+                    bool,
+                    typer.Option(
+                        "--hidden",
+                        help=_("A GM's secret roll: only its hash is public until disclosed."),
+                    ),
+                ],
+            )
+        )
     if exact:
         params.append(
             inspect.Parameter(
@@ -152,12 +239,21 @@ def make_command(
     """A function Typer can read: its signature is `parameters`; it calls `run(common, values)`."""
 
     def command(**values: Any) -> None:
+        journal = Journal(
+            campaign=values.pop("jdr_campaign", None),
+            actor=values.pop("jdr_actor", None),
+            action_id=values.pop("jdr_action_id", None),
+            client_seed=values.pop("jdr_client_seed", None),
+            hidden=values.pop("jdr_hidden", False),
+            db=values.pop("jdr_db", None),
+        )
         common = Common(
             faces=values.pop("jdr_faces", None),
             seed=values.pop("jdr_seed", None),
             json=values.pop("jdr_json", False),
             lang=values.pop("jdr_lang", None),
             exact=values.pop("jdr_exact", False),
+            journal=journal,
         )
         run(common, values)
 

@@ -27,7 +27,7 @@ from jdr.i18n import N_, _
 if TYPE_CHECKING:  # the store (SQLAlchemy) and pydantic load only when a command runs
     from pydantic import BaseModel
 
-    from jdr.store import Campaign, Character, Store
+    from jdr.store import Campaign, Character, Epoch, Store
     from jdr.systems.protocol import RuleSystem
 
 __all__ = ["build_campaign", "build_db", "build_sheet", "to_toml", "validate_file"]
@@ -81,7 +81,7 @@ def build_db() -> typer.Typer:
 
 
 def build_campaign() -> typer.Typer:
-    """`jdr campaign new|list|show`."""
+    """`jdr campaign new|list|show|reveal`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -103,13 +103,16 @@ def build_campaign() -> typer.Typer:
         with opened(db) as store:
             store.create_campaign(rules.id, name)
             campaign = store.campaign(name)
+            epochs = store.epochs(campaign.id)
         if json:
-            emit_json({"campaign": _campaign_json(campaign)})
+            emit_json({"campaign": _campaign_json(campaign), "seed": _seed_json(epochs)})
             return
-        console().print(
+        out = console()
+        out.print(
             _("campaign {name} created ({system})").format(name=name, system=rules.id),
             markup=False,
         )
+        _print_commitment(epochs)
 
     @app.command("list", help=_("List the campaigns."))
     def list_command(
@@ -147,18 +150,70 @@ def build_campaign() -> typer.Typer:
             campaign = store.campaign(name)
             characters = store.characters(campaign.id)
             fights = _fights(store, campaign.id)
+            store.epoch(campaign.id)  # a campaign from before the journal gets its seed now
+            epochs = store.epochs(campaign.id)
         if json:
             emit_json(
                 {
                     "campaign": _campaign_json(campaign),
                     "characters": [_character_json(c) for c in characters],
                     "fights": fights,
+                    "seed": _seed_json(epochs),
                 }
             )
             return
         _print_campaign(campaign, characters, fights)
+        _print_commitment(epochs)
+
+    @app.command(
+        "reveal",
+        help=_(
+            "Publish the campaign's secret seed so anyone can verify its rolls, and commit to a"
+            " new one."
+        ),
+    )
+    def reveal_command(
+        name: Annotated[str, typer.Argument(metavar="NAME", help=_("The campaign's name."))],
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        from jdr.cli.journal_commands import reveal
+
+        reveal(name, db, json)
 
     return app
+
+
+def _seed_json(epochs: "list[Epoch]") -> Json:
+    """The open epoch's commitment and the seeds already revealed."""
+    return {
+        "epoch": epochs[-1].number,
+        "commitment": epochs[-1].commitment,
+        "revealed": [
+            {"number": e.number, "seed": e.seed.hex(), "commitment": e.commitment}
+            for e in epochs
+            if e.revealed is not None
+        ],
+    }
+
+
+def _print_commitment(epochs: "list[Epoch]") -> None:
+    out = console()
+    out.print(
+        _("seed commitment (epoch {number}): {commitment}").format(
+            number=epochs[-1].number, commitment=epochs[-1].commitment
+        ),
+        markup=False,
+    )
+    revealed = [e.number for e in epochs if e.revealed is not None]
+    if revealed:
+        out.print(
+            _("seeds revealed: epochs {numbers} (jdr journal export, then jdr verify)").format(
+                numbers=", ".join(map(str, revealed))
+            ),
+            markup=False,
+        )
 
 
 # --- sheet -----------------------------------------------------------------------------------

@@ -6,6 +6,10 @@ Undo appends `{"type": "undone", "seq": N}` and redo `{"type": "redone", "seq": 
 names an action: the log stays append-only, and `effective_events` drops what is undone, so a
 fight's state is always `fold(rules, effective_events(store.events(fight)))`.
 
+Every action is also a journal entry of the fight's campaign (`jdr.journal`), written in the same
+transaction as its events: its dice derive from the campaign's committed seed unless faces or a
+test seed are given.
+
 Undo takes back the last action not yet undone (never the opening one); redo puts back the
 action undone last, and only while no new action has been played since.
 
@@ -24,16 +28,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.fights.fold import fold
 from jdr.i18n import _
-from jdr.store import ConflictError, Store, StoredEvent
+from jdr.journal.entries import Entry
+from jdr.journal.service import AUTO_PREFIX, journaled
+from jdr.store import ConflictError, FightAppend, JournalConflictError, Store, StoredEvent
 from jdr.systems.protocol import FightRules, Json
 
 UNDONE = "undone"
 REDONE = "redone"
+UNDO = "undo"
+REDO = "redo"
 
 
 @dataclass
@@ -86,19 +95,61 @@ def effective_events(stored: Iterable[StoredEvent]) -> list[Json]:
 
 @dataclass(frozen=True)
 class Acted:
-    """What one call appended: the events and the fight's version after them."""
+    """What one call appended: the events, the fight's version after them, and the journal
+    entry that records them (with the dice they used)."""
 
     events: list[Json]
     version: int
+    entry: Entry | None = None
 
 
-def start(store: Store, campaign_id: int, rules: FightRules, setup: Json, rng: RandomSource) -> int:
+@dataclass(frozen=True)
+class Opened:
+    """A fight just started: its id, its opening events and their journal entry."""
+
+    fight_id: int
+    events: list[Json]
+    entry: Entry
+
+
+def open_fight(
+    store: Store,
+    campaign_id: int,
+    rules: FightRules,
+    setup: Json,
+    participants: Sequence[str] | None = None,
+    rng: RandomSource | None = None,
+) -> Opened:
+    """Create a fight and store its opening events, journaled, as its first action.
+
+    `participants` default to `setup["fighters"]`; `rng` None derives the dice from the
+    campaign's seed. A refused setup (`rules.start` raises) stores nothing.
+    """
+    names = list(participants if participants is not None else setup.get("fighters", []))
+    campaign = store.campaign_by_id(campaign_id)
+    fight_id = store.create_fight(campaign_id, names)
+    base = _context(campaign.system, fight_id, None, "start", {"participants": names})
+
+    def run(source: RandomSource) -> tuple[Json, Any, FightAppend]:
+        events = rules.start(setup, source)
+        return {"events": events}, events, FightAppend(fight_id, 0, events)
+
+    try:
+        done = journaled(
+            store, campaign, base, run, rng, action_id=fight_action_id(fight_id, 1), retries=3
+        )
+    except BaseException:
+        store.discard_fight(fight_id)
+        raise
+    return Opened(fight_id, done.value, done.entry)
+
+
+def start(
+    store: Store, campaign_id: int, rules: FightRules, setup: Json, rng: RandomSource | None = None
+) -> int:
     """Create a fight from `setup` (its participants are `setup["fighters"]` if given) and store
     its opening events as the first action; return the fight's id."""
-    events = rules.start(setup, rng)
-    fight_id = store.create_fight(campaign_id, list(setup.get("fighters", [])))
-    store.append(fight_id, 0, events)
-    return fight_id
+    return open_fight(store, campaign_id, rules, setup, None, rng).fight_id
 
 
 def state(store: Store, fight_id: int, rules: FightRules) -> Json:
@@ -111,62 +162,116 @@ def act(
     fight_id: int,
     rules: FightRules,
     command: Json,
-    rng: RandomSource,
+    rng: RandomSource | None = None,
     retries: int = 3,
 ) -> Acted:
-    """Decide `command` on the fight's current state and append its events.
+    """Decide `command` on the fight's current state and append its events, journaled.
 
     If another action lands between reading and appending, the command is decided again on the
-    new state (new rolls from `rng`; a `RulesError` if it is no longer legal), up to `retries`
-    times, then refused with a `ConflictError`.
+    new state (new rolls; a `RulesError` if it is no longer legal), up to `retries` times, then
+    refused with a `ConflictError`. `rng` None derives the dice from the campaign's seed.
     """
 
-    def decide(stored: Sequence[StoredEvent]) -> list[Json]:
-        return rules.decide(fold(rules, effective_events(stored)), command, rng)
+    def decide(stored: Sequence[StoredEvent], source: RandomSource) -> list[Json]:
+        return rules.decide(fold(rules, effective_events(stored)), command, source)
 
-    return _with_retries(store, fight_id, decide, retries)
+    action = command_name(command)
+    return _journaled(
+        store, fight_id, command.get("actor"), str(action), command, decide, rng, retries
+    )
+
+
+def undo_events(stored: Sequence[StoredEvent]) -> list[Json]:
+    """The event that takes back the last action not yet undone (`RulesError` if none)."""
+    target = Timeline.of(stored).last_undoable()
+    if target is None:
+        raise RulesError(_("nothing to undo"))
+    return [{"type": UNDONE, "seq": target}]
+
+
+def redo_events(stored: Sequence[StoredEvent]) -> list[Json]:
+    """The event that puts back the action undone last (`RulesError` if none, or if an action
+    came since)."""
+    timeline = Timeline.of(stored)
+    if not timeline.redo_stack:
+        if timeline.redo_blocked:
+            raise RulesError(_("cannot redo: an action was played since the last undo"))
+        raise RulesError(_("nothing to redo"))
+    return [{"type": REDONE, "seq": timeline.redo_stack[-1]}]
 
 
 def undo(store: Store, fight_id: int, retries: int = 3) -> Acted:
     """Take back the last action not yet undone (`RulesError` if there is none)."""
-
-    def decide(stored: Sequence[StoredEvent]) -> list[Json]:
-        target = Timeline.of(stored).last_undoable()
-        if target is None:
-            raise RulesError(_("nothing to undo"))
-        return [{"type": UNDONE, "seq": target}]
-
-    return _with_retries(store, fight_id, decide, retries)
+    return _journaled(
+        store, fight_id, None, UNDO, {}, lambda stored, _rng: undo_events(stored), None, retries
+    )
 
 
 def redo(store: Store, fight_id: int, retries: int = 3) -> Acted:
     """Put back the action undone last (`RulesError` if none, or if an action came since)."""
-
-    def decide(stored: Sequence[StoredEvent]) -> list[Json]:
-        timeline = Timeline.of(stored)
-        if not timeline.redo_stack:
-            if timeline.redo_blocked:
-                raise RulesError(_("cannot redo: an action was played since the last undo"))
-            raise RulesError(_("nothing to redo"))
-        return [{"type": REDONE, "seq": timeline.redo_stack[-1]}]
-
-    return _with_retries(store, fight_id, decide, retries)
+    return _journaled(
+        store, fight_id, None, REDO, {}, lambda stored, _rng: redo_events(stored), None, retries
+    )
 
 
-def _with_retries(
+def command_name(command: Json) -> str:
+    """The name a journal entry gives a fight command: its `action` (or `type`)."""
+    return str(command.get("action", command.get("type", "act")))
+
+
+def _context(system: str, fight_id: int, actor: Any, action: str, params: Json) -> Json:
+    return {"system": system, "fight": fight_id, "actor": actor, "action": action, "params": params}
+
+
+def fight_action_id(fight_id: int, number: int) -> str:
+    """A fight action's journal id: `#fight3.7` is fight 3's action 7 (the seq it starts at)."""
+    return f"{AUTO_PREFIX}fight{fight_id}.{number}"
+
+
+def _journaled(
     store: Store,
     fight_id: int,
-    decide: Callable[[Sequence[StoredEvent]], list[Json]],
+    actor: Any,
+    action: str,
+    params: Json,
+    decide: Callable[[Sequence[StoredEvent], RandomSource], list[Json]],
+    rng: RandomSource | None,
     retries: int,
 ) -> Acted:
+    """Decide on the stored log and append, with the journal entry, in one transaction."""
+    campaign = store.campaign_by_id(store.fight(fight_id).campaign_id)
+    base = _context(campaign.system, fight_id, actor, action, params)
     attempts = 0
     while True:
         attempts += 1
         stored = store.events(fight_id)
         version = stored[-1].seq if stored else 0
-        events = decide(stored)
+
+        def run(
+            source: RandomSource, stored: Sequence[StoredEvent] = stored, version: int = version
+        ) -> tuple[Json, Any, FightAppend]:
+            events = decide(stored, source)
+            return {"events": events}, events, FightAppend(fight_id, version, events)
+
         try:
-            return Acted(events, store.append(fight_id, version, events))
-        except ConflictError as conflict:
+            done = journaled(
+                store,
+                campaign,
+                base,
+                run,
+                rng,
+                action_id=fight_action_id(fight_id, version + 1),
+                retries=0,
+                same=lambda entry: True,  # another process played this action first
+            )
+        except (ConflictError, JournalConflictError) as conflict:
             if attempts > retries:
-                raise ConflictError(fight_id, version, conflict.found, attempts) from conflict
+                found = conflict.found if isinstance(conflict, ConflictError) else version
+                raise ConflictError(fight_id, version, found, attempts) from conflict
+            continue
+        if done.replayed:  # another process wrote this very action first: decide again
+            if attempts > retries:
+                raise ConflictError(fight_id, version, version + 1, attempts)
+            continue
+        assert done.version is not None
+        return Acted(done.value, done.version, done.entry)

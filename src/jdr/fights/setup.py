@@ -19,16 +19,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import _
-from jdr.store import Store
-from jdr.systems.protocol import FightRules, Json, RuleSystem
+from jdr.systems.protocol import Json, RuleSystem
 
 __all__ = [
     "build_setup",
     "make_command",
-    "open_fight",
     "parse_pairs",
     "parse_value",
     "participants",
@@ -100,22 +97,6 @@ def make_command(system: RuleSystem, actor: str, action: str, pairs: Json) -> Js
         command: Json = custom(actor, action, pairs)
         return command
     return {"action": action, "actor": actor, **pairs}
-
-
-def open_fight(
-    store: Store,
-    campaign_id: int,
-    rules: FightRules,
-    setup: Json,
-    names: Sequence[str],
-    rng: RandomSource,
-) -> tuple[int, list[Json]]:
-    """Decide the opening (a refused setup stores nothing), then create the fight with its
-    participants' names and store the opening events as its first action."""
-    events = rules.start(setup, rng)
-    fight_id = store.create_fight(campaign_id, list(names))
-    store.append(fight_id, 0, events)
-    return fight_id, events
 
 
 def per_participant(state: Json) -> dict[str, Json] | None:

@@ -1,0 +1,597 @@
+"""`jdr journal show|export|luck|disclose`, `jdr verify FILE`, `jdr campaign reveal NAME`, and
+the journal line under every roll made through a campaign.
+
+No `from __future__ import annotations` here: Typer reads these functions' annotations.
+"""
+
+import json as jsonlib
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from jdr.cli.render import console, emit_json, percent
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
+from jdr.i18n import N_, _, ngettext
+
+if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
+    from jdr.cli.options import Common, Journal
+    from jdr.journal.entries import Entry
+    from jdr.journal.service import Rolled
+    from jdr.journal.verify import Report
+    from jdr.store import Store
+    from jdr.systems.protocol import Action, RuleSystem
+
+__all__ = [
+    "build_journal",
+    "journal_json",
+    "journal_lines",
+    "reveal",
+    "roll_in_campaign",
+    "verify_file",
+]
+
+Json = dict[str, Any]
+
+CAMPAIGN_HELP = N_("The campaign's name.")
+
+
+# --- a roll through a campaign ---------------------------------------------------------------
+
+
+def roll_in_campaign(
+    system: "RuleSystem", action: "Action[Any]", params: Any, common: "Common", journal: "Journal"
+) -> "Rolled":
+    """Roll through the campaign's journal: derived dice, or `--faces`/`--seed` recorded as such."""
+    from jdr.dice.source import make_source
+    from jdr.journal import service
+
+    assert journal.campaign is not None
+    given = common.faces is not None or common.seed is not None
+    rng = make_source(common.faces, common.seed) if given else None
+    with opened(journal.db) as store:
+        campaign = store.campaign(journal.campaign)
+        return service.roll(
+            store,
+            campaign,
+            system,
+            action,
+            params,
+            actor=journal.actor,
+            action_id=journal.action_id,
+            client_seed=journal.client_seed,
+            hidden=journal.hidden,
+            rng=rng,
+        )
+
+
+def journal_json(campaign: str, entry: "Entry", replayed: bool = False) -> Json:
+    """The `journal` key of a roll's or a fight action's JSON answer."""
+    from jdr.journal.entries import short
+
+    context = entry.context or {}
+    return {
+        "campaign": campaign,
+        "seq": entry.seq,
+        "hash": entry.hash,
+        "short": short(entry.hash),
+        "commitment": entry.commitment,
+        "action_id": context.get("action_id"),
+        "source": (entry.dice or {}).get("source"),
+        "hidden": entry.hidden,
+        "replayed": replayed,
+    }
+
+
+def journal_lines(entry: "Entry", replayed: bool = False) -> list[str]:
+    """The line a forum post quotes under a roll: entry number, short hash, commitment."""
+    from jdr.journal.entries import short
+
+    lines = [
+        _("journal #{seq} · {hash} · seed commitment {commitment}…").format(
+            seq=entry.seq, hash=short(entry.hash), commitment=entry.commitment[:16]
+        )
+    ]
+    source = (entry.dice or {}).get("source")
+    if source == "given":
+        lines.append(_("faces typed in by the player: recorded, not derived from the seed"))
+    elif source not in (None, "derived"):
+        lines.append(_("faces from a test seed: recorded, not derived from the campaign's seed"))
+    if replayed:
+        lines.append(_("this action id was already rolled: the same roll again"))
+    if entry.hidden:
+        lines.append(_("hidden roll: only its hash is public until `jdr journal disclose`"))
+    return lines
+
+
+def fight_entries(store: "Store", campaign_id: int, fight: int) -> "dict[int, Entry]":
+    """A fight's journal entries by action number (the seq of the action's first event)."""
+    from jdr.fights.service import fight_action_id
+    from jdr.journal.service import entry_of
+
+    prefix = fight_action_id(fight, 0)[:-1]
+    found = {}
+    for row in store.journal(campaign_id):
+        if row.action_id.startswith(prefix):
+            number = row.action_id[len(prefix) :]
+            if number.isdigit():
+                found[int(number)] = entry_of(row)
+    return found
+
+
+def recap_footer(entries: "list[Entry]") -> str | None:
+    """`journal #12 3fa9c2d1e0, #13 … · seed commitment …` under a recap, or None."""
+    from jdr.journal.entries import short
+
+    if not entries:
+        return None
+    pins = ", ".join(f"#{e.seq} {short(e.hash)}" for e in entries)
+    return _("journal {pins} · seed commitment {commitment}…").format(
+        pins=pins, commitment=entries[-1].commitment[:16]
+    )
+
+
+# --- jdr journal -----------------------------------------------------------------------------
+
+
+def build_journal() -> typer.Typer:
+    """`jdr journal show|export|luck|disclose`."""
+    db_option = Annotated[
+        str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
+    ]
+    json_option = Annotated[bool, typer.Option("--json", help=_(JSON_HELP))]
+    lang_option = Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=_(LANG_HELP))]
+    name_argument = Annotated[str, typer.Argument(metavar="NAME", help=_(CAMPAIGN_HELP))]
+    app = typer.Typer(
+        help=_("A campaign's journal: every roll and fight action, hash-chained and verifiable."),
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
+
+    @app.command("show", help=_("List a campaign's journal, as everyone may read it."))
+    def show_command(
+        name: name_argument,
+        last: Annotated[
+            int | None,
+            typer.Option("--last", metavar="N", help=_("Only the last N entries."), min=1),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _show(name, last, db, json)
+
+    @app.command("export", help=_("Write the journal as JSON, with everything `jdr verify` needs."))
+    def export_command(
+        name: name_argument,
+        output: Annotated[
+            Path | None,
+            typer.Option(
+                "--output", metavar="FILE", help=_("Write to this file (default: stdout).")
+            ),
+        ] = None,
+        db: db_option = None,
+        lang: lang_option = None,
+    ) -> None:
+        from jdr.journal.service import export
+
+        with opened(db) as store:
+            data = export(store, store.campaign(name))
+        text = jsonlib.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        if output is None:
+            sys.stdout.write(text)
+            return
+        _write(output, text)
+        console().print(
+            _("journal of {name} written to {file}").format(name=name, file=output), markup=False
+        )
+
+    @app.command(
+        "luck",
+        help=_(
+            "Each player's luck: the exact percentile of their dice against every result they"
+            " could have rolled."
+        ),
+    )
+    def luck_command(
+        name: name_argument,
+        actor: Annotated[
+            str | None, typer.Option("--actor", metavar="NAME", help=_("Only this player."))
+        ] = None,
+        exact: Annotated[
+            bool, typer.Option("--exact", help=_('Exact probabilities, as "a/b" fractions.'))
+        ] = False,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _luck(name, actor, exact, db, json)
+
+    @app.command(
+        "disclose",
+        help=_("Make hidden rolls public (all of them, or the entries SEQ …)."),
+    )
+    def disclose_command(
+        name: name_argument,
+        seqs: Annotated[
+            list[int] | None,
+            typer.Argument(metavar="[SEQ]…", help=_("The hidden entries to disclose.")),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        with opened(db) as store:
+            campaign = store.campaign(name)
+            done = store.disclose(campaign.id, seqs or None)
+        if json:
+            emit_json({"campaign": name, "disclosed": done})
+            return
+        if not done:
+            console().print(_("no hidden roll to disclose"), markup=False)
+            return
+        console().print(
+            _("disclosed: entries {seqs}").format(seqs=", ".join(map(str, done))), markup=False
+        )
+
+    return app
+
+
+def _write(path: Path, text: str) -> None:
+    from jdr.errors import InputError
+
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError("--output", str(path), _("a writable file"), error.strerror) from None
+
+
+def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
+    from rich.table import Table
+
+    from jdr.journal.entries import short
+    from jdr.journal.service import public_entries
+
+    with opened(db) as store:
+        campaign = store.campaign(name)
+        entries = public_entries(store, campaign)
+        epochs = store.epochs(campaign.id)
+    if last is not None:
+        entries = entries[-last:]
+    if json:
+        emit_json(
+            {
+                "campaign": name,
+                "commitment": epochs[-1].commitment if epochs else None,
+                "entries": [e.to_json() for e in entries],
+            }
+        )
+        return
+    out = console()
+    if epochs:
+        out.print(
+            _("seed commitment (epoch {number}): {commitment}").format(
+                number=epochs[-1].number, commitment=epochs[-1].commitment
+            ),
+            markup=False,
+        )
+    if not entries:
+        out.print(_("The journal is empty."), markup=False)
+        return
+    table = Table(show_header=True, header_style="bold")
+    for column in ("#", _("hash"), _("who"), _("action"), _("dice"), _("result")):
+        table.add_column(column)
+    for entry in entries:
+        if not entry.disclosed:
+            table.add_row(str(entry.seq), short(entry.hash), "", _("hidden roll"), "", "")
+            continue
+        context = entry.context or {}
+        rolls = (entry.dice or {}).get("rolls", [])
+        dice = " ".join(f"d{size}:{face}" for size, face in rolls)
+        if (entry.dice or {}).get("source") not in ("derived", None):
+            dice = f"{dice} ({(entry.dice or {}).get('source')})".strip()
+        table.add_row(
+            str(entry.seq),
+            short(entry.hash),
+            str(context.get("actor") or "-"),
+            _action_text(context),
+            dice or "-",
+            _result_text(entry.result or {}),
+        )
+    out.print(table)
+
+
+def _action_text(context: Json) -> str:
+    action = str(context.get("action", "?"))
+    if "fight" in context:
+        return _("fight {fight}: {action}").format(fight=context["fight"], action=action)
+    return action
+
+
+def _result_text(result: Json) -> str:
+    if "outcome" in result:
+        return str(result["outcome"])
+    events = result.get("events")
+    if isinstance(events, list):
+        return ", ".join(str(e.get("type", "?")) for e in events if isinstance(e, dict))
+    return "-"
+
+
+def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:
+    from jdr.cli.render import jsonable
+    from jdr.journal.luck import audit, face_luck
+    from jdr.journal.service import public_entries
+    from jdr.systems import default_registry
+
+    with opened(db) as store:
+        campaign = store.campaign(name)
+        entries = public_entries(store, campaign)
+    system = default_registry().get(campaign.system)
+    luck = getattr(system, "luck", None) or face_luck
+    rolls = [
+        (entry.actor if entry.actor is not None else "-", entry_dice(entry))
+        for entry in entries
+        if entry.disclosed and (entry.dice or {}).get("source") == "derived"
+    ]
+    report = audit(rolls, luck, actor, exact)
+    if json:
+        emit_json(
+            {
+                "campaign": name,
+                "system": campaign.system,
+                "actors": [
+                    {
+                        "actor": a.actor,
+                        "rolls": a.rolls,
+                        "dice": a.dice,
+                        "luck": a.observed,
+                        "mean": jsonable(a.mean, exact),
+                        "percentile": jsonable(a.percentile, exact),
+                        "at_most": jsonable(a.at_most, exact),
+                        "at_least": jsonable(a.at_least, exact),
+                        "by_size": {
+                            str(size): {
+                                "dice": s.dice,
+                                "luck": s.observed,
+                                "mean": jsonable(s.mean, exact),
+                                "percentile": jsonable(s.percentile, exact),
+                            }
+                            for size, s in a.by_size.items()
+                        },
+                    }
+                    for a in report
+                ],
+            }
+        )
+        return
+    out = console()
+    if not report:
+        out.print(_("No dice derived from the campaign's seed yet."), markup=False)
+        return
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold")
+    for column in (_("who"), _("dice"), _("luck"), _("expected"), _("percentile")):
+        table.add_column(column)
+    for a in report:
+        table.add_row(
+            str(a.actor), str(a.dice), str(a.observed), _number(a.mean), percent(a.percentile)
+        )
+        for size, s in a.by_size.items():
+            table.add_row(
+                f"  d{size}", str(s.dice), str(s.observed), _number(s.mean), percent(s.percentile)
+            )
+    out.print(table)
+    out.print(
+        _(
+            "percentile: how much of the luck they could have had is below theirs"
+            " (50 % is average; luck is the sum of each die's score, higher is luckier)"
+        ),
+        markup=False,
+        style="dim",
+    )
+
+
+def entry_dice(entry: "Entry") -> list[tuple[int, int]]:
+    return [(int(size), int(face)) for size, face in (entry.dice or {}).get("rolls", [])]
+
+
+def _number(value: Any) -> str:
+    """`10.5`, `10,5` in French: the expected luck, to 4 significant digits."""
+    from jdr.i18n import current_language
+
+    text = f"{float(value):.4g}"
+    return text.replace(".", ",") if current_language() == "fr" else text
+
+
+# --- jdr verify ------------------------------------------------------------------------------
+
+
+def verify_file(file: str, pins: list[str] | None, json: bool) -> int:
+    """`jdr verify FILE`: 0 when everything checks, 1 at the first discrepancy."""
+    from jdr.errors import InputError
+    from jdr.journal.verify import FORMAT, VERSION, verify
+
+    data = _read_journal(file)
+    pinned = _pins(pins or [])
+    if data.get("format") != FORMAT or data.get("v") != VERSION:
+        raise InputError(
+            "FILE",
+            file,
+            _("the JSON of `jdr journal export`"),
+            _("not a jdr journal (format {format}, v {v})").format(
+                format=data.get("format"), v=data.get("v")
+            ),
+        )
+    report = verify(data, _replayer, pinned)
+    if json:
+        emit_json({"file": file, **report.to_json()})
+    else:
+        _print_report(data, report)
+    return 0 if report.ok else 1
+
+
+def _read_journal(file: str) -> Json:
+    from jdr.errors import InputError
+
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError("FILE", file, _("a readable journal file"), error.strerror) from None
+    except UnicodeDecodeError:
+        raise InputError("FILE", file, _("a UTF-8 JSON file"), _("not UTF-8 text")) from None
+    try:
+        data = jsonlib.loads(text)
+    except jsonlib.JSONDecodeError as error:
+        raise InputError(
+            "FILE",
+            file,
+            _("the JSON of `jdr journal export`"),
+            _("not JSON (line {line}, column {column})").format(
+                line=error.lineno, column=error.colno
+            ),
+        ) from None
+    if not isinstance(data, dict):
+        raise InputError("FILE", file, _("the JSON of `jdr journal export`"), _("not an object"))
+    return data
+
+
+def _pins(pins: list[str]) -> dict[int, str]:
+    import re
+
+    from jdr.errors import InputError
+
+    parsed = {}
+    for pin in pins:
+        match = re.fullmatch(r"\s*#?(\d+)\s*[:=]\s*([0-9a-fA-F]{4,64})\s*", pin)
+        if match is None:
+            raise InputError("--pin", pin, "SEQ:HASH, e.g. 12:3fa9c2d1e0")
+        parsed[int(match.group(1))] = match.group(2).lower()
+    return parsed
+
+
+def _replayer(system_id: str) -> Any:
+    from jdr.errors import JdrError
+    from jdr.journal.replay import SystemReplayer
+    from jdr.systems import default_registry
+
+    registry = default_registry()
+    if system_id not in registry.ids():
+        return None
+    try:
+        return SystemReplayer(registry.get(system_id))
+    except JdrError:
+        return None
+
+
+def _print_report(data: Json, report: "Report") -> None:
+    from jdr.journal.entries import short
+
+    out = console()
+    name, system = data.get("campaign", "?"), data.get("system", "?")
+    out.print(
+        ngettext(
+            "journal of {name} ({system}): {count} entry",
+            "journal of {name} ({system}): {count} entries",
+            report.entries,
+        ).format(name=name, system=system, count=report.entries),
+        markup=False,
+    )
+    if report.last is not None:
+        out.print(
+            _("last entry: #{seq} {hash}").format(seq=report.last[0], hash=short(report.last[1])),
+            markup=False,
+        )
+    out.print(
+        _("{dice} dice re-derived from the revealed seeds; {results} results re-computed").format(
+            dice=report.dice_checked, results=report.results_checked
+        ),
+        markup=False,
+    )
+    for seqs, text in (
+        (report.unrevealed, N_("entries awaiting their seed's reveal: {seqs}")),
+        (report.sealed, N_("hidden rolls not disclosed yet: {seqs}")),
+        (report.not_derived, N_("entries with faces typed in or from a test seed: {seqs}")),
+        (
+            report.not_replayed,
+            N_("results not re-computed (rules not installed or not replayable): {seqs}"),
+        ),
+    ):
+        if seqs:
+            out.print(_(text).format(seqs=_ranges(seqs)), markup=False, style="dim")
+    if report.ok:
+        out.print(_("OK: the journal verifies"), style="green", markup=False)
+        return
+    first = report.problems[0]
+    out.print(_("FAILED: {problem}").format(problem=first.message()), style="red", markup=False)
+    more = len(report.problems) - 1
+    if more:
+        out.print(
+            ngettext(
+                "and {count} more problem (--json lists it)",
+                "and {count} more problems (--json lists them all)",
+                more,
+            ).format(count=more),
+            markup=False,
+        )
+
+
+def _ranges(seqs: list[int]) -> str:
+    """`1-3, 7` for [1, 2, 3, 7]."""
+    parts: list[str] = []
+    start = previous = None
+    for seq in sorted(seqs):
+        if previous is not None and seq == previous + 1:
+            previous = seq
+            continue
+        if start is not None:
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+        start = previous = seq
+    if start is not None:
+        parts.append(str(start) if start == previous else f"{start}-{previous}")
+    return ", ".join(parts)
+
+
+# --- jdr campaign reveal ---------------------------------------------------------------------
+
+
+def reveal(name: str, db: str | None, json: bool) -> None:
+    """End the campaign's epoch: publish its seed, open a new one."""
+    with opened(db) as store:
+        campaign = store.campaign(name)
+        revealed, opened_epoch = store.reveal_epoch(campaign.id)
+    if json:
+        emit_json(
+            {
+                "campaign": name,
+                "revealed": {
+                    "number": revealed.number,
+                    "seed": revealed.seed.hex(),
+                    "commitment": revealed.commitment,
+                },
+                "next": {"number": opened_epoch.number, "commitment": opened_epoch.commitment},
+            }
+        )
+        return
+    out = console()
+    out.print(
+        _("epoch {number} of {name} revealed").format(number=revealed.number, name=name),
+        markup=False,
+    )
+    out.print(_("seed: {seed}").format(seed=revealed.seed.hex()), markup=False)
+    out.print(_("commitment: {commitment}").format(commitment=revealed.commitment), markup=False)
+    out.print(
+        _("new seed committed (epoch {number}): {commitment}").format(
+            number=opened_epoch.number, commitment=opened_epoch.commitment
+        ),
+        markup=False,
+    )
+    out.print(
+        _(
+            "anyone can now check every roll: jdr journal export {name} > journal.json;"
+            " jdr verify journal.json"
+        ).format(name=name),
+        markup=False,
+        style="dim",
+    )

@@ -1,0 +1,260 @@
+"""Writing the journal: every roll and fight action of a campaign becomes one chained entry.
+
+`journaled` is the one way in. Each attempt reads the journal's tail and the open epoch, builds
+the roll's context (with its `seq`), derives the dice from the epoch's seed and that context
+(unless the user gave faces or a test seed), runs the action, and appends the entry, plus the
+fight events it decided, in one transaction. If another roll took the `seq` first, the attempt
+is made again on the new tail (new context, so new dice), up to `retries` times.
+
+A roll with an action id the journal already holds is not rolled again: the stored entry is
+returned (`replayed`), so asking again cannot change a result. Auto ids start with `#`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jdr.dice.source import GivenFaces, RandomSource, Recording, Seeded
+from jdr.dice.verifiable import Derived
+from jdr.errors import InputError, RulesError
+from jdr.i18n import _
+from jdr.journal.entries import GENESIS, Entry, dice, make_entry
+from jdr.store import (
+    Campaign,
+    ConflictError,
+    FightAppend,
+    JournalConflictError,
+    JournalRow,
+    Store,
+)
+from jdr.systems.protocol import Action, Record, RuleSystem
+
+Json = dict[str, Any]
+
+AUTO_PREFIX = "#"
+MAX_ACTION_ID = 200
+
+
+@dataclass(frozen=True)
+class Journaled:
+    """One journaled action: its entry, what `run` returned, and the fight's new version."""
+
+    entry: Entry
+    value: Any = None
+    version: int | None = None
+    replayed: bool = False
+
+
+Run = Callable[[RandomSource], tuple[Json, Any, FightAppend | None]]
+"""Runs the action on a source; returns the entry's `result`, any value for the caller, and the
+fight events to append with the entry (or None)."""
+
+
+def source_name(rng: RandomSource) -> str:
+    """How a journal entry names faces that did not derive from the epoch's seed."""
+    if isinstance(rng, GivenFaces):
+        return "given"
+    if isinstance(rng, Seeded):
+        return "seeded"
+    return "external"
+
+
+def check_action_id(action_id: str) -> str:
+    """A user's action id: 1..200 characters, not starting with `#` (kept for auto ids)."""
+    text = action_id.strip()
+    if not text or len(text) > MAX_ACTION_ID or text.startswith(AUTO_PREFIX):
+        raise InputError(
+            "--action-id",
+            action_id,
+            _("1 to {n} characters, not starting with #").format(n=MAX_ACTION_ID),
+        )
+    return text
+
+
+def entry_of(row: JournalRow) -> Entry:
+    return Entry.from_json(row.entry)
+
+
+def journaled(
+    store: Store,
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    run: Run,
+    rng: RandomSource | None = None,
+    action_id: str | None = None,
+    hidden: bool = False,
+    retries: int = 3,
+    same: Callable[[Entry], bool] | None = None,
+) -> Journaled:
+    """Run one action through the journal (see the module's docstring).
+
+    `base` is the context without `campaign`, `action_id` and `seq`, which are added here.
+    `action_id` None gets an auto id (`#seq`); a known one returns its entry if `same(entry)`
+    (default: its context matches `base`), else a `RulesError`.
+    """
+    attempts = 0
+    while True:
+        attempts += 1
+        if action_id is not None:
+            known = store.journal_entry(campaign.id, action_id)
+            if known is not None:
+                return _replay(entry_of(known), base, action_id, same)
+        epoch = store.epoch(campaign.id)
+        tail = store.journal_tail(campaign.id)
+        seq, prev_hash = (tail[0] + 1, tail[1]) if tail else (1, GENESIS)
+        chosen = action_id if action_id is not None else f"{AUTO_PREFIX}{seq}"
+        context = {**base, "campaign": campaign.name, "action_id": chosen, "seq": seq}
+        inner = rng if rng is not None else Derived(epoch.seed, context)
+        recording = Recording(inner)
+        result, value, fight = run(recording)
+        rolls = list(zip(recording.sizes, recording.rolled, strict=True))
+        source = "derived" if rng is None else source_name(rng)
+        entry = make_entry(
+            seq, prev_hash, epoch.commitment, context, dice(rolls, source), result, hidden
+        )
+        row = JournalRow(seq, chosen, epoch.number, hidden, not hidden, entry.hash, entry.to_json())
+        try:
+            version = store.record(campaign.id, row, fight)
+        except (JournalConflictError, ConflictError) as conflict:
+            if attempts > retries:
+                if isinstance(conflict, ConflictError) and fight is not None:
+                    raise ConflictError(
+                        fight.fight_id, fight.expected_version, conflict.found, attempts
+                    ) from conflict
+                raise JournalConflictError(campaign.id, seq, attempts) from conflict
+            continue
+        return Journaled(entry, value, version)
+
+
+def _replay(
+    entry: Entry, base: Mapping[str, Any], action_id: str, same: Callable[[Entry], bool] | None
+) -> Journaled:
+    context = entry.context or {}
+    matches = (
+        same(entry)
+        if same is not None
+        else all(context.get(key) == value for key, value in _plain(base).items())
+    )
+    if not matches:
+        raise RulesError(
+            _(
+                "action id {id} was already rolled (journal entry {seq}) for another action or"
+                " with other parameters: one action id, one roll"
+            ).format(id=action_id, seq=entry.seq)
+        )
+    return Journaled(entry, None, None, replayed=True)
+
+
+def _plain(value: Mapping[str, Any]) -> Json:
+    from jdr.journal.entries import plain
+
+    result: Json = plain(dict(value))
+    return result
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """A roll made through a campaign: the record, its journal entry, and whether the action id
+    had been rolled before (then nothing was rolled: the stored roll is shown again)."""
+
+    record: Record
+    entry: Entry
+    replayed: bool = False
+
+
+def roll(
+    store: Store,
+    campaign: Campaign,
+    system: RuleSystem,
+    action: Action[Any],
+    params: Any,
+    actor: str | None = None,
+    action_id: str | None = None,
+    client_seed: str | None = None,
+    hidden: bool = False,
+    rng: RandomSource | None = None,
+) -> Rolled:
+    """Roll `action` through `campaign`'s journal (its dice derive from the epoch's seed unless
+    `rng` is given). The same `action_id` twice gives the same roll; with other parameters, a
+    `RulesError`."""
+    from jdr.journal.replay import roll_result
+
+    if campaign.system != system.id:
+        raise InputError(
+            "--campaign",
+            campaign.name,
+            _("a campaign played with {system}").format(system=system.id),
+            _("this campaign plays {system}").format(system=campaign.system),
+        )
+    base: Json = {
+        "system": system.id,
+        "actor": actor,
+        "action": action.name,
+        "params": params.model_dump(mode="json"),
+    }
+    if client_seed is not None:
+        base["client_seed"] = client_seed
+
+    def run(source: RandomSource) -> tuple[Json, Any, None]:
+        record = action.roll(params, source)
+        inner = source.inner if isinstance(source, Recording) else source
+        if isinstance(inner, GivenFaces):
+            inner.finish()
+        return roll_result(record), record, None
+
+    def same(entry: Entry) -> bool:
+        context = entry.context or {}
+        return all(context.get(key) == value for key, value in _plain(base).items()) and (
+            context.get("client_seed") == client_seed
+        )
+
+    chosen = check_action_id(action_id) if action_id is not None else None
+    done = journaled(store, campaign, base, run, rng, chosen, hidden, same=same)
+    if not done.replayed:
+        return Rolled(done.value, done.entry)
+    faces = [face for _size, face in (done.entry.dice or {}).get("rolls", [])]
+    return Rolled(action.roll(params, GivenFaces(faces)), done.entry, replayed=True)
+
+
+def export(store: Store, campaign: Campaign) -> Json:
+    """Everything a verifier needs, as the JSON `jdr journal export` writes.
+
+    Each entry shows the hash recorded when it was written (so a row changed since shows as
+    changed); a hidden entry not yet disclosed shows its header and body hash only; an epoch's
+    seed shows once revealed.
+    """
+    from datetime import UTC, datetime
+
+    from jdr.journal.verify import FORMAT, VERSION
+
+    epochs = [
+        {
+            "number": epoch.number,
+            "commitment": epoch.commitment,
+            "seed": epoch.seed.hex() if epoch.revealed is not None else None,
+            "revealed": epoch.revealed.isoformat() if epoch.revealed is not None else None,
+        }
+        for epoch in store.epochs(campaign.id)
+    ]
+    entries = [_public(row).to_json(row.hash) for row in store.journal(campaign.id)]
+    return {
+        "format": FORMAT,
+        "v": VERSION,
+        "campaign": campaign.name,
+        "system": campaign.system,
+        "exported": datetime.now(UTC).isoformat(timespec="seconds"),
+        "epochs": epochs,
+        "entries": entries,
+    }
+
+
+def public_entries(store: Store, campaign: Campaign) -> list[Entry]:
+    """The journal as everyone may read it: hidden entries sealed until disclosed."""
+    return [_public(row) for row in store.journal(campaign.id)]
+
+
+def _public(row: JournalRow) -> Entry:
+    entry = entry_of(row)
+    return entry.sealed() if row.hidden and not row.disclosed else entry
