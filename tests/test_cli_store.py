@@ -90,7 +90,12 @@ def test_campaign_new_json(db: str, capsys: pytest.CaptureFixture[str]) -> None:
 def test_campaign_new_text(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run(capsys, "campaign", "new", "Mardi", "--system", "pokemon", "--db", db)
     assert code == 0
-    assert out.strip() == "campaign Mardi created (pokemon)"
+    created, pledged = out.strip().splitlines()
+    assert created == "campaign Mardi created (pokemon)"
+    store = open_store(db)
+    epoch = store.epochs(store.campaign("Mardi").id)[0]
+    store.close()
+    assert pledged == f"seed commitment (epoch 1): {epoch.commitment}"
 
 
 def test_unknown_system_lists_the_known_ones(db: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,6 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -18,7 +17,16 @@ import example_system
 from jdr.dice import GivenFaces
 from jdr.errors import JdrError, RulesError
 from jdr.fights import fold, service
-from jdr.store import ConflictError, Store, StoreError, head, open_store, upgrade
+from jdr.store import (
+    ConflictError,
+    FightAppend,
+    JournalRow,
+    Store,
+    StoreError,
+    head,
+    open_store,
+    upgrade,
+)
 from jdr.store.engine import default_url, resolve_url
 
 PG_URL = os.environ.get("JDR_TEST_DATABASE_URL")
@@ -201,16 +209,16 @@ def test_append_on_a_stale_version_is_a_conflict_and_writes_nothing(store: Store
 
 def test_act_redecides_after_a_conflict(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     fight = new_fight(store)
-    real_append = store.append
+    real_record = store.record
     sneaked: list[int] = []
 
-    def append_after_a_rival(fight_id: int, version: int, events: list[dict[str, Any]]) -> int:
+    def record_after_a_rival(campaign: int, row: JournalRow, append: FightAppend) -> int | None:
         if not sneaked:  # Ana's first decision loses the race to another process's attack
-            sneaked.append(real_append(fight_id, version, [rival_attack]))
-        return real_append(fight_id, version, events)
+            sneaked.append(store.append(append.fight_id, append.expected_version, [rival_attack]))
+        return real_record(campaign, row, append)
 
     rival_attack = {"type": "attacked", "actor": "Ana", "target": "Bo", "faces": [], "damage": 1}
-    monkeypatch.setattr(store, "append", append_after_a_rival)
+    monkeypatch.setattr(store, "record", record_after_a_rival)
     with pytest.raises(RulesError, match="Bo's turn"):  # re-decided on the new state: refused
         command = {"actor": "Ana", "action": "attack", "dice": 1}
         service.act(store, fight, RULES, command, GivenFaces([6]))
@@ -222,10 +230,10 @@ def test_act_gives_up_clearly_after_its_retries(
 ) -> None:
     fight = new_fight(store)
 
-    def always_late(fight_id: int, version: int, events: list[dict[str, Any]]) -> int:
-        raise ConflictError(fight_id, version, version + 1)
+    def always_late(campaign: int, row: JournalRow, append: FightAppend) -> int:
+        raise ConflictError(append.fight_id, append.expected_version, append.expected_version + 1)
 
-    monkeypatch.setattr(store, "append", always_late)
+    monkeypatch.setattr(store, "record", always_late)
     command = {"actor": "Ana", "action": "attack", "dice": 1}
     with pytest.raises(ConflictError, match=r"kept changing .* \(3 attempts\): try again"):
         service.act(store, fight, RULES, command, GivenFaces([6, 6, 6]), retries=2)

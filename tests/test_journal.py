@@ -1,0 +1,651 @@
+"""Issue 9: the campaign journal — committed seeds, one roll per action id, a hash chain, hidden
+rolls, reveal, export and offline verification that names the first discrepancy.
+
+Runs on SQLite always and on PostgreSQL when `JDR_TEST_DATABASE_URL` is set.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from jdr.cli.app import main
+from jdr.dice.source import GivenFaces
+from jdr.dice.verifiable import commitment, derive_faces
+from jdr.errors import InputError, RulesError
+from jdr.fights import service as fights
+from jdr.journal import service
+from jdr.journal.entries import GENESIS, Entry, dice, make_entry
+from jdr.journal.replay import SystemReplayer
+from jdr.journal.verify import verify
+from jdr.params import validate_params
+from jdr.store import Store, StoreError, open_store
+from jdr.systems import default_registry
+from test_store import needs_pg, pg_schema
+
+SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
+HERO = SYSTEMS / "plus_ultra" / "examples" / "hero.toml"
+VILLAIN = SYSTEMS / "plus_ultra" / "examples" / "villain.toml"
+SEED = bytes(range(32))
+
+Json = dict[str, Any]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=needs_pg)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'jdr.db'}"
+    else:
+        with pg_schema() as url:
+            yield url
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    opened = open_store(database_url)
+    yield opened
+    opened.close()
+
+
+def replayer(system_id: str) -> SystemReplayer:
+    return SystemReplayer(default_registry().get(system_id))
+
+
+def roll_via(store: Store, campaign: str, action: str, **options: Any) -> service.Rolled:
+    """A roll through `campaign` with raw parameters (`params`) and journal options."""
+    found = store.campaign(campaign)
+    system = default_registry().get(found.system)
+    chosen = system.actions[action]
+    params = validate_params(chosen.params, options.pop("params"))
+    return service.roll(store, found, system, chosen, params, **options)
+
+
+def poledemos_table(store: Store) -> str:
+    """A Polédémos campaign with eight rolls by two players, one hidden (disclosed), one typed."""
+    store.create_campaign("poledemos", "Mardi")
+    for n in range(6):
+        roll_via(
+            store,
+            "Mardi",
+            "test",
+            params={"val": "3+", "dice": 1 + n % 3},
+            actor="Ana" if n % 2 else "Bo",
+            action_id=f"post-{n}",
+        )
+    hidden = roll_via(store, "Mardi", "activate", params={"val": "4", "dice": 2}, hidden=True)
+    roll_via(
+        store, "Mardi", "test", params={"val": "4", "dice": 2}, actor="Bo", rng=GivenFaces([6, 1])
+    )
+    store.disclose(store.campaign("Mardi").id, [hidden.entry.seq])
+    return "Mardi"
+
+
+def revealed_export(store: Store, name: str) -> Json:
+    campaign = store.campaign(name)
+    store.reveal_epoch(campaign.id)
+    return service.export(store, campaign)
+
+
+# --- the roll: derived, journaled, one per action id -----------------------------------------
+
+
+def test_a_campaign_roll_derives_its_dice_from_the_committed_seed(store: Store) -> None:
+    store.create_campaign("poledemos", "Mardi")
+    rolled = roll_via(store, "Mardi", "test", params={"val": "3+", "dice": 3}, actor="Ana")
+    epoch = store.epoch(store.campaign("Mardi").id)
+    entry = rolled.entry
+    assert entry.commitment == epoch.commitment == commitment(epoch.seed)
+    assert derive_faces(epoch.seed, entry.context or {}, [6, 6, 6]) == list(rolled.record.faces)
+    assert entry.context == {
+        "system": "poledemos",
+        "actor": "Ana",
+        "action": "test",
+        "params": {"val": 3, "dice": 3},
+        "campaign": "Mardi",
+        "action_id": "#1",
+        "seq": 1,
+    }
+    assert entry.result is not None and entry.result["faces"] == list(rolled.record.faces)
+    assert (entry.seq, entry.prev_hash) == (1, GENESIS)
+
+
+def test_the_same_action_id_gives_the_same_roll_and_other_parameters_are_refused(
+    store: Store,
+) -> None:
+    store.create_campaign("poledemos", "Mardi")
+    params = {"val": "3+", "dice": 3}
+    first = roll_via(store, "Mardi", "test", params=params, actor="Ana", action_id="post-1")
+    again = roll_via(store, "Mardi", "test", params=params, actor="Ana", action_id="post-1")
+    assert again.replayed and not first.replayed
+    assert again.entry == first.entry and again.record.faces == first.record.faces
+    assert again.record.explain() == first.record.explain()
+    with pytest.raises(RulesError, match="action id post-1 was already rolled"):
+        roll_via(store, "Mardi", "test", params={"val": "4", "dice": 3}, action_id="post-1")
+    with pytest.raises(RulesError, match="already rolled"):
+        roll_via(store, "Mardi", "test", params=params, actor="Bo", action_id="post-1")
+    assert len(store.journal(store.campaign("Mardi").id)) == 1
+
+
+def test_action_ids_are_checked(store: Store) -> None:
+    store.create_campaign("poledemos", "Mardi")
+    for bad in ("", "  ", "#3", "x" * 201):
+        with pytest.raises(InputError, match="--action-id"):
+            roll_via(store, "Mardi", "test", params={"val": "3", "dice": 1}, action_id=bad)
+
+
+def test_a_roll_through_another_systems_campaign_is_refused(store: Store) -> None:
+    store.create_campaign("plus-ultra", "Mardi")
+    system = default_registry().get("poledemos")
+    action = system.actions["test"]
+    params = validate_params(action.params, {"val": "3", "dice": 1})
+    with pytest.raises(InputError, match="this campaign plays plus-ultra"):
+        service.roll(store, store.campaign("Mardi"), system, action, params)
+
+
+def test_entries_chain_and_each_epoch_has_a_fresh_seed(store: Store) -> None:
+    name = poledemos_table(store)
+    campaign = store.campaign(name)
+    rows = store.journal(campaign.id)
+    entries = [Entry.from_json(r.entry) for r in rows]
+    assert [e.seq for e in entries] == list(range(1, 9))
+    assert entries[0].prev_hash == GENESIS
+    for before, after in itertools.pairwise(entries):
+        assert after.prev_hash == before.hash
+    assert all(r.hash == e.hash for r, e in zip(rows, entries, strict=True))
+    first = store.epoch(campaign.id)
+    revealed, opened = store.reveal_epoch(campaign.id)
+    assert revealed.seed == first.seed and revealed.revealed is not None
+    assert opened.number == 2 and opened.seed != first.seed and opened.revealed is None
+    later = roll_via(store, name, "test", params={"val": "3", "dice": 1})
+    assert later.entry.commitment == opened.commitment
+    assert later.entry.prev_hash == entries[-1].hash
+
+
+# --- hidden rolls ----------------------------------------------------------------------------
+
+
+def test_a_hidden_roll_is_sealed_until_disclosed_and_blocks_the_reveal(store: Store) -> None:
+    store.create_campaign("poledemos", "Mardi")
+    campaign = store.campaign("Mardi")
+    roll_via(store, "Mardi", "test", params={"val": "3", "dice": 1}, actor="Ana")
+    hidden = roll_via(store, "Mardi", "test", params={"val": "5", "dice": 2}, hidden=True)
+    sealed = service.export(store, campaign)["entries"][1]
+    assert set(sealed) == {"seq", "prev_hash", "commitment", "hidden", "body_hash", "hash"}
+    assert sealed["hash"] == hidden.entry.hash and sealed["hidden"] is True
+    with pytest.raises(StoreError, match="hidden rolls 2 are not disclosed"):
+        store.reveal_epoch(campaign.id)
+    assert store.epochs(campaign.id)[-1].revealed is None  # nothing changed
+    report = verify(service.export(store, campaign), replayer)
+    assert report.ok and report.sealed == [2] and report.unrevealed == [1]
+    with pytest.raises(StoreError, match="entry 1 is not a hidden roll"):
+        store.disclose(campaign.id, [1])
+    assert store.disclose(campaign.id) == [2]
+    assert store.disclose(campaign.id) == []
+    report = verify(revealed_export(store, "Mardi"), replayer)
+    assert report.ok and report.sealed == [] and report.results_checked == 2
+
+
+def test_a_hidden_body_is_salted_so_it_cannot_be_guessed() -> None:
+    one = make_entry(1, GENESIS, "c" * 64, {"seq": 1}, dice([[6, 3]]), {"n": 3}, hidden=True)
+    two = make_entry(1, GENESIS, "c" * 64, {"seq": 1}, dice([[6, 3]]), {"n": 3}, hidden=True)
+    assert one.salt != two.salt and one.body_hash != two.body_hash
+    assert Entry.from_json(one.sealed().to_json()).hash == one.hash
+
+
+# --- round trip: rolls and a fight, revealed, exported, verified -----------------------------
+
+
+def plus_ultra_fight(store: Store) -> int:
+    """A Plus Ultra campaign: a fight of four actions, one undone and redone, one undone."""
+    from jdr.cli.store_commands import validate_file
+    from jdr.fights.setup import build_setup, participants, to_play
+
+    system = default_registry().get("plus-ultra")
+    campaign = store.create_campaign("plus-ultra", "Jeudi")
+    for path in (HERO, VILLAIN):
+        sheet = validate_file(system, path)
+        store.add_character(campaign, sheet.name, sheet.model_dump(mode="json"))  # type: ignore[attr-defined]
+    names = [c.name for c in store.characters(campaign)]
+    fighters = [
+        {"name": n, "sheet": store.character_named(campaign, n).sheet, "side": s}
+        for n, s in participants(names, {})
+    ]
+    assert system.fight is not None
+    setup = build_setup(system, fighters, {"order": names})
+    fight = fights.open_fight(store, campaign, system.fight, setup, names).fight_id
+    for turn in range(4):
+        state = fights.state(store, fight, system.fight)
+        actor = to_play(state)
+        target = names[1] if actor == names[0] else names[0]
+        fights.act(
+            store, fight, system.fight, {"action": "attack", "actor": actor, "target": target}
+        )
+        if turn == 1:
+            fights.undo(store, fight)
+            fights.redo(store, fight)
+    fights.undo(store, fight)
+    return fight
+
+
+def test_a_whole_campaign_journal_verifies_offline(store: Store, tmp_path: Path) -> None:
+    plus_ultra_fight(store)
+    journal = revealed_export(store, "Jeudi")
+    assert [e["context"]["action"] for e in journal["entries"]] == [
+        "start",
+        "attack",
+        "attack",
+        "undo",
+        "redo",
+        "attack",
+        "attack",
+        "undo",
+    ]
+    report = verify(json.loads(json.dumps(journal)), replayer)
+    assert report.ok, [p.message() for p in report.problems]
+    assert report.entries == 8 and report.dice_checked >= 4
+    assert report.results_checked == 7  # every action but the opening is decided again
+    assert report.not_replayed == [1]
+
+
+def test_a_rolls_journal_verifies_and_re_computes_every_result(store: Store) -> None:
+    journal = revealed_export(store, poledemos_table(store))
+    report = verify(journal, replayer)
+    assert report.ok, [p.message() for p in report.problems]
+    assert report.entries == 8 and report.results_checked == 8
+    assert report.not_derived == [8]  # faces typed in: recorded, not derived
+    assert report.last == (8, journal["entries"][-1]["hash"])
+
+
+def test_verify_without_the_rules_still_checks_seeds_chain_and_dice(store: Store) -> None:
+    journal = revealed_export(store, poledemos_table(store))
+    report = verify(journal)
+    assert report.ok and report.results_checked == 0 and len(report.not_replayed) == 8
+
+
+# --- tampering: each case caught and named ---------------------------------------------------
+
+
+def rehash(journal: Json, start: int = 0) -> Json:
+    """Recompute every hash and link from entry `start` on: a forger who knows the format."""
+    entries = journal["entries"]
+    previous = entries[start - 1]["hash"] if start else GENESIS
+    for item in entries[start:]:
+        item["prev_hash"] = previous
+        item["body_hash"] = Entry.from_json(item).body_hash
+        item["hash"] = Entry.from_json(item).hash
+        previous = item["hash"]
+    return journal
+
+
+@pytest.fixture
+def journal(store: Store) -> Json:
+    return revealed_export(store, poledemos_table(store))
+
+
+def first(journal: Json, forge: bool = False) -> str:
+    report = verify(journal, replayer)
+    assert not report.ok
+    return report.problems[0].message()
+
+
+def test_issue_9_a_changed_face_is_named(journal: Json) -> None:
+    tampered = copy.deepcopy(journal)
+    size, face = tampered["entries"][2]["dice"]["rolls"][0]
+    tampered["entries"][2]["dice"]["rolls"][0][1] = face % size + 1
+    assert first(tampered).startswith(f"entry 3: die 1 (d{size}) derives to {face}")
+    assert "entry 3: its content hashes to" in verify(tampered).problems[-1].message()
+    forged = rehash(copy.deepcopy(tampered))  # hashes recomputed: the dice still tell
+    assert first(forged).startswith(f"entry 3: die 1 (d{size}) derives to {face}")
+
+
+def test_issue_9_a_changed_parameter_is_named(journal: Json) -> None:
+    tampered = copy.deepcopy(journal)
+    assert tampered["entries"][2]["context"]["params"]["dice"] == 3
+    tampered["entries"][2]["context"]["params"]["dice"] = 2
+    # a die re-derives differently (the context changed), or if by chance all three agree, the
+    # rules use two dice where the journal lists three
+    report = verify(rehash(tampered, 2), replayer)
+    assert report.problems[0].seq == 3 and report.problems[0].kind in ("die", "dice_count")
+    assert report.problems[0].message().startswith("entry 3: ")
+
+
+def test_issue_9_a_changed_result_is_named_even_with_hashes_recomputed(journal: Json) -> None:
+    tampered = copy.deepcopy(journal)
+    tampered["entries"][1]["result"]["outcome"] = "critical_success"
+    assert first(copy.deepcopy(tampered)).startswith("entry 2: the rules give ")
+    assert first(rehash(copy.deepcopy(tampered), 1)).startswith("entry 2: the rules give ")
+    # the chain alone (no rules installed) still catches the unforged change
+    assert verify(tampered).problems[0].message().startswith("entry 2: its content hashes to")
+
+
+def test_issue_9_a_deleted_entry_is_named(journal: Json) -> None:
+    tampered = copy.deepcopy(journal)
+    del tampered["entries"][4]
+    message = first(tampered)
+    assert message == "entry 6: expected entry 5 here — entries 5 to 5 are missing"
+    assert first(rehash(tampered)) == message  # relinking does not hide the gap
+
+
+def test_issue_9_two_entries_swapped_are_named(journal: Json) -> None:
+    tampered = copy.deepcopy(journal)
+    entries = tampered["entries"]
+    entries[2], entries[3] = entries[3], entries[2]
+    assert first(tampered) == "entry 4: expected entry 3 here — entries 3 to 3 are missing"
+    problems = [p.kind for p in verify(tampered).problems]
+    assert "order" in problems and "link" in problems
+
+
+def test_issue_9_a_swapped_seed_is_named(journal: Json) -> None:
+    tampered = copy.deepcopy(journal)
+    other = bytes(32)
+    tampered["epochs"][0]["seed"] = other.hex()
+    assert first(tampered) == (
+        f"epoch 1: the revealed seed hashes to {commitment(other)}, its commitment is "
+        f"{journal['epochs'][0]['commitment']}"
+    )
+    tampered["epochs"][0]["commitment"] = commitment(other)  # and the commitment with it
+    message = first(tampered)
+    assert message.startswith("entry 1: commitment ") and "is not one of the journal's" in message
+
+
+def test_issue_9_a_row_changed_in_the_database_shows_in_the_export(store: Store) -> None:
+    name = poledemos_table(store)
+    campaign = store.campaign(name)
+    row = store.journal(campaign.id)[0]
+    entry = dict(row.entry)
+    entry["result"] = {**entry["result"], "outcome": "forged"}
+    with store.engine.begin() as conn:
+        conn.execute(
+            text("UPDATE journal SET entry = :entry WHERE campaign_id = :c AND seq = 1"),
+            {"entry": json.dumps(entry), "c": campaign.id},
+        )
+    report = verify(revealed_export(store, name), replayer)
+    assert report.problems[0].message().startswith("entry 1: the rules give ")
+    assert any(p.kind == "hash" and p.seq == 1 for p in report.problems)
+
+
+def test_issue_9_a_fight_event_rewritten_is_named(store: Store) -> None:
+    plus_ultra_fight(store)
+    journal = revealed_export(store, "Jeudi")
+    tampered = copy.deepcopy(journal)
+    events = tampered["entries"][1]["result"]["events"]
+    rolled = next(e for e in events if e["type"] == "attack_rolled")
+    rolled["hit"], rolled["outcome"] = (not rolled["hit"]), "forged"
+    assert first(rehash(tampered, 1)).startswith("entry 2: the rules give ")
+
+
+def test_pins_tie_the_journal_to_hashes_seen_on_a_forum(journal: Json) -> None:
+    third = journal["entries"][2]["hash"]
+    assert verify(journal, replayer, {3: third[:10]}).ok
+    wrong = verify(journal, replayer, {3: "0123456789"}).problems[0].message()
+    assert wrong == f"entry 3: its hash is {third[:10]}, the pinned hash is 0123456789"
+    truncated = copy.deepcopy(journal)
+    del truncated["entries"][-1]  # removing the last entry leaves no gap: a pin catches it
+    assert verify(truncated, replayer).ok
+    missing = verify(truncated, replayer, {8: journal["entries"][-1]["hash"][:10]})
+    assert (
+        missing.problems[0].message() == "entry 8 is pinned but not in the journal (last entry: 7)"
+    )
+
+
+def test_malformed_entries_are_named_not_a_traceback(journal: Json) -> None:
+    tampered = copy.deepcopy(journal)
+    del tampered["entries"][2]["prev_hash"]
+    message = verify(tampered).problems[0].message()
+    assert message == "entry at position 3 is malformed: missing field prev_hash"
+    tampered = copy.deepcopy(journal)
+    tampered["entries"][1]["context"]["params"] = {"val": float("nan")}
+    assert "malformed" in verify(tampered).problems[0].message()
+    tampered = copy.deepcopy(journal)
+    tampered["epochs"][0]["seed"] = "zz"
+    assert verify(tampered).problems[0].message() == (
+        "epoch 1: the revealed seed is not 32 bytes of hex: zz"
+    )
+
+
+# --- the entry hash: documented vectors ------------------------------------------------------
+
+
+def reference_entry_hash(entry: Json) -> str:
+    """docs/verifiable-rolls.md, re-implemented from the page with hashlib and json only."""
+
+    def canon(value: Any) -> bytes:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+    body = {k: entry[k] for k in ("context", "dice", "result")}
+    if entry["hidden"]:
+        body["salt"] = entry["salt"]
+    header = {k: entry[k] for k in ("seq", "prev_hash", "commitment", "hidden")}
+    header["body_hash"] = hashlib.sha256(canon(body)).hexdigest()
+    return hashlib.sha256(canon(header)).hexdigest()
+
+
+CONTEXT_A = {
+    "campaign": "demo",
+    "fight": 1,
+    "action_id": "a1",
+    "actor": "Ayla",
+    "action": "attack",
+    "params": {"weapon": "sword", "bonus": 2},
+    "seq": 1,
+}
+
+
+def test_entry_hash_vectors_match_the_doc_and_an_independent_implementation() -> None:
+    faces = derive_faces(SEED, CONTEXT_A, [20, 6])
+    assert faces == [11, 1]
+    one = Entry(
+        1,
+        GENESIS,
+        commitment(SEED),
+        CONTEXT_A,
+        dice([[20, 11], [6, 1]]),
+        {"outcome": "hit", "damage": 3},
+    )
+    assert one.body_hash == "9e5b48cbd74d5db600e448d2397fe450939ea90489bed5077218568bf5c450c2"
+    assert one.hash == "83c7eb264197805cd8a312f97edd0dcf022c090ed3c49f80eb659bb4d63ceb35"
+    two = Entry(
+        2,
+        one.hash,
+        commitment(SEED),
+        {"action": "test", "seq": 2, "campaign": "demo", "action_id": "#2", "actor": None},
+        dice([]),
+        {"outcome": "success"},
+        hidden=True,
+        salt="00" * 16,
+    )
+    assert two.body_hash == "204cbb988c0e5d2f14ceb024f150b8e1bc7fc28206afcc7be82b8012664ff7fe"
+    assert two.hash == "43538e94b4ad9227f57afc5bae05601fd7a10fc15103e960dae253c25306efc4"
+    for entry in (one, two):
+        assert reference_entry_hash(entry.to_json()) == entry.hash
+    docs = (Path(__file__).parent.parent / "docs" / "verifiable-rolls.md").read_text()
+    for digest in (one.body_hash, one.hash, two.body_hash, two.hash):
+        assert digest in docs
+
+
+# --- migration -------------------------------------------------------------------------------
+
+
+def test_a_database_from_revision_0001_upgrades_and_its_campaigns_get_a_seed(
+    tmp_path: Path,
+) -> None:
+    from alembic import command
+
+    from jdr.store import upgrade
+    from jdr.store.schema import alembic_config
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0001")
+        conn.execute(
+            text(
+                "INSERT INTO campaigns (system, name, settings, created)"
+                " VALUES ('poledemos', 'Ancienne', '{}', '2025-01-01 00:00:00')"
+            )
+        )
+    engine.dispose()
+    with pytest.raises(StoreError, match="older revision"):
+        open_store(url)
+    upgrade(url)
+    store = open_store(url)
+    campaign = store.campaign("Ancienne")
+    assert store.epochs(campaign.id) == []
+    rolled = roll_via(store, "Ancienne", "test", params={"val": "3", "dice": 2})
+    assert rolled.entry.commitment == store.epochs(campaign.id)[0].commitment
+    store.close()
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path}/t.db"
+
+
+def test_cli_campaign_roll_reveal_export_verify(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "campaign", "new", "Mardi", "--system", "poledemos", "--db", db)
+    assert code == 0 and "seed commitment (epoch 1): " in out
+    pledged = out.split("seed commitment (epoch 1): ")[1].split()[0]
+    roll = ["roll", "poledemos", "test", "--val", "3+", "--dice", "3", "--campaign", "Mardi"]
+    code, out, _ = run(capsys, *roll, "--actor", "Ana", "--action-id", "post-7", "--db", db)
+    assert code == 0 and "journal #1 · " in out and pledged[:16] in out
+    code, again, _ = run(capsys, *roll, "--actor", "Ana", "--action-id", "post-7", "--db", db)
+    assert code == 0 and "the same roll again" in again
+    assert again.splitlines()[1] == out.splitlines()[1]  # the same explanation, same faces
+    code, out, err = run(capsys, *roll[:4], "4", *roll[5:], "--action-id", "post-7", "--db", db)
+    assert code == 2 and "already rolled" in err
+    code, out, _ = run(capsys, *roll, "--hidden", "--json", "--db", db)
+    payload = json.loads(out)
+    assert payload["journal"]["hidden"] is True and payload["journal"]["seq"] == 2
+    code, out, err = run(capsys, "campaign", "reveal", "Mardi", "--db", db)
+    assert code == 2 and "hidden rolls 2 are not disclosed" in err
+    assert run(capsys, "journal", "disclose", "Mardi", "--db", db)[0] == 0
+    code, out, _ = run(capsys, "campaign", "reveal", "Mardi", "--json", "--db", db)
+    revealed = json.loads(out)
+    assert revealed["revealed"]["commitment"] == pledged
+    assert commitment(bytes.fromhex(revealed["revealed"]["seed"])) == pledged
+    path = tmp_path / "journal.json"
+    code, out, _ = run(capsys, "journal", "export", "Mardi", "--output", str(path), "--db", db)
+    assert code == 0
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 0 and "OK: the journal verifies" in out
+    data = json.loads(path.read_text())
+    data["entries"][0]["dice"]["rolls"][0][1] = data["entries"][0]["dice"]["rolls"][0][1] % 6 + 1
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "verify", str(path), "--lang", "fr")
+    assert code == 1 and "ÉCHEC : entrée 1 : le dé 1 (d6)" in out
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    assert code == 1 and json.loads(out)["problems"][0]["kind"] == "die"
+
+
+def test_cli_fight_lines_and_recap_show_the_journal(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "campaign", "new", "Jeudi", "--system", "plus-ultra", "--db", db)
+    for sheet in (HERO, VILLAIN):
+        run(capsys, "sheet", "add", str(sheet), "--campaign", "Jeudi", "--db", db)
+    names = "Kaito Arashi,Maître Corbeau"
+    code, out, _ = run(
+        capsys, "fight", "new", "--campaign", "Jeudi", "--with", names, "--order", names, "--db", db
+    )
+    assert code == 0 and "journal #1 · " in out
+    code, out, _ = run(
+        capsys,
+        "fight",
+        "act",
+        "1",
+        "Kaito Arashi",
+        "attack",
+        "target=Maître Corbeau",
+        "--json",
+        "--db",
+        db,
+    )
+    acted = json.loads(out)["journal"]
+    assert acted["seq"] == 2 and acted["action_id"] == "#fight1.4" and acted["source"] == "derived"
+    code, out, _ = run(capsys, "fight", "recap", "1", "--format", "bbcode", "--db", db)
+    assert (
+        f"[i]journal #2 {acted['short']} · seed commitment {acted['commitment'][:16]}…[/i]" in out
+    )
+    code, out, _ = run(
+        capsys, "fight", "recap", "1", "--actor", "Kaito Arashi", "--format", "markdown", "--db", db
+    )
+    assert f"_journal #2 {acted['short']}" in out
+    code, out, _ = run(capsys, "journal", "show", "Jeudi", "--db", db)
+    assert "fight 1: attack" in out and acted["short"] in out
+
+
+def test_cli_journal_luck_reports_exact_percentiles(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "campaign", "new", "Mardi", "--system", "poledemos", "--db", db)
+    roll = ["roll", "poledemos", "test", "--val", "3+", "--campaign", "Mardi", "--db", db]
+    run(capsys, *roll, "--dice", "2", "--actor", "Ana")
+    run(capsys, *roll, "--dice", "1", "--actor", "Ana")
+    run(capsys, *roll, "--dice", "3", "--actor", "Bo", "--faces", "6,6,6")  # typed: not counted
+    code, out, _ = run(capsys, "journal", "luck", "Mardi", "--exact", "--json", "--db", db)
+    payload = json.loads(out)
+    assert code == 0 and [a["actor"] for a in payload["actors"]] == ["Ana"]
+    ana = payload["actors"][0]
+    assert ana["dice"] == 3 and ana["rolls"] == 2 and ana["mean"] == "21/2"
+    faces = [
+        face
+        for entry in service.public_entries(open_store(db), open_store(db).campaign("Mardi"))
+        for _size, face in (entry.dice or {}).get("rolls", [])
+        if entry.actor == "Ana"
+    ]
+    below = sum(
+        1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) if a + b + c < sum(faces)
+    )
+    equal = sum(
+        1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) if a + b + c == sum(faces)
+    )
+    from fractions import Fraction
+
+    assert Fraction(ana["percentile"]) == Fraction(2 * below + equal, 2 * 216)
+    code, out, _ = run(capsys, "journal", "luck", "Mardi", "--actor", "Bo", "--db", db)
+    assert code == 0 and "No dice derived" in out
+
+
+def test_cli_bad_input_is_one_line_and_exit_2(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = run(capsys, "roll", "poledemos", "test", "--val", "3", "--actor", "Ana")
+    assert code == 2 and "--actor" in err and "--campaign NAME" in err
+    code, _out, err = run(capsys, "roll", "poledemos", "test", "--val", "3", "--hidden")
+    assert code == 2 and "--hidden" in err
+    not_json = tmp_path / "x.json"
+    not_json.write_text("{nope")
+    code, _out, err = run(capsys, "verify", str(not_json))
+    assert code == 2 and "not JSON (line 1, column 2)" in err and err.count("\n") == 1
+    not_journal = tmp_path / "y.json"
+    not_journal.write_text("{}")
+    code, _out, err = run(capsys, "verify", str(not_journal))
+    assert code == 2 and "not a jdr journal" in err
+    code, _out, err = run(capsys, "verify", str(tmp_path / "missing.json"))
+    assert code == 2 and "a readable journal file" in err
+    code, _out, err = run(capsys, "verify", str(not_journal), "--pin", "x")
+    assert code == 2 and "SEQ:HASH" in err
+    code, _out, err = run(capsys, "journal", "show", "Nope", "--db", db)
+    assert code == 2 and "no campaign Nope" in err
+    run(capsys, "campaign", "new", "Mardi", "--system", "poledemos", "--db", db)
+    code, _out, err = run(capsys, "journal", "disclose", "Mardi", "7", "--db", db)
+    assert code == 2 and "entry 7 is not a hidden roll" in err
