@@ -46,9 +46,23 @@ def no_real_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
                 "[color=green]hit[/color]: −2 Énergie",
                 "17/27",
                 "2d100",
+                "seed commitment (epoch 1): 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8",
+                "this action id was already rolled: the same roll again",
+                "OK: the journal verifies",
+                "FAILED: entry 1: die 2 (d6) derives to",
             ],
         ),
-        ("fr", ["80,05 %", "Plus Ultra, combat de forum", "Polédémos, escarmouche", "[b]Kaito"]),
+        (
+            "fr",
+            [
+                "80,05 %",
+                "Plus Ultra, combat de forum",
+                "Polédémos, escarmouche",
+                "[b]Kaito",
+                "OK : le journal est vérifié",
+                "ÉCHEC : entrée 1 : le dé 2 (d6)",
+            ],
+        ),
     ],
 )
 def test_demo_plays_a_fight_per_system(

@@ -58,5 +58,21 @@ def demo() -> None:
         )
     )
     play_fights(out, current_language())
+
+    from jdr.cli.demo_journal import verifiable_rolls
+
     out.print()
-    out.print(_("Next: jdr dice --help, jdr systems, jdr roll --help, jdr fight --help."))
+    out.print(
+        _(
+            "6. Rolls anyone can verify: the dice derive from a seed committed in advance, every"
+            " roll is journaled, re-asking gives the same roll, and a changed face is caught:"
+        )
+    )
+    verifiable_rolls(out)
+    out.print()
+    out.print(
+        _(
+            "Next: jdr dice --help, jdr systems, jdr roll --help, jdr fight --help,"
+            " jdr journal --help."
+        )
+    )

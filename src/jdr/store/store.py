@@ -112,13 +112,19 @@ class Store:
 
     # campaigns and characters
 
-    def create_campaign(self, system: str, name: str, settings: Json | None = None) -> int:
-        """A new campaign, with its first seed epoch (so its commitment can be shown at once)."""
+    def create_campaign(
+        self, system: str, name: str, settings: Json | None = None, seed: bytes | None = None
+    ) -> int:
+        """A new campaign, with its first seed epoch (so its commitment can be shown at once).
+
+        `seed` fixes that first epoch's seed (the demo's and tests' reproducible campaigns);
+        by default it is 32 fresh bytes from the OS.
+        """
         row = {"system": system, "name": name, "settings": settings or {}, "created": _now()}
         try:
             with self._translated(), self.engine.begin() as conn:
                 campaign_id = _insert(conn, campaigns, row)
-                _insert(conn, epochs, _epoch_row(campaign_id, 1))
+                _insert(conn, epochs, _epoch_row(campaign_id, 1, seed))
                 return campaign_id
         except IntegrityError:
             raise StoreError("duplicate_campaign", name=name) from None
@@ -464,10 +470,12 @@ _JOURNAL = (
 )
 
 
-def _epoch_row(campaign_id: int, number: int) -> Json:
-    from jdr.dice.verifiable import commitment, new_seed
+def _epoch_row(campaign_id: int, number: int, seed: bytes | None = None) -> Json:
+    from jdr.dice.verifiable import SEED_BYTES, commitment, new_seed
 
-    seed = new_seed()
+    seed = new_seed() if seed is None else seed
+    if len(seed) != SEED_BYTES:
+        raise ValueError(f"a seed is {SEED_BYTES} bytes")
     return {
         "campaign_id": campaign_id,
         "number": number,
