@@ -689,3 +689,55 @@ def test_the_demo_fights_of_the_five_systems_replay_from_the_journal(store: Stor
         assert report.ok, (campaign.name, [p.message() for p in report.problems])
         assert report.results_checked == report.entries - 1  # all but the opening
         assert report.not_replayed == [1]
+
+
+# --- two processes rolling at once -----------------------------------------------------------
+
+ROLLS = 25
+
+
+def roller(url: str, who: str, go: Any) -> int:
+    """Roll ROLLS times through the campaign `Mardi`; count the rolls retried after a race."""
+    from jdr.store import JournalConflictError
+
+    store = open_store(url)
+    go.wait()
+    retried = 0
+    for n in range(ROLLS):
+        while True:
+            try:
+                roll_via(
+                    store,
+                    "Mardi",
+                    "test",
+                    params={"val": "4", "dice": 2},
+                    actor=who,
+                    action_id=f"{who}-{n}",
+                )
+                break
+            except JournalConflictError:
+                retried += 1
+    store.close()
+    return retried
+
+
+def test_two_processes_rolling_at_once_keep_one_unbroken_chain(database_url: str) -> None:
+    import multiprocessing
+
+    store = open_store(database_url)
+    store.create_campaign("poledemos", "Mardi")
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        go = manager.Event()
+        with context.Pool(2) as pool:
+            results = [pool.apply_async(roller, (database_url, who, go)) for who in ("A", "B")]
+            go.set()
+            [result.get(timeout=120) for result in results]
+    rows = store.journal(store.campaign("Mardi").id)
+    assert [r.seq for r in rows] == list(range(1, 2 * ROLLS + 1))
+    assert sorted(r.action_id for r in rows) == sorted(
+        f"{who}-{n}" for who in "AB" for n in range(ROLLS)
+    )
+    report = verify(revealed_export(store, "Mardi"), replayer)
+    assert report.ok and report.results_checked == 2 * ROLLS
+    store.close()

@@ -239,7 +239,7 @@ def _journaled(
     retries: int,
 ) -> Acted:
     """Decide on the stored log and append, with the journal entry, in one transaction."""
-    campaign = store.campaign_by_id(store.fight(fight_id).campaign_id)
+    campaign = store.campaign_of_fight(fight_id)
     base = _context(campaign.system, fight_id, actor, action, params)
     attempts = 0
     while True:

@@ -97,12 +97,11 @@ def journaled(
     attempts = 0
     while True:
         attempts += 1
-        if action_id is not None:
-            known = store.journal_entry(campaign.id, action_id)
-            if known is not None:
-                return _replay(entry_of(known), base, action_id, same)
-        epoch = store.epoch(campaign.id)
-        tail = store.journal_tail(campaign.id)
+        head = store.journal_head(campaign.id, action_id)
+        if head.known is not None and action_id is not None:
+            return _replay(entry_of(head.known), base, action_id, same)
+        epoch = head.epoch if head.epoch is not None else store.epoch(campaign.id)
+        tail = head.tail
         seq, prev_hash = (tail[0] + 1, tail[1]) if tail else (1, GENESIS)
         chosen = action_id if action_id is not None else f"{AUTO_PREFIX}{seq}"
         context = {**base, "campaign": campaign.name, "action_id": chosen, "seq": seq}

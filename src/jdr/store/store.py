@@ -92,6 +92,15 @@ class JournalRow:
 
 
 @dataclass(frozen=True)
+class JournalHead:
+    """See `Store.journal_head`."""
+
+    known: JournalRow | None
+    tail: tuple[int, str] | None
+    epoch: Epoch | None
+
+
+@dataclass(frozen=True)
 class FightAppend:
     """Events one journaled action appends to a fight decided on `expected_version`."""
 
@@ -134,6 +143,15 @@ class Store:
             row = conn.execute(select(campaigns).where(campaigns.c.name == name)).one_or_none()
         if row is None:
             raise StoreError("no_campaign", campaign=name)
+        return Campaign(**row._asdict())
+
+    def campaign_of_fight(self, fight_id: int) -> Campaign:
+        """The campaign a fight belongs to (`StoreError` for an unknown fight)."""
+        query = select(campaigns).join(fights, fights.c.campaign_id == campaigns.c.id)
+        with self._translated(), self.engine.connect() as conn:
+            row = conn.execute(query.where(fights.c.id == fight_id)).one_or_none()
+        if row is None:
+            raise StoreError("no_fight", fight=fight_id)
         return Campaign(**row._asdict())
 
     def campaign_by_id(self, campaign_id: int) -> Campaign:
@@ -255,26 +273,37 @@ class Store:
         with self._translated(), self.engine.connect() as conn:
             return [JournalRow(*row) for row in conn.execute(query)]
 
-    def journal_entry(self, campaign_id: int, action_id: str) -> JournalRow | None:
-        """The entry recorded for `action_id`, if any."""
-        query = select(*_JOURNAL).where(
-            journal.c.campaign_id == campaign_id, journal.c.action_id == action_id
-        )
-        with self._translated(), self.engine.connect() as conn:
-            row = conn.execute(query).one_or_none()
-        return None if row is None else JournalRow(*row)
-
-    def journal_tail(self, campaign_id: int) -> tuple[int, str] | None:
-        """The last entry's `seq` and hash, or None for an empty journal."""
-        query = (
+    def journal_head(self, campaign_id: int, action_id: str | None = None) -> JournalHead:
+        """What a roll needs before it rolls, in one read: the entry already recorded for
+        `action_id` (if any), the journal's tail, and the open epoch (None if there is none)."""
+        tail_query = (
             select(journal.c.seq, journal.c.hash)
             .where(journal.c.campaign_id == campaign_id)
             .order_by(journal.c.seq.desc())
             .limit(1)
         )
+        epoch_query = (
+            select(epochs)
+            .where(epochs.c.campaign_id == campaign_id, epochs.c.revealed.is_(None))
+            .order_by(epochs.c.number.desc())
+            .limit(1)
+        )
         with self._translated(), self.engine.connect() as conn:
-            row = conn.execute(query).one_or_none()
-        return None if row is None else (int(row[0]), str(row[1]))
+            known = None
+            if action_id is not None:
+                row = conn.execute(
+                    select(*_JOURNAL).where(
+                        journal.c.campaign_id == campaign_id, journal.c.action_id == action_id
+                    )
+                ).one_or_none()
+                known = None if row is None else JournalRow(*row)
+            tail = conn.execute(tail_query).one_or_none()
+            epoch = conn.execute(epoch_query).one_or_none()
+        return JournalHead(
+            known,
+            None if tail is None else (int(tail[0]), str(tail[1])),
+            None if epoch is None else _epoch(epoch),
+        )
 
     def record(
         self,
