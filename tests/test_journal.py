@@ -11,7 +11,6 @@ import hashlib
 import io
 import itertools
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,30 +29,13 @@ from jdr.journal.verify import verify
 from jdr.params import validate_params
 from jdr.store import Store, StoreError, open_store
 from jdr.systems import default_registry
-from test_store import needs_pg, pg_schema
+from test_verifiable import CONTEXT_A, SEED
 
 SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
 HERO = SYSTEMS / "plus_ultra" / "examples" / "hero.toml"
 VILLAIN = SYSTEMS / "plus_ultra" / "examples" / "villain.toml"
-SEED = bytes(range(32))
 
 Json = dict[str, Any]
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=needs_pg)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'jdr.db'}"
-    else:
-        with pg_schema() as url:
-            yield url
-
-
-@pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
-    opened = open_store(database_url)
-    yield opened
-    opened.close()
 
 
 def replayer(system_id: str) -> SystemReplayer:
@@ -427,17 +409,6 @@ def reference_entry_hash(entry: Json) -> str:
     header = {k: entry[k] for k in ("seq", "prev_hash", "commitment", "hidden")}
     header["body_hash"] = hashlib.sha256(canon(body)).hexdigest()
     return hashlib.sha256(canon(header)).hexdigest()
-
-
-CONTEXT_A = {
-    "campaign": "demo",
-    "fight": 1,
-    "action_id": "a1",
-    "actor": "Ayla",
-    "action": "attack",
-    "params": {"weapon": "sword", "bonus": 2},
-    "seq": 1,
-}
 
 
 def test_entry_hash_vectors_match_the_doc_and_an_independent_implementation() -> None:

@@ -5,9 +5,6 @@ Every test runs on SQLite; the `postgresql` ones also run when `JDR_TEST_DATABAS
 
 from __future__ import annotations
 
-import os
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,45 +26,8 @@ from jdr.store import (
 )
 from jdr.store.engine import default_url, resolve_url
 
-PG_URL = os.environ.get("JDR_TEST_DATABASE_URL")
-needs_pg = pytest.mark.skipif(not PG_URL, reason="JDR_TEST_DATABASE_URL is not set")
 RULES = example_system.Duel()
 SETUP = {"fighters": ["Ana", "Bo"], "vitality": 9}
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=needs_pg)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: a SQLite file, or a throw-away PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'jdr.db'}"
-    else:
-        with pg_schema() as url:
-            yield url
-
-
-class pg_schema:  # noqa: N801 - used as a context manager, like a function
-    """A PostgreSQL schema of its own, dropped on exit: its URL sets the search path."""
-
-    def __enter__(self) -> str:
-        assert PG_URL
-        self.name = f"jdr_test_{uuid.uuid4().hex[:12]}"
-        self.engine = create_engine(PG_URL)
-        with self.engine.begin() as conn:
-            conn.execute(text(f"CREATE SCHEMA {self.name}"))
-        sep = "&" if "?" in PG_URL else "?"
-        return f"{PG_URL}{sep}options=-csearch_path%3D{self.name}"
-
-    def __exit__(self, *_: object) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {self.name} CASCADE"))
-        self.engine.dispose()
-
-
-@pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
-    opened = open_store(database_url)
-    yield opened
-    opened.close()
 
 
 def new_fight(store: Store) -> int:

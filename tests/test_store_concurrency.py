@@ -6,16 +6,11 @@ Runs on SQLite always and on PostgreSQL when `JDR_TEST_DATABASE_URL` is set.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from jdr.dice.source import RandomSource, Seeded
 from jdr.fights import service
 from jdr.store import ConflictError, open_store
-from test_store import needs_pg, pg_schema
 
 ROUNDS = 40
 
@@ -76,15 +71,6 @@ def actor(url: str, fight: int, who: str, go: Any) -> int:
                 refusals += 1
     store.close()
     return refusals
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=needs_pg)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'jdr.db'}"
-    else:
-        with pg_schema() as url:
-            yield url
 
 
 def run_two(worker: Any, url: str, fight: int) -> list[int]:

@@ -20,18 +20,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import text
 
 import example_system
 from jdr.dice import GivenFaces
 from jdr.fights import service
 from jdr.store import Store, open_store
-from test_store import needs_pg, pg_schema
 
 TESTS = Path(__file__).parent
 KILLS = 5
@@ -67,15 +64,6 @@ while True:
         version = store.append(fight, store.fight(fight).version, notes)
     print(version, flush=True)
 """
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=needs_pg)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'jdr.db'}"
-    else:
-        with pg_schema() as url:
-            yield url
 
 
 def run_and_kill(url: str, fight: int, run: int, delay: float) -> list[int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Annotated, Any
 
 import typer
@@ -233,29 +233,21 @@ def raw_values(model: Any, values: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def _taken(cls: Any, values: dict[str, Any]) -> Any:
+    """`cls` from the `jdr_<field>` values the command got (removed from `values`); a field the
+    command has no option for keeps its default."""
+    given = {f.name: values.pop(f"jdr_{f.name}") for f in fields(cls) if f"jdr_{f.name}" in values}
+    return cls(**given)
+
+
 def make_command(
     parameters: list[inspect.Parameter], run: Callable[[Common, dict[str, Any]], None]
 ) -> Callable[..., None]:
     """A function Typer can read: its signature is `parameters`; it calls `run(common, values)`."""
 
     def command(**values: Any) -> None:
-        journal = Journal(
-            campaign=values.pop("jdr_campaign", None),
-            actor=values.pop("jdr_actor", None),
-            action_id=values.pop("jdr_action_id", None),
-            client_seed=values.pop("jdr_client_seed", None),
-            hidden=values.pop("jdr_hidden", False),
-            db=values.pop("jdr_db", None),
-        )
-        common = Common(
-            faces=values.pop("jdr_faces", None),
-            seed=values.pop("jdr_seed", None),
-            json=values.pop("jdr_json", False),
-            lang=values.pop("jdr_lang", None),
-            exact=values.pop("jdr_exact", False),
-            journal=journal,
-        )
-        run(common, values)
+        journal = _taken(Journal, values)
+        run(replace(_taken(Common, values), journal=journal), values)
 
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
@@ -56,17 +56,11 @@ class Stat:
 
 
 @dataclass(frozen=True)
-class ActorLuck:
-    """An actor's luck: over all their dice, and by die size."""
+class ActorLuck(Stat):
+    """An actor's luck: the figures over all their dice, then by die size."""
 
-    actor: Any
-    rolls: int
-    dice: int
-    observed: int
-    mean: Any
-    percentile: Any
-    at_most: Any
-    at_least: Any
+    actor: Any = None
+    rolls: int = 0
     by_size: dict[int, Stat] = field(default_factory=dict)
 
 
@@ -103,19 +97,8 @@ def audit(
             if len(sizes) == 1
             else {s: _stat([d for d in dice if d[0] == s], luck, use_exact) for s in sizes}
         )
-        report.append(
-            ActorLuck(
-                who,
-                counts[who],
-                whole.dice,
-                whole.observed,
-                whole.mean,
-                whole.percentile,
-                whole.at_most,
-                whole.at_least,
-                by_size,
-            )
-        )
+        figures = {f.name: getattr(whole, f.name) for f in fields(Stat)}
+        report.append(ActorLuck(**figures, actor=who, rolls=counts[who], by_size=by_size))
     return report
 
 
