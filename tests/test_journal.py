@@ -11,6 +11,7 @@ import hashlib
 import io
 import itertools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from jdr.errors import InputError, RulesError
 from jdr.fights import service as fights
 from jdr.journal import service
 from jdr.journal.entries import GENESIS, Entry, dice, make_entry
-from jdr.journal.replay import SystemReplayer
+from jdr.journal.replay import replayer_for as replayer
 from jdr.journal.verify import verify
 from jdr.params import validate_params
 from jdr.store import Store, StoreError, open_store
@@ -36,10 +37,6 @@ HERO = SYSTEMS / "plus_ultra" / "examples" / "hero.toml"
 VILLAIN = SYSTEMS / "plus_ultra" / "examples" / "villain.toml"
 
 Json = dict[str, Any]
-
-
-def replayer(system_id: str) -> SystemReplayer:
-    return SystemReplayer(default_registry().get(system_id))
 
 
 def roll_via(store: Store, campaign: str, action: str, **options: Any) -> service.Rolled:
@@ -306,7 +303,9 @@ def test_issue_9_a_changed_result_is_named_even_with_hashes_recomputed(journal: 
     assert first(copy.deepcopy(tampered)).startswith("entry 2: the rules give ")
     assert first(rehash(copy.deepcopy(tampered), 1)).startswith("entry 2: the rules give ")
     # the chain alone (no rules installed) still catches the unforged change
-    assert verify(tampered).problems[0].message().startswith("entry 2: its content hashes to")
+    problems = verify(tampered).problems
+    assert problems[0].message().startswith("entry 2: its body hashes to ")
+    assert problems[1].message().startswith("entry 2: its content hashes to ")
 
 
 def test_issue_9_a_deleted_entry_is_named(journal: Json) -> None:
@@ -712,3 +711,69 @@ def test_two_processes_rolling_at_once_keep_one_unbroken_chain(database_url: str
     report = verify(revealed_export(store, "Mardi"), replayer)
     assert report.ok and report.results_checked == 2 * ROLLS
     store.close()
+
+
+# --- a hostile file: every mutation gives a report, never a traceback -----------------------
+
+MUTATIONS: list[Any] = [None, True, -1, 0, 10**7, "x", "", [], {}, [1], [[0, 1]], 1.5, ["6", 1]]
+
+
+def test_any_mutation_of_a_journal_gives_a_report_not_a_traceback(store: Store) -> None:
+    import random
+
+    plus_ultra_fight(store)
+    journal = revealed_export(store, "Jeudi")
+    rng = random.Random(9)
+
+    def places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+        yield path
+        if isinstance(value, dict):
+            for key, item in value.items():
+                yield from places(item, (*path, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                yield from places(item, (*path, index))
+
+    spots = [p for p in places(journal) if p]
+    for _trial in range(400):
+        tampered = copy.deepcopy(journal)
+        path = rng.choice(spots)
+        parent = tampered
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = copy.deepcopy(rng.choice(MUTATIONS))
+        report = verify(tampered, replayer)  # must not raise
+        assert all(p.message() for p in report.problems)
+        unhashed = {"campaign", "system", "exported", "revealed", "number"}  # shown, not checked
+        empty_epoch = path[:2] == ("epochs", 1)  # the new epoch: no entry refers to it yet
+        if not unhashed & set(path) and not empty_epoch and parent[path[-1]] != _at(journal, path):
+            assert not report.ok, path
+
+
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        value = value[key]
+    return value
+
+
+def test_cli_verify_reads_stdin_and_export_refuses_an_unwritable_file(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(capsys, "campaign", "new", "Mardi", "--system", "poledemos", "--db", db)
+    run(capsys, "roll", "poledemos", "test", "--val", "4", "--campaign", "Mardi", "--db", db)
+    code, out, _err = run(capsys, "journal", "export", "Mardi", "--db", db)
+    assert code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(out))
+    code, shown, _err = run(capsys, "verify", "-", "--lang", "fr")
+    assert code == 0 and "entrées en attente de la révélation de leur graine : 1" in shown
+    code, _out, err = run(
+        capsys,
+        "journal",
+        "export",
+        "Mardi",
+        "--output",
+        str(tmp_path / "no" / "j.json"),
+        "--db",
+        db,
+    )
+    assert code == 2 and "--output" in err and err.count("\n") == 1

@@ -20,7 +20,7 @@ def verifiable_rolls(out: Console) -> None:
     """Roll twice through a campaign (the second asks for the same action id), reveal, verify."""
     from jdr.cli.journal_commands import journal_lines
     from jdr.journal import service
-    from jdr.journal.replay import SystemReplayer
+    from jdr.journal.replay import replayer_for
     from jdr.journal.verify import verify
     from jdr.params import validate_params
     from jdr.store import open_store
@@ -64,7 +64,7 @@ def verifiable_rolls(out: Console) -> None:
             journal = service.export(store, campaign)
         finally:
             store.close()
-    report = verify(journal, lambda system_id: SystemReplayer(registry.get(system_id)))
+    report = verify(journal, replayer_for)
     assert report.ok, [problem.message() for problem in report.problems]
     out.print("   " + _("OK: the journal verifies"), markup=False)
     tampered = copy.deepcopy(journal)

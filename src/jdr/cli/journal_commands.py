@@ -411,6 +411,7 @@ def _number(value: Any) -> str:
 def verify_file(file: str, pins: list[str] | None, json: bool) -> int:
     """`jdr verify FILE`: 0 when everything checks, 1 at the first discrepancy."""
     from jdr.errors import InputError
+    from jdr.journal.replay import replayer_for
     from jdr.journal.verify import FORMAT, VERSION, verify
 
     data = _read_journal(file)
@@ -424,7 +425,7 @@ def verify_file(file: str, pins: list[str] | None, json: bool) -> int:
                 format=data.get("format"), v=data.get("v")
             ),
         )
-    report = verify(data, _replayer, pinned)
+    report = verify(data, replayer_for, pinned)
     if json:
         emit_json({"file": file, **report.to_json()})
     else:
@@ -469,20 +470,6 @@ def _pins(pins: list[str]) -> dict[int, str]:
             raise InputError("--pin", pin, "SEQ:HASH, e.g. 12:3fa9c2d1e0")
         parsed[int(match.group(1))] = match.group(2).lower()
     return parsed
-
-
-def _replayer(system_id: str) -> Any:
-    from jdr.errors import JdrError
-    from jdr.journal.replay import SystemReplayer
-    from jdr.systems import default_registry
-
-    registry = default_registry()
-    if system_id not in registry.ids():
-        return None
-    try:
-        return SystemReplayer(registry.get(system_id))
-    except JdrError:
-        return None
 
 
 def _print_report(data: Json, report: "Report") -> None:

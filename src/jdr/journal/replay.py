@@ -96,3 +96,17 @@ class SystemReplayer:
                 StoredEvent(version + i, version + 1, event)
                 for i, event in enumerate(shown, start=1)
             )
+
+
+def replayer_for(system_id: str) -> SystemReplayer | None:
+    """The replayer of an installed system, or None (results are then not re-computed)."""
+    from jdr.errors import JdrError
+    from jdr.systems import default_registry
+
+    registry = default_registry()
+    if system_id not in registry.ids():
+        return None
+    try:
+        return SystemReplayer(registry.get(system_id))
+    except JdrError:  # a broken plug-in: check what can be checked without it
+        return None

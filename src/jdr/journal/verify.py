@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.dice.source import GivenFaces, RandomSource
-from jdr.dice.verifiable import SEED_BYTES, Derived, commitment
+from jdr.dice.verifiable import MAX_SIZE, SEED_BYTES, Derived, commitment
 from jdr.errors import JdrError
 from jdr.i18n import N_, _
 from jdr.journal.entries import GENESIS, Entry, plain, short
@@ -57,6 +57,10 @@ MESSAGES = {
         " — the entry was changed"
     ),
     "commitment": N_("entry {seq}: commitment {found} is not one of the journal's epochs"),
+    "body_hash": N_(
+        "entry {seq}: its body hashes to {expected}, the body_hash shown is {found}"
+        " — the body is not the one committed to"
+    ),
     "context_seq": N_("entry {seq}: its context says seq {found}"),
     "die": N_(
         "entry {seq}: die {die} (d{size}) derives to {expected}, the journal shows {found}"
@@ -140,9 +144,9 @@ def verify(
 ) -> Report:
     """Check an exported journal (see the module's docstring).
 
-    `replayer(system_id)` gives the function that re-computes results (None: results are not
-    re-computed); `pins` maps seqs to hashes (or their first digits) seen elsewhere, e.g. on a
-    forum post, which the journal must still hold.
+    `replayer(system_id)` gives the function that re-computes results of the system an entry's
+    context names (None: results are not re-computed); `pins` maps seqs to hashes (or their
+    first digits) seen elsewhere, e.g. on a forum post, which the journal must still hold.
     """
     report = Report()
     if journal.get("format") != FORMAT or journal.get("v") != VERSION:
@@ -157,17 +161,26 @@ def verify(
     seeds = _seeds(journal.get("epochs"), report)
     raw = journal.get("entries")
     if not isinstance(raw, list):
-        report.problems.append(Problem("format", None, {"detail": "entries is not a list"}))
+        report.problems.append(Problem("format", None, {"detail": _("entries is not a list")}))
         return report
-    replay = replayer(str(journal.get("system"))) if replayer is not None else None
+    replayers: dict[str, Replayer | None] = {}
+
+    def replay_of(entry: Entry) -> Replayer | None:
+        """The replayer of the system the entry's (hashed) context names."""
+        system = str((entry.context or {}).get("system", journal.get("system")))
+        if replayer is not None and system not in replayers:
+            replayers[system] = replayer(system)
+        return replayers.get(system)
+
     previous: Entry | None = None
     previous_hash = GENESIS
     for position, item in enumerate(raw, start=1):
         try:
+            _check_shape(item)
             entry = Entry.from_json(item)
             computed = entry.hash
             shown = str(item["hash"])
-        except (KeyError, TypeError, AttributeError, ValueError, JdrError) as error:
+        except (KeyError, TypeError, ValueError, JdrError) as error:
             report.problems.append(
                 Problem("malformed", None, {"position": position, "detail": _detail(error)})
             )
@@ -178,15 +191,21 @@ def verify(
             report.problems.append(Problem("commitment", entry.seq, {"found": entry.commitment}))
         elif entry.disclosed:
             faces = _check_dice(entry, seeds[entry.commitment], report)
+            replay = replay_of(entry)
             if replay is None:
                 if faces is not None:
                     report.not_replayed.append(entry.seq)
             elif faces is None:
-                replay(entry, None)
+                _note(entry, replay)
             else:
                 _check_result(entry, faces, replay, report)
         else:
             report.sealed.append(entry.seq)
+        if entry.disclosed and item.get("body_hash", entry.body_hash) != entry.body_hash:
+            found = item.get("body_hash")
+            report.problems.append(
+                Problem("body_hash", entry.seq, {"expected": entry.body_hash, "found": found})
+            )
         if computed != shown:
             report.problems.append(
                 Problem("hash", entry.seq, {"expected": computed, "found": shown})
@@ -196,6 +215,54 @@ def verify(
         report.last = (previous.seq, previous_hash)
     _check_pins(pins or {}, raw, report)
     return report
+
+
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "seq": int,
+    "prev_hash": str,
+    "commitment": str,
+    "hash": str,
+    "hidden": bool,
+}
+
+
+def _check_shape(item: Any) -> None:
+    """Refuse, with a `ValueError` naming the field, an entry the checks below cannot read."""
+    if not isinstance(item, Mapping):
+        raise ValueError(_("not an object"))
+    for name, kind in _FIELDS.items():
+        if name not in item:
+            raise KeyError(name)
+        value = item[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(_("{field} has the wrong type").format(field=name))
+    if "context" not in item:
+        if not isinstance(item.get("body_hash"), str):
+            raise ValueError(_("{field} has the wrong type").format(field="body_hash"))
+        return
+    for name in ("context", "dice", "result"):
+        if not isinstance(item.get(name), Mapping):
+            raise ValueError(_("{field} has the wrong type").format(field=name))
+    rolls = item["dice"].get("rolls")
+    if not isinstance(rolls, list) or not all(_die(roll) for roll in rolls):
+        raise ValueError(_("dice.rolls must list [size, face] pairs of whole numbers"))
+
+
+def _die(roll: Any) -> bool:
+    return (
+        isinstance(roll, list)
+        and len(roll) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in roll)
+        and 1 <= roll[0] <= MAX_SIZE
+    )
+
+
+def _note(entry: Entry, replay: Replayer) -> None:
+    """Let the replayer see an entry it cannot check (its later entries may depend on it)."""
+    try:
+        replay(entry, None)
+    except Exception:  # the file is untrusted: its checkable entries still count
+        return
 
 
 def _detail(error: BaseException) -> str:
@@ -210,9 +277,14 @@ def _seeds(epochs: Any, report: Report) -> dict[str, bytes | None]:
     """Commitment → revealed seed (None while the epoch is open); bad seeds are problems."""
     seeds: dict[str, bytes | None] = {}
     if not isinstance(epochs, list):
-        report.problems.append(Problem("format", None, {"detail": "epochs is not a list"}))
+        report.problems.append(Problem("format", None, {"detail": _("epochs is not a list")}))
         return seeds
     for epoch in epochs:
+        if not isinstance(epoch, Mapping):
+            report.problems.append(
+                Problem("format", None, {"detail": _("an epoch is not an object")})
+            )
+            continue
         number, pledged, text = epoch.get("number"), epoch.get("commitment"), epoch.get("seed")
         seeds[str(pledged)] = None
         if text is None:
@@ -288,6 +360,10 @@ def _check_result(entry: Entry, faces: list[int], replay: Replayer, report: Repo
         result = replay(entry, given)
     except JdrError as refused:
         report.problems.append(Problem("replay", entry.seq, {"detail": refused.message()}))
+        return
+    except Exception as broken:  # a tampered command may break a decider anyhow
+        detail = f"{type(broken).__name__}: {broken}"
+        report.problems.append(Problem("replay", entry.seq, {"detail": detail}))
         return
     if result is SKIP:
         report.not_replayed.append(entry.seq)
