@@ -777,3 +777,23 @@ def test_cli_verify_reads_stdin_and_export_refuses_an_unwritable_file(
         db,
     )
     assert code == 2 and "--output" in err and err.count("\n") == 1
+
+
+def test_an_entry_never_joins_an_epoch_revealed_while_it_was_rolled(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.create_campaign("poledemos", "Mardi")
+    campaign = store.campaign("Mardi")
+    real_record = store.record
+    revealed: list[int] = []
+
+    def record_after_a_reveal(*args: Any) -> int | None:
+        if not revealed:  # the GM reveals the seed while the roll is being made
+            revealed.append(store.reveal_epoch(campaign.id)[0].number)
+        return real_record(*args)
+
+    monkeypatch.setattr(store, "record", record_after_a_reveal)
+    rolled = roll_via(store, "Mardi", "test", params={"val": "4", "dice": 2})
+    assert revealed == [1]
+    assert rolled.entry.commitment == store.epochs(campaign.id)[1].commitment  # rolled again
+    assert [row.epoch for row in store.journal(campaign.id)] == [2]

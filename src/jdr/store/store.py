@@ -314,7 +314,8 @@ class Store:
         """Append a journal entry, and the fight events it decided, in one transaction.
 
         Raises `JournalConflictError` if another entry took `row.seq` (or `row.action_id`)
-        first, and `ConflictError` if the fight moved on; nothing is written then. Returns the
+        first or the epoch was revealed meanwhile, and `ConflictError` if the fight moved on;
+        nothing is written then. Returns the
         fight's new version when `fight` is given.
         """
         values = {
@@ -328,9 +329,22 @@ class Store:
             "entry": row.entry,
             "created": _now(),
         }
+        # a no-op update of the entry's epoch, only while it is open: it takes the epoch row's
+        # lock, so a reveal and this entry are ordered (an entry never joins a revealed epoch)
+        still_open = (
+            update(epochs)
+            .where(
+                epochs.c.campaign_id == campaign_id,
+                epochs.c.number == row.epoch,
+                epochs.c.revealed.is_(None),
+            )
+            .values(number=row.epoch)
+        )
         version = None
         try:
             with self._translated(), self.engine.begin() as conn:
+                if conn.execute(still_open).rowcount != 1:
+                    raise JournalConflictError(campaign_id, row.seq)
                 if fight is not None:
                     version = self._append(
                         conn, fight.fight_id, fight.expected_version, fight.events
