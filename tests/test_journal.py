@@ -562,6 +562,14 @@ def test_cli_fight_lines_and_recap_show_the_journal(
     assert f"_journal #2 {acted['short']}" in out
     code, out, _ = run(capsys, "journal", "show", "Jeudi", "--db", db)
     assert "fight 1: attack" in out and acted["short"] in out
+    code, out, _ = run(
+        capsys, "fight", "act", "1", "Maître Corbeau", "attack", "target=Kaito Arashi",
+        "--client-seed", "mon jet à moi", "--json", "--db", db,
+    )  # fmt: skip
+    assert code == 0
+    code, out, _ = run(capsys, "journal", "show", "Jeudi", "--last", "1", "--json", "--db", db)
+    [entry] = json.loads(out)["entries"]
+    assert entry["context"]["client_seed"] == "mon jet à moi" and entry["seq"] == 3
 
 
 def test_cli_journal_luck_reports_exact_percentiles(
@@ -797,3 +805,23 @@ def test_an_entry_never_joins_an_epoch_revealed_while_it_was_rolled(
     assert revealed == [1]
     assert rolled.entry.commitment == store.epochs(campaign.id)[1].commitment  # rolled again
     assert [row.epoch for row in store.journal(campaign.id)] == [2]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "line"),
+    [("bbcode", r"\[i\]journal #1 · [0-9a-f]{10} · seed commitment [0-9a-f]{16}…\[/i\]"),
+     ("markdown", r"\n\n_journal #1 · [0-9a-f]{10} · seed commitment [0-9a-f]{16}…_"),
+     ("text", r"Volonté: 5\njournal #1 · [0-9a-f]{10} · seed commitment [0-9a-f]{16}…\n")],
+)  # fmt: skip
+def test_cli_a_roll_recap_carries_its_journal_line_in_its_format(
+    db: str, capsys: pytest.CaptureFixture[str], fmt: str, line: str
+) -> None:
+    import re
+
+    run(capsys, "campaign", "new", "Jeudi", "--system", "plus-ultra", "--db", db)
+    code, out, _err = run(
+        capsys, "roll", "plus-ultra", "attack", "--willpower", "5", "--target-energy", "3",
+        "--recap", fmt, "--attacker", "Izuku", "--target", "Shoto", "--campaign", "Jeudi",
+        "--actor", "Izuku", "--db", db,
+    )  # fmt: skip
+    assert code == 0 and re.search(line, out), out

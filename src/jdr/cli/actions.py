@@ -98,10 +98,15 @@ def run_roll(
     params = _params(action.params, values)
     if journal is not None and journal.campaign is not None:
         from jdr.cli.journal_commands import journal_json, journal_lines, roll_in_campaign
+        from jdr.fights.recap import footnote
 
         rolled = roll_in_campaign(system, action, params, common, journal)
         record = rolled.record
-        lines = journal_lines(rolled.entry, rolled.replayed)
+        recap = getattr(params, "recap", None)  # a post-ready recap: the journal line joins it
+        fmt = str(getattr(recap, "value", recap)) if recap is not None else "text"
+        lines = [footnote(line, fmt) for line in journal_lines(rolled.entry, rolled.replayed)]
+        if fmt == "markdown":  # a blank line, or the footnote joins the recap's last item
+            lines.insert(0, "")
         extra: dict[str, Any] | None = journal_json(journal.campaign, rolled.entry, rolled.replayed)
     else:
         rng = make_source(common.faces, common.seed)

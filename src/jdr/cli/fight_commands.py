@@ -97,6 +97,16 @@ def build_fight() -> typer.Typer:
                 "--help-commands", help=_("List the legal commands now, and play nothing.")
             ),
         ] = False,
+        client_seed: Annotated[
+            str | None,
+            typer.Option(
+                "--client-seed",
+                metavar="TEXT",
+                help=_(
+                    "A player's own text mixed into the dice, so nobody could know them in advance."
+                ),
+            ),
+        ] = None,
         seed: seed_option = None,
         faces: faces_option = None,
         db: db_option = None,
@@ -106,7 +116,7 @@ def build_fight() -> typer.Typer:
         if help_commands:
             _help_commands(fight, actor, db, json)
             return
-        _act(fight, actor, command, pairs, seed, faces, db, json)
+        _act(fight, actor, command, pairs, seed, faces, db, json, client_seed)
 
     @app.command("show", help=_("Show a fight: its fighters, whose turn, the legal commands."))
     def show_command(
@@ -247,6 +257,7 @@ def _act(
     faces: str | None,
     db: str | None,
     json: bool,
+    client_seed: str | None = None,
 ) -> None:
     from jdr.errors import InputError, RulesError
     from jdr.fights import service
@@ -263,7 +274,7 @@ def _act(
             raise InputError("COMMAND", None, ", ".join(legal) or "-", _("no command given"))
         decided = make_command(system, actor, command, parse_pairs(pairs or []))
         try:
-            acted = service.act(store, fight, rules, decided, rng)
+            acted = service.act(store, fight, rules, decided, rng, client_seed=client_seed)
         except RulesError as refused:
             legal = rules.legal_commands(service.state(store, fight, rules))
             raise RulesError(_legal_message(refused.reason, legal), refused.rule) from None
@@ -354,7 +365,7 @@ def _recap(
     from jdr.cli.journal_commands import fight_entries, recap_footer
     from jdr.errors import InputError
     from jdr.fights import fold
-    from jdr.fights.recap import check_format, render_events
+    from jdr.fights.recap import check_format, footnote, render_events
     from jdr.fights.service import Timeline
 
     check_format(fmt)
@@ -402,8 +413,8 @@ def _recap(
     actions = sorted({tagged[i][0] for i in chosen})
     entries = [footer_of[a] for a in actions if a in footer_of]
     footer = recap_footer(entries)
-    if footer is not None:
-        text += "\n" + {"bbcode": "[i]{}[/i]", "markdown": "\n_{}_"}.get(fmt, "{}").format(footer)
+    if footer is not None:  # Markdown needs a blank line, or the footnote joins the last item
+        text += ("\n\n" if fmt == "markdown" else "\n") + footnote(footer, fmt)
     if json:
         emit_json(
             {

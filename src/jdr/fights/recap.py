@@ -18,7 +18,15 @@ from typing import Any
 
 from jdr.i18n import _
 
-__all__ = ["FORMATS", "check_format", "event_line", "render_events", "scalar", "shown"]
+__all__ = [
+    "FORMATS",
+    "check_format",
+    "event_line",
+    "footnote",
+    "render_events",
+    "scalar",
+    "shown",
+]
 
 FORMATS = ("bbcode", "markdown", "text")
 
@@ -69,3 +77,12 @@ def render_events(events: Sequence[Json], fmt: str, title: str) -> str:
     if fmt == "markdown":
         return "\n".join([f"**{title}**", "", *[f"- {i}" for i in items]])
     return "\n".join([title, *[f"- {i}" for i in items]])
+
+
+def footnote(text: str, fmt: str) -> str:
+    """A small line under a recap (the journal's entry and hash): italic in BBCode and Markdown.
+
+    >>> footnote("journal #2", "bbcode"), footnote("journal #2", "markdown")
+    ('[i]journal #2[/i]', '_journal #2_')
+    """
+    return {"bbcode": "[i]{}[/i]", "markdown": "_{}_"}.get(check_format(fmt), "{}").format(text)

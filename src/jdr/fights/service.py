@@ -164,12 +164,14 @@ def act(
     command: Json,
     rng: RandomSource | None = None,
     retries: int = 3,
+    client_seed: str | None = None,
 ) -> Acted:
     """Decide `command` on the fight's current state and append its events, journaled.
 
     If another action lands between reading and appending, the command is decided again on the
     new state (new rolls; a `RulesError` if it is no longer legal), up to `retries` times, then
-    refused with a `ConflictError`. `rng` None derives the dice from the campaign's seed.
+    refused with a `ConflictError`. `rng` None derives the dice from the campaign's seed (and
+    the player's `client_seed`, if given).
     """
 
     def decide(stored: Sequence[StoredEvent], source: RandomSource) -> list[Json]:
@@ -177,7 +179,7 @@ def act(
 
     action = command_name(command)
     return _journaled(
-        store, fight_id, command.get("actor"), str(action), command, decide, rng, retries
+        store, fight_id, command.get("actor"), action, command, decide, rng, retries, client_seed
     )
 
 
@@ -237,10 +239,13 @@ def _journaled(
     decide: Callable[[Sequence[StoredEvent], RandomSource], list[Json]],
     rng: RandomSource | None,
     retries: int,
+    client_seed: str | None = None,
 ) -> Acted:
     """Decide on the stored log and append, with the journal entry, in one transaction."""
     campaign = store.campaign_of_fight(fight_id)
     base = _context(campaign.system, fight_id, actor, action, params)
+    if client_seed is not None:
+        base["client_seed"] = client_seed
     attempts = 0
     while True:
         attempts += 1
