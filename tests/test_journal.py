@@ -825,3 +825,36 @@ def test_cli_a_roll_recap_carries_its_journal_line_in_its_format(
         "--actor", "Izuku", "--db", db,
     )  # fmt: skip
     assert code == 0 and re.search(line, out), out
+
+
+def test_generic_dice_roll_through_a_campaign_and_replay(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "campaign", "new", "Mardi", "--system", "pokemon", "--db", db)
+    dice = ["dice", "4d10>=6f1", "--campaign", "Mardi", "--db", db, "--json"]
+    code, out, _ = run(capsys, *dice, "--actor", "MJ", "--action-id", "evt-1")
+    first = json.loads(out)
+    assert code == 0 and first["journal"]["source"] == "derived"
+    code, out, _ = run(capsys, *dice, "--actor", "MJ", "--action-id", "evt-1")
+    again = json.loads(out)
+    assert again["faces"] == first["faces"] and again["journal"]["replayed"] is True
+    code, _out, err = run(capsys, "dice", "2d6", "--campaign", "Mardi", "--action-id", "evt-1",
+                          "--db", db)  # fmt: skip
+    assert code == 2 and "already rolled" in err
+    run(capsys, "dice", "2d6+1", "--campaign", "Mardi", "--hidden", "--db", db)
+    run(capsys, "journal", "disclose", "Mardi", "--db", db)
+    run(capsys, "campaign", "reveal", "Mardi", "--db", db)
+    path = tmp_path / "journal.json"
+    run(capsys, "journal", "export", "Mardi", "--output", str(path), "--db", db)
+    journal = json.loads(path.read_text())
+    assert journal["entries"][0]["context"]["system"] is None
+    report = verify(journal, replayer)
+    assert report.ok and report.results_checked == 2
+    journal["entries"][0]["result"]["total"] += 1
+    assert first_problem(rehash(journal)).startswith("entry 1: the rules give ")
+    code, _out, err = run(capsys, "dice", "2d6", "--odds", "--campaign", "Mardi", "--db", db)
+    assert code == 2 and "only for a roll" in err
+
+
+def first_problem(journal: Json) -> str:
+    return verify(journal, replayer).problems[0].message()

@@ -13,6 +13,14 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from jdr.cli.stored import (
+    ACTION_ID_HELP,
+    ACTOR_HELP,
+    CAMPAIGN_ROLL_HELP,
+    CLIENT_SEED_HELP,
+    DB_HELP,
+    HIDDEN_HELP,
+)
 from jdr.errors import InputError, JdrError, UnknownNameError
 from jdr.i18n import _, resolve_language, set_language
 
@@ -182,12 +190,38 @@ def build_app() -> typer.Typer:
         seed: Annotated[
             str | None, typer.Option("--seed", metavar="N", help=_("Seed for a reproducible roll."))
         ] = None,
+        campaign: Annotated[
+            str | None, typer.Option("--campaign", metavar="NAME", help=_(CAMPAIGN_ROLL_HELP))
+        ] = None,
+        actor: Annotated[
+            str | None, typer.Option("--actor", metavar="NAME", help=_(ACTOR_HELP))
+        ] = None,
+        action_id: Annotated[
+            str | None, typer.Option("--action-id", metavar="ID", help=_(ACTION_ID_HELP))
+        ] = None,
+        client_seed: Annotated[
+            str | None, typer.Option("--client-seed", metavar="TEXT", help=_(CLIENT_SEED_HELP))
+        ] = None,
+        hidden: Annotated[bool, typer.Option("--hidden", help=_(HIDDEN_HELP))] = False,
+        db: Annotated[
+            str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
+        ] = None,
         json: Annotated[bool, typer.Option("--json", help=json_help)] = False,
         lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
     ) -> None:
         from jdr.cli.dice import dice
+        from jdr.cli.options import Journal
 
-        dice(expression, odds=odds, exact=exact, faces=faces, seed=seed, as_json=json)
+        journal = Journal(campaign, actor, action_id, client_seed, hidden, db)
+        dice(
+            expression,
+            odds=odds,
+            exact=exact,
+            faces=faces,
+            seed=seed,
+            as_json=json,
+            journal=journal,
+        )
 
     @app.command("demo", help=_("Show what jdr does, on a few real rolls and odds."))
     def demo_command(

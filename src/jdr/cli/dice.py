@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from jdr.cli.render import console, decimal, distribution_table, emit_json, jsonable
 from jdr.i18n import _
+
+if TYPE_CHECKING:
+    from jdr.cli.options import Journal
 
 
 def dice(
@@ -13,12 +18,19 @@ def dice(
     faces: str | None = None,
     seed: str | None = None,
     as_json: bool = False,
+    journal: Journal | None = None,
 ) -> None:
     from jdr.dice import notation
     from jdr.dice.source import GivenFaces, make_source
 
+    if journal is not None:
+        journal.check()
     expression = notation.parse(text)
     if odds:
+        if journal is not None and journal.campaign is not None:
+            from jdr.errors import InputError
+
+            raise InputError("--campaign", journal.campaign, "-", _("only for a roll, not --odds"))
         distribution = notation.odds(expression, exact=exact)
         mean = distribution.mean()
         rows = distribution.to_list()
@@ -37,18 +49,32 @@ def dice(
         )
         out.print(distribution_table(rows, _("total"), exact))
         return
-    rng = make_source(faces, seed)
-    result = notation.roll(expression, rng)
-    if isinstance(rng, GivenFaces):
-        rng.finish()
+    lines: list[str] = []
+    extra: dict[str, Any] | None = None
+    if journal is not None and journal.campaign is not None:
+        from jdr.cli.journal_commands import journal_json, journal_lines, roll_dice_in_campaign
+
+        rolled = roll_dice_in_campaign(expression, faces, seed, journal)
+        result = rolled.record
+        lines = journal_lines(rolled.entry, rolled.replayed)
+        extra = journal_json(journal.campaign, rolled.entry, rolled.replayed)
+    else:
+        rng = make_source(faces, seed)
+        result = notation.roll(expression, rng)
+        if isinstance(rng, GivenFaces):
+            rng.finish()
     if as_json:
-        emit_json(
-            {
-                "expression": expression.text,
-                "faces": list(result.faces),
-                "total": result.total,
-                "explanation": result.explain(),
-            }
-        )
+        payload: dict[str, Any] = {
+            "expression": expression.text,
+            "faces": list(result.faces),
+            "total": result.total,
+            "explanation": result.explain(),
+        }
+        if extra is not None:
+            payload["journal"] = extra
+        emit_json(payload)
         return
-    console().print(result.explain(), markup=False)
+    out = console()
+    out.print(result.explain(), markup=False)
+    for line in lines:
+        out.print(line, markup=False, style="dim")

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from jdr.cli.render import console, emit_json
-from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
+from jdr.cli.stored import CLIENT_SEED_HELP, DB_HELP, JSON_HELP, LANG_HELP, opened
 from jdr.i18n import N_, _
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and the systems load only when a command runs
@@ -99,13 +99,7 @@ def build_fight() -> typer.Typer:
         ] = False,
         client_seed: Annotated[
             str | None,
-            typer.Option(
-                "--client-seed",
-                metavar="TEXT",
-                help=_(
-                    "A player's own text mixed into the dice, so nobody could know them in advance."
-                ),
-            ),
+            typer.Option("--client-seed", metavar="TEXT", help=_(CLIENT_SEED_HELP)),
         ] = None,
         seed: seed_option = None,
         faces: faces_option = None,

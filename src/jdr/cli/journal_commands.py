@@ -66,6 +66,20 @@ def roll_in_campaign(
         )
 
 
+def roll_dice_in_campaign(
+    expression: Any, faces: str | None, seed: str | None, journal: "Journal"
+) -> "Rolled":
+    """`jdr dice EXPR --campaign NAME`: generic dice through the campaign's journal."""
+    from jdr.dice.source import make_source
+    from jdr.journal import service
+
+    assert journal.campaign is not None
+    rng = make_source(faces, seed) if faces is not None or seed is not None else None
+    who = service.Who(journal.actor, journal.action_id, journal.client_seed, journal.hidden)
+    with opened(journal.db) as store:
+        return service.roll_dice(store, store.campaign(journal.campaign), expression, who, rng)
+
+
 def journal_json(campaign: str, entry: "Entry", replayed: bool = False) -> Json:
     """The `journal` key of a roll's or a fight action's JSON answer."""
     from jdr.journal.entries import short

@@ -14,7 +14,15 @@ from typing import Annotated, Any
 
 import typer
 
-from jdr.i18n import N_, _
+from jdr.cli.stored import (
+    ACTION_ID_HELP,
+    ACTOR_HELP,
+    CAMPAIGN_ROLL_HELP,
+    CLIENT_SEED_HELP,
+    DB_HELP,
+    HIDDEN_HELP,
+)
+from jdr.i18n import _
 
 
 @dataclass(frozen=True)
@@ -60,31 +68,11 @@ class Journal:
 
 
 _JOURNAL_OPTIONS = (
-    (
-        "campaign",
-        "--campaign",
-        "NAME",
-        N_("Roll through this campaign's journal: verifiable dice."),
-    ),
-    ("actor", "--actor", "NAME", N_("Who rolls (for the journal and its luck audit).")),
-    (
-        "action_id",
-        "--action-id",
-        "ID",
-        N_("The action's id (e.g. the forum post): asking again gives the same roll."),
-    ),
-    (
-        "client_seed",
-        "--client-seed",
-        "TEXT",
-        N_("A player's own text mixed into the dice, so nobody could know them in advance."),
-    ),
-    (
-        "db",
-        "--db",
-        "URL",
-        N_("Database URL (else JDR_DATABASE_URL, else the embedded SQLite file)."),
-    ),
+    ("campaign", "--campaign", "NAME", CAMPAIGN_ROLL_HELP),
+    ("actor", "--actor", "NAME", ACTOR_HELP),
+    ("action_id", "--action-id", "ID", ACTION_ID_HELP),
+    ("client_seed", "--client-seed", "TEXT", CLIENT_SEED_HELP),
+    ("db", "--db", "URL", DB_HELP),
 )
 
 
@@ -139,13 +127,7 @@ def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
                 "jdr_hidden",
                 kw,
                 default=False,
-                annotation=Annotated[
-                    bool,
-                    typer.Option(
-                        "--hidden",
-                        help=_("A GM's secret roll: only its hash is public until disclosed."),
-                    ),
-                ],
+                annotation=Annotated[bool, typer.Option("--hidden", help=_(HIDDEN_HELP))],
             )
         )
     if exact:

@@ -13,6 +13,13 @@ if TYPE_CHECKING:
 DB_HELP = N_("Database URL (else JDR_DATABASE_URL, else the embedded SQLite file).")
 JSON_HELP = N_("Print one JSON object on stdout.")
 LANG_HELP = N_("Language of the output.")
+CAMPAIGN_ROLL_HELP = N_("Roll through this campaign's journal: verifiable dice.")
+ACTOR_HELP = N_("Who rolls (for the journal and its luck audit).")
+ACTION_ID_HELP = N_("The action's id (e.g. the forum post): asking again gives the same roll.")
+CLIENT_SEED_HELP = N_(
+    "A player's own text mixed into the dice, so nobody could know them in advance."
+)
+HIDDEN_HELP = N_("A GM's secret roll: only its hash is public until disclosed.")
 
 
 @contextmanager

@@ -41,6 +41,11 @@ def roll_result(record: Record) -> Json:
     return result
 
 
+def dice_result(record: Any) -> Json:
+    """What a generic dice roll's journal entry keeps: its total and faces."""
+    return {"total": int(record.total), "faces": [int(face) for face in record.faces]}
+
+
 class SystemReplayer:
     """The `verify` replayer for one rule system (see the module's docstring)."""
 
@@ -54,6 +59,10 @@ class SystemReplayer:
             return self._fight(entry, context, source)
         if source is None:
             return SKIP
+        return self.roll(context, source)
+
+    def roll(self, context: Json, source: RandomSource) -> Any:
+        """A roll's result from `source`'s faces, by the system's action."""
         from jdr.params import validate_params
 
         action = self.system.actions.get(str(context.get("action")))
@@ -98,11 +107,25 @@ class SystemReplayer:
             )
 
 
-def replayer_for(system_id: str) -> SystemReplayer | None:
-    """The replayer of an installed system, or None (results are then not re-computed)."""
+def replay_dice(entry: Entry, source: RandomSource | None) -> Any:
+    """Re-roll a generic dice entry (`jdr dice EXPR --campaign NAME`) on its faces."""
+    from jdr.dice import notation
+
+    if source is None:
+        return SKIP
+    params = (entry.context or {}).get("params") or {}
+    expression = notation.parse(str(params.get("expression", "")))
+    return dice_result(notation.roll(expression, source))
+
+
+def replayer_for(system_id: str | None) -> Any:
+    """The replayer of an installed system (generic dice for None), or None when the system
+    is not installed: results are then not re-computed."""
     from jdr.errors import JdrError
     from jdr.systems import default_registry
 
+    if system_id is None:
+        return replay_dice
     registry = default_registry()
     if system_id not in registry.ids():
         return None

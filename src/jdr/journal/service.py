@@ -29,7 +29,7 @@ from jdr.store import (
     JournalRow,
     Store,
 )
-from jdr.systems.protocol import Action, Record, RuleSystem
+from jdr.systems.protocol import Action, RuleSystem
 
 Json = dict[str, Any]
 
@@ -158,9 +158,24 @@ class Rolled:
     """A roll made through a campaign: the record, its journal entry, and whether the action id
     had been rolled before (then nothing was rolled: the stored roll is shown again)."""
 
-    record: Record
+    record: Any
     entry: Entry
     replayed: bool = False
+
+
+DICE = "dice"
+"""The journal's `action` for generic dice notation (`jdr dice EXPR --campaign NAME`); its
+context has `"system": null` and `"params": {"expression": …}`."""
+
+
+@dataclass(frozen=True)
+class Who:
+    """Who rolls, and the journal options of the roll."""
+
+    actor: str | None = None
+    action_id: str | None = None
+    client_seed: str | None = None
+    hidden: bool = False
 
 
 def roll(
@@ -187,34 +202,76 @@ def roll(
             _("a campaign played with {system}").format(system=system.id),
             _("this campaign plays {system}").format(system=campaign.system),
         )
-    base: Json = {
-        "system": system.id,
-        "actor": actor,
-        "action": action.name,
-        "params": params.model_dump(mode="json"),
-    }
-    if client_seed is not None:
-        base["client_seed"] = client_seed
+    base: Json = {"system": system.id, "action": action.name}
+    base["params"] = params.model_dump(mode="json")
+    return _roll_through(
+        store,
+        campaign,
+        base,
+        lambda source: action.roll(params, source),
+        roll_result,
+        Who(actor, action_id, client_seed, hidden),
+        rng,
+    )
+
+
+def roll_dice(
+    store: Store,
+    campaign: Campaign,
+    expression: Any,
+    who: Who,
+    rng: RandomSource | None = None,
+) -> Rolled:
+    """Roll a parsed dice `expression` (`jdr.dice.notation`) through `campaign`'s journal."""
+    from jdr.dice import notation
+    from jdr.journal.replay import dice_result
+
+    base: Json = {"system": None, "action": DICE, "params": {"expression": expression.text}}
+    return _roll_through(
+        store,
+        campaign,
+        base,
+        lambda source: notation.roll(expression, source),
+        dice_result,
+        who,
+        rng,
+    )
+
+
+def _roll_through(
+    store: Store,
+    campaign: Campaign,
+    base: Json,
+    roll_with: Callable[[RandomSource], Any],
+    result_of: Callable[[Any], Json],
+    who: Who,
+    rng: RandomSource | None,
+) -> Rolled:
+    """One roll through the journal; a known action id gives its stored roll again (the record
+    rebuilt from the stored faces), or a `RulesError` if it was for another roll."""
+    base = {**base, "actor": who.actor}
+    if who.client_seed is not None:
+        base["client_seed"] = who.client_seed
 
     def run(source: RandomSource) -> tuple[Json, Any, None]:
-        record = action.roll(params, source)
+        record = roll_with(source)
         inner = source.inner if isinstance(source, Recording) else source
         if isinstance(inner, GivenFaces):
             inner.finish()
-        return roll_result(record), record, None
+        return result_of(record), record, None
 
     def same(entry: Entry) -> bool:
         context = entry.context or {}
         return all(context.get(key) == value for key, value in _plain(base).items()) and (
-            context.get("client_seed") == client_seed
+            context.get("client_seed") == who.client_seed
         )
 
-    chosen = check_action_id(action_id) if action_id is not None else None
-    done = journaled(store, campaign, base, run, rng, chosen, hidden, same=same)
+    chosen = check_action_id(who.action_id) if who.action_id is not None else None
+    done = journaled(store, campaign, base, run, rng, chosen, who.hidden, same=same)
     if not done.replayed:
         return Rolled(done.value, done.entry)
     faces = [face for _size, face in (done.entry.dice or {}).get("rolls", [])]
-    return Rolled(action.roll(params, GivenFaces(faces)), done.entry, replayed=True)
+    return Rolled(roll_with(GivenFaces(faces)), done.entry, replayed=True)
 
 
 def export(store: Store, campaign: Campaign) -> Json:

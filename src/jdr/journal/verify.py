@@ -139,39 +139,27 @@ SKIP = object()
 
 def verify(
     journal: Mapping[str, Any],
-    replayer: Callable[[str], Replayer | None] | None = None,
+    replayer: Callable[[str | None], Replayer | None] | None = None,
     pins: Mapping[int, str] | None = None,
 ) -> Report:
     """Check an exported journal (see the module's docstring).
 
-    `replayer(system_id)` gives the function that re-computes results of the system an entry's
-    context names (None: results are not re-computed); `pins` maps seqs to hashes (or their
-    first digits) seen elsewhere, e.g. on a forum post, which the journal must still hold.
+    `replayer(system_id)` gives the function that re-computes the results of the system an
+    entry's context names (`None`: generic dice notation); without it, results are not
+    re-computed. `pins` maps seqs to hashes (or their first digits) seen elsewhere, e.g. on a
+    forum post, which the journal must still hold.
     """
     report = Report()
     if journal.get("format") != FORMAT or journal.get("v") != VERSION:
-        report.problems.append(
-            Problem(
-                "format",
-                None,
-                {"detail": f"format {journal.get('format')!r}, v {journal.get('v')!r}"},
-            )
-        )
+        detail = f"format {journal.get('format')!r}, v {journal.get('v')!r}"
+        report.problems.append(Problem("format", None, {"detail": detail}))
         return report
     seeds = _seeds(journal.get("epochs"), report)
     raw = journal.get("entries")
     if not isinstance(raw, list):
         report.problems.append(Problem("format", None, {"detail": _("entries is not a list")}))
         return report
-    replayers: dict[str, Replayer | None] = {}
-
-    def replay_of(entry: Entry) -> Replayer | None:
-        """The replayer of the system the entry's (hashed) context names."""
-        system = str((entry.context or {}).get("system", journal.get("system")))
-        if replayer is not None and system not in replayers:
-            replayers[system] = replayer(system)
-        return replayers.get(system)
-
+    replays = _Replayers(replayer, journal.get("system"))
     previous: Entry | None = None
     previous_hash = GENESIS
     for position, item in enumerate(raw, start=1):
@@ -179,7 +167,6 @@ def verify(
             _check_shape(item)
             entry = Entry.from_json(item)
             computed = entry.hash
-            shown = str(item["hash"])
         except (KeyError, TypeError, ValueError, JdrError) as error:
             report.problems.append(
                 Problem("malformed", None, {"position": position, "detail": _detail(error)})
@@ -187,34 +174,59 @@ def verify(
             return report
         report.entries += 1
         _check_place(entry, previous, previous_hash, report)
-        if entry.commitment not in seeds:
-            report.problems.append(Problem("commitment", entry.seq, {"found": entry.commitment}))
-        elif entry.disclosed:
-            faces = _check_dice(entry, seeds[entry.commitment], report)
-            replay = replay_of(entry)
-            if replay is None:
-                if faces is not None:
-                    report.not_replayed.append(entry.seq)
-            elif faces is None:
-                _note(entry, replay)
-            else:
-                _check_result(entry, faces, replay, report)
-        else:
-            report.sealed.append(entry.seq)
+        _check_body(entry, seeds, replays, report)
         if entry.disclosed and item.get("body_hash", entry.body_hash) != entry.body_hash:
             found = item.get("body_hash")
             report.problems.append(
                 Problem("body_hash", entry.seq, {"expected": entry.body_hash, "found": found})
             )
-        if computed != shown:
+        if computed != item["hash"]:
             report.problems.append(
-                Problem("hash", entry.seq, {"expected": computed, "found": shown})
+                Problem("hash", entry.seq, {"expected": computed, "found": item["hash"]})
             )
-        previous, previous_hash = entry, shown  # one changed entry is one problem, not two
+        previous, previous_hash = entry, item["hash"]  # one changed entry is one problem
     if previous is not None:
         report.last = (previous.seq, previous_hash)
     _check_pins(pins or {}, raw, report)
     return report
+
+
+class _Replayers:
+    """One replayer per system an entry's (hashed) context names, made when first needed."""
+
+    def __init__(self, make: Callable[[str | None], Replayer | None] | None, default: Any):
+        self.make = make
+        self.default = default
+        self.made: dict[str | None, Replayer | None] = {}
+
+    def of(self, entry: Entry) -> Replayer | None:
+        context = entry.context or {}
+        found = context.get("system", self.default)
+        system = None if found is None else str(found)  # None: generic dice notation
+        if self.make is not None and system not in self.made:
+            self.made[system] = self.make(system)
+        return self.made.get(system)
+
+
+def _check_body(
+    entry: Entry, seeds: Mapping[str, bytes | None], replays: _Replayers, report: Report
+) -> None:
+    """The entry's epoch, its dice, and its result re-computed by the rules."""
+    if entry.commitment not in seeds:
+        report.problems.append(Problem("commitment", entry.seq, {"found": entry.commitment}))
+        return
+    if not entry.disclosed:
+        report.sealed.append(entry.seq)
+        return
+    faces = _check_dice(entry, seeds[entry.commitment], report)
+    replay = replays.of(entry)
+    if replay is None:
+        if faces is not None:
+            report.not_replayed.append(entry.seq)
+    elif faces is None:
+        _note(entry, replay)
+    else:
+        _check_result(entry, faces, replay, report)
 
 
 _FIELDS: dict[str, type | tuple[type, ...]] = {
