@@ -24,16 +24,15 @@ from __future__ import annotations
 import argparse
 import random
 import secrets
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 from jdr.dice.verifiable import Derived, commitment
 from jdr.journal.entries import GENESIS, Entry, dice, make_entry
 from jdr.journal.luck import audit
 from jdr.journal.verify import verify
+from timing import median_time
 
 SEED = bytes(range(32))
 CAMPAIGN = "bench"
@@ -41,15 +40,6 @@ ACTORS = ["Ayla", "Bram", "Cyd", "Dora"]
 SIZES = [20, 6, 6, 8, 100]  # the 5 dice of every synthetic journal entry
 
 Row = tuple[str, str, str, str, str]
-
-
-def median_time(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def rate(count: int, seconds: float) -> str:

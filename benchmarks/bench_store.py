@@ -18,12 +18,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ import example_system  # the tests' example system: a two-fighter Duel
 from jdr.dice import GivenFaces, Seeded
 from jdr.fights import service
 from jdr.store import Store, open_store
+from timing import median_time
 
 TARGET = 0.5
 RULES = example_system.Duel()
@@ -116,15 +116,6 @@ def long_fight(store: Store, events: int) -> int:
             batch = []
     store.append(fight, version, batch)
     return fight
-
-
-def median_time(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def bench(label: str, url: str, args: argparse.Namespace) -> list[tuple[str, ...]]:
