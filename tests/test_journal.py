@@ -160,7 +160,7 @@ def test_a_hidden_roll_is_sealed_until_disclosed_and_blocks_the_reveal(store: St
     sealed = service.export(store, campaign)["entries"][1]
     assert set(sealed) == {"seq", "prev_hash", "commitment", "hidden", "body_hash", "hash"}
     assert sealed["hash"] == hidden.entry.hash and sealed["hidden"] is True
-    with pytest.raises(StoreError, match="hidden rolls 2 are not disclosed"):
+    with pytest.raises(StoreError, match="hidden rolls not disclosed yet: 2; disclose them"):
         store.reveal_epoch(campaign.id)
     assert store.epochs(campaign.id)[-1].revealed is None  # nothing changed
     report = verify(service.export(store, campaign), replayer)
@@ -507,7 +507,7 @@ def test_cli_campaign_roll_reveal_export_verify(
     payload = json.loads(out)
     assert payload["journal"]["hidden"] is True and payload["journal"]["seq"] == 2
     code, out, err = run(capsys, "campaign", "reveal", "Mardi", "--db", db)
-    assert code == 2 and "hidden rolls 2 are not disclosed" in err
+    assert code == 2 and "hidden rolls not disclosed yet: 2" in err
     assert run(capsys, "journal", "disclose", "Mardi", "--db", db)[0] == 0
     code, out, _ = run(capsys, "campaign", "reveal", "Mardi", "--json", "--db", db)
     revealed = json.loads(out)

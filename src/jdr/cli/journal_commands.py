@@ -324,8 +324,10 @@ def _action_text(context: Json) -> str:
 
 
 def _result_text(result: Json) -> str:
-    if "outcome" in result:
-        return str(result["outcome"])
+    if "outcome" in result:  # an identifier, shown in the reader's words (as the odds tables do)
+        return _(str(result["outcome"]))
+    if "total" in result:
+        return str(result["total"])
     events = result.get("events")
     if isinstance(events, list):
         return ", ".join(str(e.get("type", "?")) for e in events if isinstance(e, dict))

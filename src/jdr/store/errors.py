@@ -45,7 +45,7 @@ MESSAGES = {
         " attempts): try again"
     ),
     "hidden_rolls": N_(
-        "hidden rolls {seqs} are not disclosed yet: disclose them first"
+        "hidden rolls not disclosed yet: {seqs}; disclose them first"
         " (jdr journal disclose NAME), since the seed would reveal them"
     ),
     "epoch_changed": N_("campaign {campaign}'s seed was revealed meanwhile: try again"),
