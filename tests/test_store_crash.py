@@ -28,6 +28,7 @@ from sqlalchemy import text
 import example_system
 from jdr.dice import GivenFaces
 from jdr.fights import service
+from jdr.fights.service import fight_action_id
 from jdr.store import Store, open_store
 
 TESTS = Path(__file__).parent
@@ -152,6 +153,19 @@ def check_fold(store: Store, fight: int, events: list[dict[str, Any]]) -> None:
     assert not state["over"]
 
 
+def check_journal(store: Store, campaign: int, fight: int) -> None:
+    """Every action played through the service has its journal entry and no entry lacks its
+    action: they were written in one transaction. The chain is unbroken. (The child's raw
+    `note` appends bypass the service, so they have no entry.)"""
+    from jdr.journal.service import export
+    from jdr.journal.verify import verify
+
+    actions = sorted({e.action for e in store.events(fight) if e.event["type"] != "note"})
+    rows = store.journal(campaign)
+    assert [r.action_id for r in rows] == [fight_action_id(fight, a) for a in actions]
+    assert verify(export(store, store.campaign_by_id(campaign))).ok
+
+
 def test_killed_mid_stream_loses_no_committed_event(database_url: str) -> None:
     store = open_store(database_url)
     campaign = store.create_campaign("example", "Crash table")
@@ -173,6 +187,7 @@ def test_killed_mid_stream_loses_no_committed_event(database_url: str) -> None:
         try:
             events = check_log(reopened, fight, reported)
             check_fold(reopened, fight, events)
+            check_journal(reopened, campaign, fight)
         finally:
             reopened.close()
     assert total_reported >= KILLS
