@@ -399,3 +399,27 @@ def test_help_commands(capsys: pytest.CaptureFixture[str], db: str) -> None:
     code, out, err = run(capsys, "fight", "act", "1", "Kaito", "--db", db)
     assert (code, out) == (2, "")
     assert "COMMAND: no command given (allowed: attack, defend, technique, flee)" in err
+
+
+def test_pk_5_a_stored_pokemon_joins_a_running_fight(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(
+        capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Sauvage",
+        "pokemon.toml:Rattata", "trainer.toml:Sacha",
+    )  # fmt: skip
+    run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Pika,Sauvage", "--db", db)
+    joined = act(capsys, db, "Rattata", "join", "side=wild", "item=Restes", "--faces", "7")
+    assert [e["type"] for e in joined["events"]] == ["joined", "initiative_rolled"]
+    assert joined["command"]["pokemon"]["side"] == "wild"
+    assert joined["command"]["pokemon"]["item"] == "Restes"
+    state = run_json(capsys, "fight", "show", "1", "--db", db)["state"]
+    assert "Rattata" in state["pokemon"]
+    code, _out, err = run(capsys, "fight", "act", "1", "Rattata", "join", "--db", db)
+    assert code == 2 and "two Pokémon are named Rattata" in err
+    code, _out, err = run(capsys, "fight", "act", "1", "Sacha", "join", "--db", db)
+    assert code == 2 and "a trainer does not fight" in err
+    code, _out, err = run(capsys, "fight", "act", "1", "Nobody", "join", "--db", db)
+    assert code == 2 and "no character Nobody" in err
+    code, _out, err = run(capsys, "fight", "act", "1", "Pika", "join", "colour=red", "--db", db)
+    assert code == 2 and "colour" in err

@@ -255,7 +255,7 @@ def _act(
 ) -> None:
     from jdr.errors import InputError, RulesError
     from jdr.fights import service
-    from jdr.fights.setup import make_command, parse_pairs
+    from jdr.fights.setup import make_command, parse_pairs, setup_hook
 
     rng = _dice(faces, seed)
     with opened(db) as store:
@@ -266,7 +266,13 @@ def _act(
         if command is None:
             legal = rules.legal_commands(service.state(store, fight, rules))
             raise InputError("COMMAND", None, ", ".join(legal) or "-", _("no command given"))
-        decided = make_command(system, actor, command, parse_pairs(pairs or []))
+        joiner = setup_hook(system, "join_command")
+        if command == "join" and joiner is not None:  # a stored character enters the fight
+            campaign_id = store.fight(fight).campaign_id
+            sheet = store.character_named(campaign_id, actor).sheet
+            decided = joiner(actor, sheet, parse_pairs(pairs or []))
+        else:
+            decided = make_command(system, actor, command, parse_pairs(pairs or []))
         try:
             acted = service.act(store, fight, rules, decided, rng, client_seed=client_seed)
         except RulesError as refused:

@@ -3,7 +3,9 @@
 A system that can be played from stored sheets gives `System.fight_setup(participants, options)`:
 each participant is `{"name", "sheet", "side"}` (the stored name, the stored sheet, a side), the
 options carry `order`. The module that defines it may also define `make_command(actor, action,
-pairs)` when its commands do not name the actor `actor` (Polédémos: `player`).
+pairs)` when its commands do not name the actor `actor` (Polédémos: `player`), and
+`join_command(name, sheet, pairs)` when a stored character can enter a running fight (Pokémon:
+`jdr fight act FIGHT NAME join side=…`).
 
 >>> parse_pairs(["target=Bob", "dice=2", "energy=false", "group=A,B", 'members={"A": 1}'])
 {'target': 'Bob', 'dice': 2, 'energy': False, 'group': ['A', 'B'], 'members': {'A': 1}}
@@ -30,6 +32,7 @@ __all__ = [
     "parse_value",
     "participants",
     "per_participant",
+    "setup_hook",
     "to_play",
 ]
 
@@ -87,12 +90,18 @@ def build_setup(system: RuleSystem, fighters: list[Json], options: Json) -> Json
     return setup
 
 
+def setup_hook(system: RuleSystem, name: str) -> Any:
+    """A function `name` of the module that holds the system's `fight_setup`, if it has one:
+    `make_command(actor, action, pairs)`, `join_command(name, sheet, pairs)`."""
+    builder = getattr(system, "fight_setup", None)
+    module = sys.modules.get(getattr(builder, "__module__", "")) if builder else None
+    return getattr(module, name, None)
+
+
 def make_command(system: RuleSystem, actor: str, action: str, pairs: Json) -> Json:
     """The decider's command: the system's `make_command` if its setup module has one, else
     `{"action": action, "actor": actor, **pairs}`."""
-    builder = getattr(system, "fight_setup", None)
-    module = sys.modules.get(getattr(builder, "__module__", "")) if builder else None
-    custom = getattr(module, "make_command", None)
+    custom = setup_hook(system, "make_command")
     if custom is not None:
         command: Json = custom(actor, action, pairs)
         return command
