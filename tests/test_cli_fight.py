@@ -423,3 +423,23 @@ def test_pk_5_a_stored_pokemon_joins_a_running_fight(
     assert code == 2 and "no character Nobody" in err
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "join", "colour=red", "--db", db)
     assert code == 2 and "colour" in err
+
+
+def test_pd_3_the_scenario_says_who_starts_and_which_way_play_goes(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "poledemos", "warband.toml:Alice", "warband.toml:Bob", "warband.toml:Cy")
+    new = ["fight", "new", "--campaign", "C", "--with", "Alice,Bob,Cy", "--db", db]
+    started = run_json(capsys, *new, "--order", "Bob,Alice,Cy")
+    opening = {e["type"]: e for e in started["events"]}
+    assert opening["game_started"]["first"] == "Bob"
+    assert opening["game_started"]["direction"] == "counterclockwise"
+    assert opening["first_player"] == {"type": "first_player", "player": "Bob", "by": "scenario"}
+    started = run_json(capsys, *new, "--order", "Cy,Alice,Bob")
+    assert started["events"][0]["direction"] == "clockwise"
+    for wrong in ("Bob,Cy", "Bob,Alice,Dan"):
+        code, _out, err = run(capsys, *new, "--order", wrong)
+        assert code == 2 and "play goes around the table (PD-3)" in err
+    rolled = run_json(capsys, *new, "--faces", "2,5,3")
+    assert [e["type"] for e in rolled["events"]][:3] == ["game_started", "roll_off", "first_player"]
+    assert rolled["events"][2]["player"] == "Bob"
