@@ -167,7 +167,15 @@ def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert (code, out.splitlines()[0]) == (0, "defended actor=Kaito round=1")
     code, out, _err = run(capsys, "fight", "show", "1", "--db", db)
     assert code == 0
-    assert "to play: Corbeau" in out
+    assert out.splitlines()[1:] == [
+        "Kaito (a) — rank C · Énergie 8/8 · Volonté 8/8 · defending",
+        "Corbeau (b) — rank B · Énergie 12/12 · Volonté 10/10",
+        "to play: Corbeau",
+        "legal commands: attack, defend, technique, flee",
+    ]
+    code, out, _err = run(capsys, "fight", "show", "1", "--db", db, "--lang", "fr")
+    assert out.splitlines()[0] == "combat 1 — C"
+    assert out.splitlines()[1] == ("Kaito (a) — rang C · Énergie 8/8 · Volonté 8/8 · en défense")
     code, out, _err = run(capsys, "fight", "log", "1", "--db", db)
     assert out.splitlines()[0].split()[:2] == ["1", "fight_started"]
     assert "action 4 undone" in run(capsys, "fight", "undo", "1", "--db", db)[1]
@@ -443,3 +451,34 @@ def test_pd_3_the_scenario_says_who_starts_and_which_way_play_goes(
     rolled = run_json(capsys, *new, "--faces", "2,5,3")
     assert [e["type"] for e in rolled["events"]][:3] == ["game_started", "roll_off", "first_player"]
     assert rolled["events"][2]["player"] == "Bob"
+
+
+def test_show_gives_each_fighter_one_line_in_every_system(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Sauvage")
+    run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Pika,Sauvage", "--faces", "3,9",
+             "--db", db)  # fmt: skip
+    out = run(capsys, "fight", "show", "1", "--db", db)[1].splitlines()
+    assert out[1:3] == [
+        "Pika (a) — Vitalité 14/14 · Énergie 10/10 · initiative 8",
+        "Sauvage (b) — Vitalité 14/14 · Énergie 10/10 · initiative 14",
+    ]
+
+
+def test_a_fighter_line_reads_gauges_values_and_flags() -> None:
+    from jdr.fights.view import fighter_line
+    from jdr.i18n import set_language
+
+    data = {
+        "name": "Pika", "side": "a", "vitality": 0, "vitality_max": 14, "condition": "paralysis",
+        "condition_turns": 2, "ko": True, "in_fight": True, "homebrew": 3, "item": None,
+    }  # fmt: skip
+    assert fighter_line(data) == (
+        "Pika (a) — Vitalité 0/14 · condition paralysis · turns 2 · homebrew 3 · KO"
+    )
+    set_language("fr")
+    assert fighter_line(data) == (
+        "Pika (a) — Vitalité 0/14 · altération Paralysie · tours 2 · homebrew 3 · KO"
+    )
+    assert fighter_line({"name": "Solo"}) == "Solo"

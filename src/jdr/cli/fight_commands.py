@@ -585,26 +585,23 @@ def _print_state(fight: int, campaign: "Campaign", state: Json, legal: list[str]
     from rich.markup import escape
 
     from jdr.fights.setup import per_participant, to_play
+    from jdr.fights.view import fighter_line
 
     out = console()
-    out.print(f"[bold]{_('fight {fight}').format(fight=fight)}[/bold] — {escape(campaign.name)}")
+    title = _("fight {fight}").format(fight=fight)
+    out.print(f"[bold]{escape(title)}[/bold] — {escape(campaign.name)}")
     fighters = per_participant(state)
-    table = Table(show_header=True, header_style="bold")
-    if fighters is not None:
-        columns: list[str] = []
+    if fighters is not None:  # one line per fighter: the gauges, the flags that are on
         for data in fighters.values():
-            columns += [k for k, v in data.items() if _scalar(v) and k not in columns]
-        for column in columns:
-            table.add_column(column)
-        for data in fighters.values():
-            table.add_row(*(_shown(data.get(column)) for column in columns))
+            out.print(fighter_line(data), markup=False)
     else:
+        table = Table(show_header=True, header_style="bold")
         table.add_column(_("field"))
         table.add_column(_("value"))
         for key, value in state.items():
             if _scalar(value) or (isinstance(value, list) and all(_scalar(v) for v in value)):
                 table.add_row(key, _shown(value))
-    out.print(table)
+        out.print(table)
     turn = to_play(state)
     if turn is not None:
         out.print(_("to play: {who}").format(who=_shown(turn)), markup=False)
