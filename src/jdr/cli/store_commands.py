@@ -456,16 +456,14 @@ def _system(system_id: str) -> "RuleSystem":
 
 
 def validate_file(system: "RuleSystem", file: Path | str) -> "BaseModel":
-    """The TOML sheet `file` validated by `system`'s sheet model (`SheetError` lists problems).
-
-    Pokémon sheets are a Pokémon or a trainer: `kind`, or the keys present, says which.
-    """
+    """The TOML sheet `file` validated by `system`'s sheet model (`SheetError` lists problems),
+    or by the system's own `load_sheet` when its sheets come in several kinds."""
     if system.sheet is None:
         raise InputError("--system", system.id, "-", _("this rule system has no character sheet"))
-    if system.id == "pokemon":
-        from jdr.systems.pokemon.sheet_files import load_sheet
-
-        return load_sheet(Path(file))
+    loader = getattr(system, "load_sheet", None)
+    if loader is not None:
+        sheet: BaseModel = loader(Path(file))
+        return sheet
     from jdr.sheets import load_model
 
     return load_model(system.sheet, Path(file))

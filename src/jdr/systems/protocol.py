@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
@@ -159,6 +160,9 @@ class System:
     extra_commands: Callable[[], Any] | None = None
     fight_setup: Callable[[list[Json], Json], Json] | None = None
     """Participants (`{"name", "sheet", "side"}`) and options (`order`) → the fight's setup."""
+    load_sheet: Callable[[Path], BaseModel] | None = None
+    """Reads and validates a TOML sheet, for a system whose sheets come in several kinds (a
+    Pokémon or a trainer); None: `sheet` is the one model."""
     luck: Callable[[int, int], int] | None = None
     """`luck(size, face)`: how lucky a face is for its roller, higher luckier, for the journal's
     luck audit (None: the face itself)."""
