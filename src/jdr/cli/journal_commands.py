@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli.render import console, emit_json, percent
-from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, OUTPUT_HELP, opened, write_output
 from jdr.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
@@ -181,9 +181,7 @@ def build_journal() -> typer.Typer:
         name: name_argument,
         output: Annotated[
             Path | None,
-            typer.Option(
-                "--output", metavar="FILE", help=_("Write to this file (default: stdout).")
-            ),
+            typer.Option("--output", metavar="FILE", help=_(OUTPUT_HELP)),
         ] = None,
         db: db_option = None,
         lang: lang_option = None,
@@ -196,7 +194,7 @@ def build_journal() -> typer.Typer:
         if output is None:
             sys.stdout.write(text)
             return
-        _write(output, text)
+        write_output(output, text)
         console().print(
             _("journal of {name} written to {file}").format(name=name, file=output), markup=False
         )
@@ -250,15 +248,6 @@ def build_journal() -> typer.Typer:
         )
 
     return app
-
-
-def _write(path: Path, text: str) -> None:
-    from jdr.errors import InputError
-
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise InputError("--output", str(path), _("a writable file"), error.strerror) from None
 
 
 def _show(name: str, last: int | None, db: str | None, json: bool) -> None:

@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from jdr.cli.render import console, emit_json
-from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, OUTPUT_HELP, opened, write_output
 from jdr.errors import InputError
 from jdr.i18n import N_, _
 
@@ -327,9 +327,7 @@ def build_sheet() -> typer.Typer:
         campaign: campaign_option,
         output: Annotated[
             Path | None,
-            typer.Option(
-                "--output", metavar="FILE", help=_("Write to this file (default: stdout).")
-            ),
+            typer.Option("--output", metavar="FILE", help=_(OUTPUT_HELP)),
         ] = None,
         db: db_option = None,
         json: json_option = False,
@@ -421,11 +419,7 @@ def _validate(rules: "RuleSystem", file: Path, json: bool) -> None:
 def _export(found: "Campaign", character: "Character", output: Path | None, json: bool) -> None:
     text = to_toml(character.sheet)
     if output is not None:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as error:
-            reason = error.strerror or str(error)
-            raise InputError("--output", str(output), _("a writable file"), reason) from None
+        write_output(output, text)
     if json:
         emit_json(
             {

@@ -3,6 +3,7 @@ the store (imported only when a command runs, so `jdr --help` stays light)."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jdr.i18n import N_
@@ -20,6 +21,7 @@ CLIENT_SEED_HELP = N_(
     "A player's own text mixed into the dice, so nobody could know them in advance."
 )
 HIDDEN_HELP = N_("A GM's secret roll: only its hash is public until disclosed.")
+OUTPUT_HELP = N_("Write to this file (default: stdout).")
 
 
 @contextmanager
@@ -32,3 +34,15 @@ def opened(db: str | None) -> "Iterator[Store]":
         yield store
     finally:
         store.close()
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write `--output`; a file that cannot be written is an `InputError` saying why."""
+    from jdr.errors import InputError
+    from jdr.i18n import _
+
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InputError("--output", str(path), _("a writable file"), reason) from None
