@@ -6,6 +6,8 @@ state is never kept between commands: each one folds the stored events again.
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -112,41 +114,26 @@ def build_fight() -> typer.Typer:
             return
         _act(fight, actor, command, pairs, seed, faces, db, json, client_seed)
 
-    @app.command("show", help=_("Show a fight: its fighters, whose turn, the legal commands."))
-    def show_command(
-        fight: fight_argument,
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        _show(fight, db, json)
+    def on_fight(handler: Callable[[int, str | None, bool], None]) -> Callable[..., None]:
+        """A command taking only FIGHT and the common options, calling `handler`."""
 
-    @app.command("log", help=_("List every stored event of a fight."))
-    def log_command(
-        fight: fight_argument,
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        _log(fight, db, json)
+        def command(
+            fight: fight_argument,
+            db: db_option = None,
+            json: json_option = False,
+            lang: lang_option = None,
+        ) -> None:
+            handler(fight, db, json)
 
-    @app.command("undo", help=_("Take back the last action of a fight."))
-    def undo_command(
-        fight: fight_argument,
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        _undo_redo(fight, db, json, redo=False)
+        return command
 
-    @app.command("redo", help=_("Put back the action undone last."))
-    def redo_command(
-        fight: fight_argument,
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        _undo_redo(fight, db, json, redo=True)
+    for name, help_text, handler in (
+        ("show", N_("Show a fight: its fighters, whose turn, the legal commands."), _show),
+        ("log", N_("List every stored event of a fight."), _log),
+        ("undo", N_("Take back the last action of a fight."), partial(_undo_redo, redo=False)),
+        ("redo", N_("Put back the action undone last."), partial(_undo_redo, redo=True)),
+    ):
+        app.command(name, help=_(help_text))(on_fight(handler))
 
     @app.command(
         "recap",
@@ -175,14 +162,8 @@ def build_fight() -> typer.Typer:
     ) -> None:
         _recap(fight, fmt, round_, actor, db, json)
 
-    @app.command("end", help=_("End a fight: no command can be played in it any more."))
-    def end_command(
-        fight: fight_argument,
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        _end(fight, db, json)
+    end_help = N_("End a fight: no command can be played in it any more.")
+    app.command("end", help=_(end_help))(on_fight(_end))
 
     return app
 
