@@ -300,8 +300,10 @@ def test_issue_9_a_changed_parameter_is_named(journal: Json) -> None:
 def test_issue_9_a_changed_result_is_named_even_with_hashes_recomputed(journal: Json) -> None:
     tampered = copy.deepcopy(journal)
     tampered["entries"][1]["result"]["outcome"] = "critical_success"
-    assert first(copy.deepcopy(tampered)).startswith("entry 2: the rules give ")
-    assert first(rehash(copy.deepcopy(tampered), 1)).startswith("entry 2: the rules give ")
+    message = first(copy.deepcopy(tampered))
+    assert message.startswith("entry 2: at result.outcome, the rules give ")
+    assert message.endswith(' from these dice, the journal shows "critical_success"')
+    assert first(rehash(copy.deepcopy(tampered), 1)) == message
     # the chain alone (no rules installed) still catches the unforged change
     problems = verify(tampered).problems
     assert problems[0].message().startswith("entry 2: its body hashes to ")
@@ -312,7 +314,7 @@ def test_issue_9_a_deleted_entry_is_named(journal: Json) -> None:
     tampered = copy.deepcopy(journal)
     del tampered["entries"][4]
     message = first(tampered)
-    assert message == "entry 6: expected entry 5 here — entries 5 to 5 are missing"
+    assert message == "entry 6: expected entry 5 here — entry 5 is missing"
     assert first(rehash(tampered)) == message  # relinking does not hide the gap
 
 
@@ -320,9 +322,21 @@ def test_issue_9_two_entries_swapped_are_named(journal: Json) -> None:
     tampered = copy.deepcopy(journal)
     entries = tampered["entries"]
     entries[2], entries[3] = entries[3], entries[2]
-    assert first(tampered) == "entry 4: expected entry 3 here — entries 3 to 3 are missing"
+    assert first(tampered) == "entries 3 and 4 are out of order: 4 comes before 3"
     problems = [p.kind for p in verify(tampered).problems]
-    assert "order" in problems and "link" in problems
+    assert "swap" in problems and "link" in problems
+    assert "missing" not in problems and "missing_one" not in problems and "order" not in problems
+
+
+def test_verify_names_two_missing_entries_and_an_entry_moved_far(journal: Json) -> None:
+    tampered = copy.deepcopy(journal)
+    del tampered["entries"][2:4]
+    assert first(tampered) == "entry 5: expected entry 3 here — entries 3 to 4 are missing"
+    moved = copy.deepcopy(journal)
+    entries = moved["entries"]
+    entries.insert(5, entries.pop(1))  # 1, 3, 4, 5, 6, 2, 7 …
+    kinds = [(p.kind, p.seq) for p in verify(moved).problems if p.kind != "link"]
+    assert kinds[:2] == [("missing_one", 3), ("order", 2)], kinds
 
 
 def test_issue_9_a_swapped_seed_is_named(journal: Json) -> None:
@@ -350,7 +364,7 @@ def test_issue_9_a_row_changed_in_the_database_shows_in_the_export(store: Store)
             {"entry": json.dumps(entry), "c": campaign.id},
         )
     report = verify(revealed_export(store, name), replayer)
-    assert report.problems[0].message().startswith("entry 1: the rules give ")
+    assert report.problems[0].message().startswith("entry 1: at result.outcome, the rules give ")
     assert any(p.kind == "hash" and p.seq == 1 for p in report.problems)
 
 
@@ -361,7 +375,9 @@ def test_issue_9_a_fight_event_rewritten_is_named(store: Store) -> None:
     events = tampered["entries"][1]["result"]["events"]
     rolled = next(e for e in events if e["type"] == "attack_rolled")
     rolled["hit"], rolled["outcome"] = (not rolled["hit"]), "forged"
-    assert first(rehash(tampered, 1)).startswith("entry 2: the rules give ")
+    message = first(rehash(tampered, 1))
+    assert message.startswith("entry 2: at result.events[1].outcome, the rules give ")
+    assert message.endswith(' from these dice, the journal shows "forged"')
 
 
 def test_pins_tie_the_journal_to_hashes_seen_on_a_forum(journal: Json) -> None:
@@ -851,7 +867,7 @@ def test_generic_dice_roll_through_a_campaign_and_replay(
     report = verify(journal, replayer)
     assert report.ok and report.results_checked == 2
     journal["entries"][0]["result"]["total"] += 1
-    assert first_problem(rehash(journal)).startswith("entry 1: the rules give ")
+    assert first_problem(rehash(journal)).startswith("entry 1: at result.total, the rules give ")
     code, _out, err = run(capsys, "dice", "2d6", "--odds", "--campaign", "Mardi", "--db", db)
     assert code == 2 and "only for a roll" in err
 

@@ -47,6 +47,8 @@ MESSAGES = {
     "missing": N_(
         "entry {seq}: expected entry {expected} here — entries {expected} to {before} are missing"
     ),
+    "missing_one": N_("entry {seq}: expected entry {expected} here — entry {expected} is missing"),
+    "swap": N_("entries {seq} and {other} are out of order: {other} comes before {seq}"),
     "order": N_("entry {seq}: comes after entry {previous} — entries are out of order or repeated"),
     "link": N_(
         "entry {seq}: prev_hash is {found}, but the entry before it has hash {expected}"
@@ -68,7 +70,8 @@ MESSAGES = {
     ),
     "dice_count": N_("entry {seq}: the result used {expected} dice, the journal lists {found}"),
     "result": N_(
-        "entry {seq}: the rules give {expected} from these dice, the journal shows {found}"
+        "entry {seq}: at {where}, the rules give {expected} from these dice, the journal shows"
+        " {found}"
     ),
     "replay": N_("entry {seq}: the rules refuse this action from these dice: {detail}"),
     "pin": N_("entry {seq}: its hash is {found}, the pinned hash is {expected}"),
@@ -114,6 +117,11 @@ class Report:
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def not_recomputed(self) -> list[int]:
+        """Every entry whose result was not re-computed, whatever the reason."""
+        return sorted({*self.sealed, *self.unrevealed, *self.not_replayed})
+
     def to_json(self) -> Json:
         return {
             "ok": self.ok,
@@ -124,6 +132,7 @@ class Report:
             "unrevealed": self.unrevealed,
             "not_derived": self.not_derived,
             "not_replayed": self.not_replayed,
+            "not_recomputed": self.not_recomputed,
             "last": None if self.last is None else {"seq": self.last[0], "hash": self.last[1]},
             "problems": [p.to_json() for p in self.problems],
         }
@@ -162,6 +171,8 @@ def verify(
     replays = _Replayers(replayer, journal.get("system"))
     previous: Entry | None = None
     previous_hash = GENESIS
+    expected = 1  # the seq the next entry should have: one more than the highest seen
+    swapped = _swaps(raw)
     for position, item in enumerate(raw, start=1):
         try:
             _check_shape(item)
@@ -173,7 +184,12 @@ def verify(
             )
             return report
         report.entries += 1
-        _check_place(entry, previous, previous_hash, report)
+        if swapped.get(position):  # named once, at the pair's first entry
+            report.problems.append(Problem("swap", entry.seq - 1, {"other": entry.seq}))
+        if position not in swapped:
+            _check_seq(entry, expected, report)
+        _check_place(entry, previous_hash, report)
+        expected = max(expected, entry.seq + 1)
         _check_body(entry, seeds, replays, report)
         if entry.disclosed and item.get("body_hash", entry.body_hash) != entry.body_hash:
             found = item.get("body_hash")
@@ -321,14 +337,34 @@ def _seeds(epochs: Any, report: Report) -> dict[str, bytes | None]:
     return seeds
 
 
-def _check_place(entry: Entry, previous: Entry | None, previous_hash: str, report: Report) -> None:
-    expected = 1 if previous is None else previous.seq + 1
-    if entry.seq > expected:
+def _swaps(raw: list[Any]) -> dict[int, bool]:
+    """Positions (1-based) of entries swapped with their neighbour (`… 4, 6, 5, 7 …`): True at
+    the first of a pair, False at the second."""
+    seqs = [item.get("seq") if isinstance(item, Mapping) else None for item in raw]
+    found: dict[int, bool] = {}
+    expected = 1
+    for index, seq in enumerate(seqs):
+        if not isinstance(seq, int):
+            continue
+        following = seqs[index + 1] if index + 1 < len(seqs) else None
+        if index + 1 not in found and seq == expected + 1 and following == expected:
+            found[index + 1], found[index + 2] = True, False
+        expected = max(expected, seq + 1)
+    return found
+
+
+def _check_seq(entry: Entry, expected: int, report: Report) -> None:
+    if entry.seq == expected + 1:
+        report.problems.append(Problem("missing_one", entry.seq, {"expected": expected}))
+    elif entry.seq > expected:
         report.problems.append(
             Problem("missing", entry.seq, {"expected": expected, "before": entry.seq - 1})
         )
     elif entry.seq < expected:
         report.problems.append(Problem("order", entry.seq, {"previous": expected - 1}))
+
+
+def _check_place(entry: Entry, previous_hash: str, report: Report) -> None:
     if entry.prev_hash != previous_hash:
         report.problems.append(
             Problem("link", entry.seq, {"found": entry.prev_hash, "expected": previous_hash})
@@ -386,20 +422,52 @@ def _check_result(entry: Entry, faces: list[int], replay: Replayer, report: Repo
         )
         return
     if plain(result) != entry.result:
+        where, expected, found = difference(plain(result), entry.result)
         report.problems.append(
             Problem(
                 "result",
                 entry.seq,
-                {"expected": _brief(plain(result)), "found": _brief(entry.result)},
+                {"where": where, "expected": _brief(expected), "found": _brief(found)},
             )
         )
         return
     report.results_checked += 1
 
 
+_ABSENT = object()
+
+
+def difference(expected: Any, found: Any, where: str = "result") -> tuple[str, Any, Any]:
+    """The first place two JSON values differ: its path and the value on each side (a key on
+    one side only shows `null` on the other).
+
+    >>> difference({"events": [{"damage": 4, "hit": True}]}, {"events": [{"damage": 5}]})
+    ('result.events[0].damage', 4, 5)
+    """
+    if isinstance(expected, Mapping) and isinstance(found, Mapping):
+        for key in [*expected, *(k for k in found if k not in expected)]:
+            left, right = expected.get(key, _ABSENT), found.get(key, _ABSENT)
+            if left != right:
+                return difference(left, right, f"{where}.{key}")
+    elif isinstance(expected, list) and isinstance(found, list):
+        for index, (left, right) in enumerate(zip(expected, found, strict=False)):
+            if left != right:
+                return difference(left, right, f"{where}[{index}]")
+        if len(expected) != len(found):
+            shorter = min(len(expected), len(found))
+            return (
+                f"{where}[{shorter}]",
+                expected[shorter] if len(expected) > shorter else _ABSENT,
+                found[shorter] if len(found) > shorter else _ABSENT,
+            )
+    return where, expected, found
+
+
 def _brief(value: Any, limit: int = 160) -> str:
     import json
 
+    if value is _ABSENT:
+        return _("nothing")
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
