@@ -178,8 +178,10 @@ def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert out.splitlines()[1] == ("Kaito (a) — rang C · Énergie 8/8 · Volonté 8/8 · en défense")
     code, out, _err = run(capsys, "fight", "log", "1", "--db", db)
     assert out.splitlines()[0].split()[:2] == ["1", "fight_started"]
-    assert "action 4 undone" in run(capsys, "fight", "undo", "1", "--db", db)[1]
-    assert "action 4 redone" in run(capsys, "fight", "redo", "1", "--db", db)[1]
+    # the action undone is named as its player typed it, never by an internal event number
+    assert run(capsys, "fight", "undo", "1", "--db", db)[1].startswith("undone: Kaito: defend\n")
+    redone = run(capsys, "fight", "redo", "1", "--db", db, "--lang", "fr")[1]
+    assert redone.startswith("rétablie : Kaito : defend\n")
 
 
 def test_bad_input(capsys: pytest.CaptureFixture[str], db: str) -> None:

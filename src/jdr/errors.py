@@ -20,6 +20,8 @@ class JdrError(Exception):
     """
 
     code = "error"
+    extra: dict[str, Any] | None = None
+    """More JSON keys for the error's answer (a refused re-ask carries the roll it names)."""
 
     def message(self) -> str:
         return str(self)

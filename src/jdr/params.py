@@ -44,6 +44,35 @@ def validate_params(model: type[M], raw: Mapping[str, Any], name: Callable[[str]
         raise translate(exc, model, name=name).problems[0] from None
 
 
+DISPLAY: dict[str, Any] = {"display": True}
+"""`json_schema_extra` of a field that only changes how a result is shown (a recap's format), not
+what is rolled: it is left out of a roll's identity, so asking an action id again with another
+value shows the same roll in the new form."""
+
+
+def display_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of `model` marked `DISPLAY`."""
+    return frozenset(
+        name
+        for name, info in model.model_fields.items()
+        if isinstance(info.json_schema_extra, dict) and info.json_schema_extra.get("display")
+    )
+
+
+def identity(params: BaseModel) -> dict[str, Any]:
+    """What a roll's journal context keeps of its parameters: all but the display fields.
+
+    >>> from pydantic import BaseModel, Field
+    >>> class Attack(BaseModel):
+    ...     dice: int = 1
+    ...     recap: str | None = Field(default=None, json_schema_extra=DISPLAY)
+    >>> identity(Attack(dice=3, recap="bbcode"))
+    {'dice': 3}
+    """
+    data: dict[str, Any] = params.model_dump(mode="json", exclude=set(display_fields(type(params))))
+    return data
+
+
 def describe_allowed(info: FieldInfo) -> str:
     """What a field accepts, in words: `whole number, 1..30`, `one of poke, super`, `yes/no`."""
     annotation = _strip_optional(info.annotation)

@@ -75,9 +75,12 @@ def _payload(system: RuleSystem, action: Action[Any], params: Any) -> dict[str, 
     return {"system": system.id, "action": action.name, "params": params.model_dump(mode="json")}
 
 
-def _title(system: RuleSystem, action: Action[Any]) -> Console:
+def _title(system: RuleSystem, action: Action[Any], post: bool = False) -> Console:
+    """Standard output, after the system and action's title line; for a post-ready recap
+    (`post`), the title goes to stderr so that piping the answer gives only the recap."""
     out = console()
-    out.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
+    title = Console(stderr=True, highlight=False, soft_wrap=True) if post else out
+    title.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
     return out
 
 
@@ -124,7 +127,7 @@ def run_roll(
             payload["journal"] = extra
         emit_json(payload)
         return
-    out = _title(system, action)
+    out = _title(system, action, post=getattr(params, "recap", None) is not None)
     out.print(explanation, markup=False)
     for line in lines:
         out.print(line, markup=False, style="dim")

@@ -301,6 +301,7 @@ def _fail(error: JdrError, want_json: bool) -> int:
         payload: dict[str, Any] = {"code": error.code, "message": message}
         if isinstance(error, InputError):
             payload.update(field=error.field, value=jsonable(error.value), allowed=error.allowed)
+        payload.update(error.extra or {})
         emit_json({"error": payload})
     return 2
 

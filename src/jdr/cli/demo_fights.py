@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from jdr.cli.render import command_line
 from jdr.i18n import _
 from jdr.systems.protocol import Json, RuleSystem
 
@@ -97,10 +98,6 @@ ODDS: dict[str, tuple[str, str, Json]] = {
 """One decision per system that has one to show: (action, roll mode, parameters)."""
 
 
-def _quoted(word: str) -> str:
-    return f'"{word}"' if " " in word else word
-
-
 def _source_words(faces: str | None, seed: str | None) -> list[str]:
     if faces is not None:
         return ["--faces", faces]
@@ -155,7 +152,7 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
     if script.sides:
         words += ["--side", ",".join(f"{k}={v}" for k, v in script.sides.items())]
     words += _source_words(script.faces, None)
-    out.print("$ " + " ".join(words), markup=False)
+    out.print("$ " + command_line(*words), markup=False)
     rng = make_source(faces=script.faces, seed=None if script.faces else SEED)
     opened = service.open_fight(
         store, campaign_id, rules, build_setup(system, fighters, {}), names, rng
@@ -165,9 +162,9 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
     recap: str | None = None
     for command in script.commands:
         words = ["jdr", "fight", "act", str(fight_id), command.actor, command.action]
-        words += [_quoted(p) for p in command.pairs]
+        words += list(command.pairs)
         words += _source_words(command.faces, command.seed)
-        out.print("$ " + " ".join(words), markup=False)
+        out.print("$ " + command_line(*words), markup=False)
         decided = make_command(system, command.actor, command.action, parse_pairs(command.pairs))
         rng = make_source(faces=command.faces, seed=None if command.faces else command.seed or SEED)
         acted = service.act(store, fight_id, rules, decided, rng)
@@ -196,8 +193,8 @@ def _decision(out: Console, system: RuleSystem) -> None:
         return
     name, mode, values = ODDS[system.id]
     action = system.actions[name]
-    options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in values.items())
-    out.print(f"$ jdr {mode} {system.id} {name} {options} --exact", markup=False)
+    options = [word for k, v in values.items() for word in (f"--{k.replace('_', '-')}", v)]
+    out.print("$ " + command_line("jdr", mode, system.id, name, *options, "--exact"), markup=False)
     if mode == "advise":
         assert action.advise is not None
         advice = action.advise.advise(validate_params(action.advise.params, values), True)

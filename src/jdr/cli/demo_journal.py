@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from jdr.cli.render import command_line
 from jdr.i18n import _
 
 DEMO_SEED = bytes(range(32))
@@ -37,7 +38,8 @@ def verifiable_rolls(out: Console) -> None:
         try:
             campaign_id = store.create_campaign(system.id, CAMPAIGN, seed=DEMO_SEED)
             campaign = store.campaign(CAMPAIGN)
-            out.print(f"   $ jdr campaign new {CAMPAIGN} --system poledemos", markup=False)
+            created = command_line("jdr", "campaign", "new", CAMPAIGN, "--system", "poledemos")
+            out.print("   $ " + created, markup=False)
             out.print(
                 "   "
                 + _("seed commitment (epoch {number}): {commitment}").format(
@@ -45,9 +47,10 @@ def verifiable_rolls(out: Console) -> None:
                 ),
                 markup=False,
             )
-            command = (
-                f"   $ jdr roll poledemos test --val 3+ --dice 3 --campaign {CAMPAIGN}"
-                " --actor Ana --action-id post-1"
+            command = "   $ " + command_line(
+                *["jdr", "roll", "poledemos", "test", "--val", "3+", "--dice", "3", "--campaign"],
+                CAMPAIGN,
+                *["--actor", "Ana", "--action-id", "post-1"],
             )
             for _time in range(2):
                 out.print(command, markup=False)
@@ -57,8 +60,9 @@ def verifiable_rolls(out: Console) -> None:
                 out.print("   " + rolled.record.explain(), markup=False)
                 for line in journal_lines(rolled.entry, rolled.replayed):
                     out.print("   " + line, markup=False)
-            out.print(f"   $ jdr campaign reveal {CAMPAIGN}", markup=False)
-            out.print(f"   $ jdr journal export {CAMPAIGN} > journal.json", markup=False)
+            out.print("   $ " + command_line("jdr", "campaign", "reveal", CAMPAIGN), markup=False)
+            exported = command_line("jdr", "journal", "export", CAMPAIGN)
+            out.print(f"   $ {exported} > journal.json", markup=False)
             out.print("   $ jdr verify journal.json", markup=False)
             store.reveal_epoch(campaign_id)
             journal = service.export(store, campaign)

@@ -54,7 +54,7 @@ def dice(
     if journal is not None and journal.campaign is not None:
         from jdr.cli.journal_commands import journal_json, journal_lines, roll_dice_in_campaign
 
-        rolled = roll_dice_in_campaign(expression, faces, seed, journal)
+        rolled = roll_dice_in_campaign(expression, faces, seed, journal, as_json)
         result = rolled.record
         lines = journal_lines(rolled.entry, rolled.replayed)
         extra = journal_json(journal.campaign, rolled.entry, rolled.replayed)

@@ -489,6 +489,7 @@ def _legal_message(reason: str, legal: list[str]) -> str:
 
 
 def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
+    from jdr.cli.journal_commands import fight_entries
     from jdr.fights import service
 
     with opened(db) as store:
@@ -496,7 +497,10 @@ def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
         _refuse_ended(store, fight)
         acted = service.redo(store, fight) if redo else service.undo(store, fight)
         state = _state(store, fight, system)
-        campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
+        found = store.campaign_by_id(store.fight(fight).campaign_id)
+        campaign = found.name
+        seq = acted.events[0]["seq"]
+        original = fight_entries(store, found.id, fight).get(seq)
     assert system.fight is not None
     legal = system.fight.legal_commands(state)
     if json:
@@ -510,10 +514,26 @@ def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
             }
         )
         return
-    text = _("action {seq} redone") if redo else _("action {seq} undone")
-    console().print(text.format(seq=acted.events[0]["seq"]), markup=False)
+    text = _("redone: {action}") if redo else _("undone: {action}")
+    console().print(text.format(action=_command_text(original, seq)), markup=False)
     _print_journal(acted.entry)
     _print_legal(legal)
+
+
+def _command_text(entry: "Entry | None", seq: int) -> str:
+    """A fight action as its player typed it, `Kaito: attack target=Corbeau`, from its journal
+    entry (an action without one, from before the journal, is named by its place in the log)."""
+    context = (entry.context or {}) if entry is not None else {}
+    if not context.get("action"):
+        return _("the action at line {seq} of the log").format(seq=seq)
+    params = context.get("params") or {}
+    pairs = (f"{k}={_shown(v)}" for k, v in params.items() if k not in ("action", "actor"))
+    words = [str(context["action"]), *pairs]
+    actor = context.get("actor")
+    command = " ".join(words)
+    if actor is None:
+        return command
+    return _("{actor}: {command}").format(actor=actor, command=command)
 
 
 def _scalar(value: Any) -> bool:

@@ -6,13 +6,23 @@ No `from __future__ import annotations` here: Typer reads these functions' annot
 
 import json as jsonlib
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from jdr.cli.render import console, emit_json, percent
-from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, OUTPUT_HELP, opened, write_output
+from jdr.cli.render import command_line, console, emit_json, percent
+from jdr.cli.stored import (
+    DB_HELP,
+    JSON_HELP,
+    LANG_HELP,
+    OUTPUT_HELP,
+    opened,
+    output_file,
+    write_output,
+)
 from jdr.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
@@ -50,7 +60,7 @@ def roll_in_campaign(
     assert journal.campaign is not None
     given = common.faces is not None or common.seed is not None
     rng = make_source(common.faces, common.seed) if given else None
-    with opened(journal.db) as store:
+    with opened(journal.db) as store, _showing_original(journal.campaign, common.json):
         campaign = store.campaign(journal.campaign)
         return service.roll(
             store,
@@ -67,7 +77,7 @@ def roll_in_campaign(
 
 
 def roll_dice_in_campaign(
-    expression: Any, faces: str | None, seed: str | None, journal: "Journal"
+    expression: Any, faces: str | None, seed: str | None, journal: "Journal", as_json: bool = False
 ) -> "Rolled":
     """`jdr dice EXPR --campaign NAME`: generic dice through the campaign's journal."""
     from jdr.dice.source import make_source
@@ -76,8 +86,33 @@ def roll_dice_in_campaign(
     assert journal.campaign is not None
     rng = make_source(faces, seed) if faces is not None or seed is not None else None
     who = service.Who(journal.actor, journal.action_id, journal.client_seed, journal.hidden)
-    with opened(journal.db) as store:
+    with opened(journal.db) as store, _showing_original(journal.campaign, as_json):
         return service.roll_dice(store, store.campaign(journal.campaign), expression, who, rng)
+
+
+@contextmanager
+def _showing_original(campaign: str, as_json: bool) -> "Iterator[None]":
+    """A re-ask refused because its action id names another roll shows that roll: printed before
+    the error, or under the error's `original` key in JSON."""
+    from jdr.journal.replay import stored_roll
+    from jdr.journal.service import ActionIdTakenError
+
+    try:
+        yield
+    except ActionIdTakenError as taken:
+        record = stored_roll(taken.entry)
+        shown = record.explain() if record is not None else _("hidden roll")
+        if as_json:
+            taken.extra = {
+                "original": {"explanation": shown, "journal": journal_json(campaign, taken.entry)}
+            }
+        else:
+            out = console()
+            out.print(_("This action id names this roll:"), markup=False)
+            out.print(shown, markup=False)
+            for line in journal_lines(taken.entry):
+                out.print(line, markup=False, style="dim")
+        raise
 
 
 def journal_json(campaign: str, entry: "Entry", replayed: bool = False) -> Json:
@@ -140,7 +175,7 @@ def recap_footer(entries: "list[Entry]") -> str | None:
 
     if not entries:
         return None
-    pins = ", ".join(f"#{e.seq} {short(e.hash)}" for e in entries)
+    pins = ", ".join(_("#{seq} {hash}").format(seq=e.seq, hash=short(e.hash)) for e in entries)
     return _("journal {pins} · seed commitment {commitment}…").format(
         pins=pins, commitment=entries[-1].commitment[:16]
     )
@@ -191,6 +226,7 @@ def build_journal() -> typer.Typer:
         with opened(db) as store:
             data = export(store, store.campaign(name))
         text = jsonlib.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        output = output_file(output)
         if output is None:
             sys.stdout.write(text)
             return
@@ -283,7 +319,7 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
         out.print(_("The journal is empty."), markup=False)
         return
     table = Table(show_header=True, header_style="bold")
-    for column in ("#", _("hash"), _("who"), _("action"), _("dice"), _("result")):
+    for column in (_("#"), _("hash"), _("who"), _("action"), _("dice"), _("result")):
         table.add_column(column)
     for entry in entries:
         if not entry.disclosed:
@@ -512,6 +548,13 @@ def _print_report(data: Json, report: "Report") -> None:
     ):
         if seqs:
             out.print(_(text).format(seqs=_ranges(seqs)), markup=False, style="dim")
+    if report.not_recomputed:
+        out.print(
+            _("entries whose result was not re-computed: {seqs}").format(
+                seqs=_ranges(report.not_recomputed)
+            ),
+            markup=False,
+        )
     if report.ok:
         out.print(_("OK: the journal verifies"), style="green", markup=False)
         return
@@ -550,9 +593,16 @@ def _ranges(seqs: list[int]) -> str:
 
 def reveal(name: str, db: str | None, json: bool) -> None:
     """End the campaign's epoch: publish its seed, open a new one."""
+    from jdr.store import StoreError
+
     with opened(db) as store:
         campaign = store.campaign(name)
-        revealed, opened_epoch = store.reveal_epoch(campaign.id)
+        try:
+            revealed, opened_epoch = store.reveal_epoch(campaign.id)
+        except StoreError as error:
+            if error.problem == "hidden_rolls":
+                error.hint = command_line("jdr", "journal", "disclose", campaign.name)
+            raise
     if json:
         emit_json(
             {
@@ -581,9 +631,8 @@ def reveal(name: str, db: str | None, json: bool) -> None:
     )
     out.print(
         _(
-            "anyone can now check every roll: jdr journal export {name} > journal.json;"
-            " jdr verify journal.json"
-        ).format(name=name),
+            "anyone can now check every roll: {export} > journal.json; jdr verify journal.json"
+        ).format(export=command_line("jdr", "journal", "export", campaign.name)),
         markup=False,
         style="dim",
     )

@@ -6,6 +6,7 @@ Nothing here computes a rule: it only shows what the core returned.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -14,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from jdr.i18n import _, current_language
+from jdr.i18n import _, current_language, ngettext
 
 
 def console() -> Console:
@@ -44,6 +45,15 @@ def jsonable(value: Any, exact: bool = False) -> Any:
 
 def emit_json(payload: Mapping[str, Any]) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+
+
+def command_line(*words: object) -> str:
+    """A command as a shell takes it, each word quoted if it needs to be.
+
+    >>> command_line("jdr", "journal", "export", "Mardi soir")
+    "jdr journal export 'Mardi soir'"
+    """
+    return " ".join(shlex.quote(str(word)) for word in words)
 
 
 def percent(value: Any) -> str:
@@ -107,6 +117,7 @@ def distribution_table(
         (p for _v, p in rows), Fraction(0) if rows and isinstance(rows[0][1], Fraction) else 0.0
     )
     shown = rows if len(rows) <= limit else _central(rows, limit)
+    left_out: Any = 0
     for value, p in rows:
         if (value, p) in shown:
             cells = [_value_text(value), percent(p), percent(tail)]
@@ -114,7 +125,17 @@ def distribution_table(
                 cells.append(exact_text(p))
             cells.append("█" * round(30 * float(p) / top))
             table.add_row(*cells)
+        else:
+            left_out += p
         tail -= p
+    if len(shown) < len(rows):
+        count = len(rows) - len(shown)
+        table.caption = ngettext(
+            "… {count} more row, too unlikely to show: {p} (--json lists every row)",
+            "… {count} more rows, too unlikely to show: {p} together (--json lists every row)",
+            count,
+        ).format(count=count, p=percent(left_out))
+        table.caption_justify = "left"
     return table
 
 

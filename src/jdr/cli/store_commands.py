@@ -20,7 +20,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from jdr.cli.render import console, emit_json
-from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, OUTPUT_HELP, opened, write_output
+from jdr.cli.stored import (
+    DB_HELP,
+    JSON_HELP,
+    LANG_HELP,
+    OUTPUT_HELP,
+    opened,
+    output_file,
+    write_output,
+)
 from jdr.errors import InputError
 from jdr.i18n import N_, _
 
@@ -418,6 +426,7 @@ def _validate(rules: "RuleSystem", file: Path, json: bool) -> None:
 
 def _export(found: "Campaign", character: "Character", output: Path | None, json: bool) -> None:
     text = to_toml(character.sheet)
+    output = output_file(output)
     if output is not None:
         write_output(output, text)
     if json:

@@ -21,7 +21,7 @@ CLIENT_SEED_HELP = N_(
     "A player's own text mixed into the dice, so nobody could know them in advance."
 )
 HIDDEN_HELP = N_("A GM's secret roll: only its hash is public until disclosed.")
-OUTPUT_HELP = N_("Write to this file (default: stdout).")
+OUTPUT_HELP = N_("Write to this file (- or none: standard output).")
 
 
 @contextmanager
@@ -34,6 +34,11 @@ def opened(db: str | None) -> "Iterator[Store]":
         yield store
     finally:
         store.close()
+
+
+def output_file(path: Path | None) -> Path | None:
+    """`--output`'s file, or None for standard output (no option, or `-`)."""
+    return None if path is None or str(path) == "-" else path
 
 
 def write_output(path: Path, text: str) -> None:

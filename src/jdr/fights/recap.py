@@ -13,6 +13,7 @@ Fight 1
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "check_format",
     "event_line",
     "footnote",
+    "in_format",
     "render_events",
     "scalar",
     "shown",
@@ -68,10 +70,29 @@ def event_line(event: Json) -> str:
     return " ".join([str(event.get("type", "?")), *fields])
 
 
+_MARKDOWN = re.compile(r"(~~|\*\*)(.+?)\1")
+
+
+def in_format(text: str, fmt: str) -> str:
+    """`text` written for `fmt`: a roll's explanation strikes a dropped die with Markdown's
+    `~~…~~` (and may bold with `**…**`); BBCode gets `[s]…[/s]` and `[b]…[/b]` instead, so a
+    forum post never shows Markdown marks. Markdown and text keep them.
+
+    >>> in_format("4d6kh3 (5, 3, ~~1~~, 6) = 14", "bbcode")
+    '4d6kh3 (5, 3, [s]1[/s], 6) = 14'
+    >>> in_format("**Kaito** rolls ~~2~~", "bbcode")
+    '[b]Kaito[/b] rolls [s]2[/s]'
+    """
+    if check_format(fmt) != "bbcode":
+        return text
+    tags = {"~~": "s", "**": "b"}
+    return _MARKDOWN.sub(lambda m: f"[{tags[m[1]]}]{m[2]}[/{tags[m[1]]}]", text)
+
+
 def render_events(events: Sequence[Json], fmt: str, title: str) -> str:
     """`title` then one item per event: `[b]…[/b]` and `[list][*]…[/list]` (BBCode), `**…**`
     and `- ` items (Markdown), or the title and `- ` items (text)."""
-    items = [event_line(event) for event in events] or [_("No event")]
+    items = [in_format(event_line(event), fmt) for event in events] or [_("No event")]
     if check_format(fmt) == "bbcode":
         return "\n".join([f"[b]{title}[/b]", "[list]", *[f"[*]{i}" for i in items], "[/list]"])
     if fmt == "markdown":
@@ -85,4 +106,5 @@ def footnote(text: str, fmt: str) -> str:
     >>> footnote("journal #2", "bbcode"), footnote("journal #2", "markdown")
     ('[i]journal #2[/i]', '_journal #2_')
     """
-    return {"bbcode": "[i]{}[/i]", "markdown": "_{}_"}.get(check_format(fmt), "{}").format(text)
+    wrapper = {"bbcode": "[i]{}[/i]", "markdown": "_{}_"}.get(check_format(fmt), "{}")
+    return wrapper.format(in_format(text, fmt))

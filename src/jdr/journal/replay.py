@@ -63,6 +63,10 @@ class SystemReplayer:
 
     def roll(self, context: Json, source: RandomSource) -> Any:
         """A roll's result from `source`'s faces, by the system's action."""
+        return roll_result(self.record(context, source))
+
+    def record(self, context: Json, source: RandomSource) -> Record:
+        """A roll's record from `source`'s faces, by the system's action."""
         from jdr.params import validate_params
 
         action = self.system.actions.get(str(context.get("action")))
@@ -71,7 +75,7 @@ class SystemReplayer:
                 _("action"), context.get("action"), ", ".join(self.system.actions) or "-"
             )
         params = validate_params(action.params, dict(context.get("params") or {}))
-        return roll_result(action.roll(params, source))
+        return action.roll(params, source)
 
     def _fight(self, entry: Entry, context: Json, source: RandomSource | None) -> Any:
         from jdr.fights.fold import fold
@@ -133,3 +137,31 @@ def replayer_for(system_id: str | None) -> Any:
         return SystemReplayer(registry.get(system_id))
     except JdrError:  # a broken plug-in: check what can be checked without it
         return None
+
+
+def stored_roll(entry: Entry) -> Any | None:
+    """The record of a roll the journal holds, rebuilt from its parameters and faces by the rules
+    (a `Record`, or a dice notation roll); None for a hidden roll, a fight action, or a system
+    that is not installed.
+
+    >>> entry = Entry(1, "0" * 64, "c" * 64,
+    ...               {"system": None, "action": "dice", "params": {"expression": "2d6"}},
+    ...               {"source": "derived", "rolls": [[6, 5], [6, 2]]}, {})
+    >>> stored_roll(entry).explain()
+    '2d6 (5, 2) = 7'
+    """
+    from jdr.dice.source import GivenFaces
+
+    context = entry.context or {}
+    if entry.hidden or "fight" in context or entry.dice is None:
+        return None
+    faces = GivenFaces([int(face) for _size, face in entry.dice.get("rolls", [])])
+    if context.get("system") is None:
+        from jdr.dice import notation
+
+        params = context.get("params") or {}
+        return notation.roll(notation.parse(str(params.get("expression", ""))), faces)
+    replayer = replayer_for(str(context.get("system")))
+    if not isinstance(replayer, SystemReplayer):
+        return None
+    return replayer.record(context, faces)

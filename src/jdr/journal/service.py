@@ -21,6 +21,7 @@ from jdr.dice.verifiable import Derived
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
 from jdr.journal.entries import GENESIS, Entry, dice, make_entry
+from jdr.params import display_fields, identity
 from jdr.store import (
     Campaign,
     ConflictError,
@@ -137,13 +138,22 @@ def _replay(
         else all(context.get(key) == value for key, value in _plain(base).items())
     )
     if not matches:
-        raise RulesError(
+        raise ActionIdTakenError(entry, action_id)
+    return Journaled(entry, None, None, replayed=True)
+
+
+class ActionIdTakenError(RulesError):
+    """An action id asked again for another action or with other parameters: refused, and the
+    roll it already names (`entry`) is what the front end shows."""
+
+    def __init__(self, entry: Entry, action_id: str) -> None:
+        self.entry = entry
+        super().__init__(
             _(
                 "action id {id} was already rolled (journal entry {seq}) for another action or"
                 " with other parameters: one action id, one roll"
             ).format(id=action_id, seq=entry.seq)
         )
-    return Journaled(entry, None, None, replayed=True)
 
 
 def _plain(value: Mapping[str, Any]) -> Json:
@@ -202,8 +212,8 @@ def roll(
             _("a campaign played with {system}").format(system=system.id),
             _("this campaign plays {system}").format(system=campaign.system),
         )
-    base: Json = {"system": system.id, "action": action.name}
-    base["params"] = params.model_dump(mode="json")
+    base: Json = {"system": system.id, "action": action.name, "params": identity(params)}
+    shown_only = display_fields(type(params))
     return _roll_through(
         store,
         campaign,
@@ -212,6 +222,7 @@ def roll(
         roll_result,
         Who(actor, action_id, client_seed, hidden),
         rng,
+        lambda stored: {k: v for k, v in stored.items() if k not in shown_only},
     )
 
 
@@ -246,9 +257,14 @@ def _roll_through(
     result_of: Callable[[Any], Json],
     who: Who,
     rng: RandomSource | None,
+    stored_params: Callable[[Json], Json] = dict,
 ) -> Rolled:
     """One roll through the journal; a known action id gives its stored roll again (the record
-    rebuilt from the stored faces), or a `RulesError` if it was for another roll."""
+    rebuilt from the stored faces, shown with the display options asked now), or an
+    `ActionIdTakenError` if it was for another roll.
+
+    `stored_params` reads a stored context's parameters as the roll's identity (an entry written
+    before a field was marked display-only still matches)."""
     base = {**base, "actor": who.actor}
     if who.client_seed is not None:
         base["client_seed"] = who.client_seed
@@ -261,7 +277,8 @@ def _roll_through(
         return result_of(record), record, None
 
     def same(entry: Entry) -> bool:
-        context = entry.context or {}
+        context = dict(entry.context or {})
+        context["params"] = stored_params(dict(context.get("params") or {}))
         return all(context.get(key) == value for key, value in _plain(base).items()) and (
             context.get("client_seed") == who.client_seed
         )

@@ -45,8 +45,8 @@ MESSAGES = {
         " attempts): try again"
     ),
     "hidden_rolls": N_(
-        "hidden rolls not disclosed yet: {seqs}; disclose them first"
-        " (jdr journal disclose NAME), since the seed would reveal them"
+        "hidden rolls not disclosed yet: {seqs}; disclose them first, since the seed would"
+        " reveal them"
     ),
     "epoch_changed": N_("campaign {campaign}'s seed was revealed meanwhile: try again"),
     "not_hidden": N_("entry {seq} is not a hidden roll of this campaign (hidden rolls: {hidden})"),
@@ -61,13 +61,17 @@ class StoreError(JdrError):
 
     code = "store"
 
+    hint: str | None = None
+    """What to do about it, added by the front end that knows how (a command to run)."""
+
     def __init__(self, problem: str, **data: Any) -> None:
         self.problem = problem
         self.data = data
         super().__init__(MESSAGES[problem].format(**data))
 
     def message(self) -> str:
-        return _(MESSAGES[self.problem]).format(**self.data)
+        text = _(MESSAGES[self.problem]).format(**self.data)
+        return text if self.hint is None else f"{text}: {self.hint}"
 
 
 class ConflictError(StoreError):

@@ -285,7 +285,12 @@ def explain_initiative(rows: list[dict[str, Any]]) -> str:
     """One part per fighter, in the order of play."""
     parts = []
     for row in rows:
-        text = _("{name}: marker {marker} + mobility {mobility} = {initiative}").format(**row)
+        name = str(row["name"])
+        if name.startswith("#") and name[1:].isdigit():  # a fighter known by its place only
+            name = _("#{number}").format(number=name[1:])
+        text = _("{name}: marker {marker} + mobility {mobility} = {initiative}").format(
+            **{**row, "name": name}
+        )
         count = row["min_dice"]
         text += ", " + ngettext("at least {count} die", "at least {count} dice", count).format(
             count=count

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, _
+from jdr.params import DISPLAY
 from jdr.prob.distribution import Probability
 from jdr.systems.plus_ultra import duel, rules
 from jdr.systems.plus_ultra.rules import (
@@ -63,7 +64,9 @@ class AttackParams(BaseModel):
         default=0, ge=-MAX_GAUGE, le=MAX_GAUGE, description=N_("a bonus to the attack roll")
     )
     recap: Literal["bbcode", "markdown", "text"] | None = Field(
-        default=None, description=N_("print the post-ready recap in this format (PU-11)")
+        default=None,
+        description=N_("print the post-ready recap in this format (PU-11)"),
+        json_schema_extra=DISPLAY,
     )
     attacker: str | None = Field(default=None, description=N_("the attacker's name, for the recap"))
     target: str | None = Field(default=None, description=N_("the target's name, for the recap"))

@@ -59,6 +59,9 @@ MAX_SIMULATED_ROUNDS = 10_000
 """A safety net: with a fair d20 a duel this long has a probability below 10⁻²⁰⁰."""
 _ROUND = DIE * DIE  # the equally likely face pairs of one round
 
+WORDS = (N_("rounds_beyond"),)
+"""The odds' own keys, shown to a reader in the catalog's words."""
+
 
 class DuelParams(BaseModel):
     """`duel --a SPEC --b SPEC [--first a|b]`."""

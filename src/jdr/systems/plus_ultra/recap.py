@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from jdr.errors import UnknownNameError
+from jdr.fights.recap import in_format
 from jdr.i18n import _, ngettext
 from jdr.systems.plus_ultra.fight_state import cooldown_left, find
 from jdr.systems.plus_ultra.rules import DEFENDING_BONUS, FLEEING_BONUS
@@ -70,6 +71,7 @@ class _Markup:
         return self.bold(text)
 
     def document(self, title: str, sections: Sequence[tuple[str, Sequence[str]]]) -> str:
+        sections = [(head, [in_format(i, self.fmt) for i in items]) for head, items in sections]
         if self.fmt == "bbcode":
             lines = [self.bold(title)]
             for heading, items in sections:

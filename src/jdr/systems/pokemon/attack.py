@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, number
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, CheckRoll, roll_check
 from jdr.systems.pokemon.types import Multiplier, TypeChart, apply, chart_json, default_chart
 from jdr.systems.protocol import Odds, Record
@@ -165,7 +165,7 @@ class AttackResult:
         parts.append(
             _("{raw} × {multiplier} → {damage} damage").format(
                 raw=self.raw_damage,
-                multiplier=_multiplier_text(self.multiplier),
+                multiplier=number(self.multiplier.value),
                 damage=self.damage,
             )
             + (f" ({reasons})" if self.multiplier.reasons else "")
@@ -214,11 +214,6 @@ def resolve_attack(
         return result
     defence_roll = roll_check(defence.dice, defence.difficulty, rng)
     return AttackResult(attack, damage_roll, multiplier, defence, defence_roll)
-
-
-def _multiplier_text(multiplier: Multiplier) -> str:
-    value = multiplier.value
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
 # --- the action ---------------------------------------------------------------------------

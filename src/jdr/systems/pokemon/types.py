@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from jdr.errors import InputError, UnknownNameError
-from jdr.i18n import _
+from jdr.i18n import _, number
 
 STAB = Fraction(3, 2)
 
@@ -55,8 +55,8 @@ class Multiplier:
         parts = []
         for reason in self.reasons:
             label = "STAB" if reason.kind == "stab" else chart.name(reason.against)
-            parts.append(f"{label} ×{_number(reason.factor)}")
-        return f"{', '.join(parts)} → ×{_number(self.value)}" if parts else "×1"
+            parts.append(f"{label} ×{number(reason.factor)}")
+        return f"{', '.join(parts)} → ×{number(self.value)}" if parts else "×1"
 
 
 @dataclass(frozen=True)
@@ -150,10 +150,6 @@ def default_chart() -> TypeChart:
     """The standard 18-type chart shipped as `chart.toml`."""
     text = resources.files(__package__).joinpath("chart.toml").read_text(encoding="utf-8")
     return TypeChart.from_toml(text)
-
-
-def _number(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
 def chart_json(multiplier: Multiplier, chart: TypeChart) -> dict[str, Any]:

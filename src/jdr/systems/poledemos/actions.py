@@ -51,7 +51,16 @@ MAX_GROUP = 30
 """The most figures a leader takes along in one activation (PD-8 sets no number)."""
 TEST_OUTCOMES = (N_("success"), N_("failure"))
 ACTIVATE_OUTCOMES = (N_("pass_hand"), N_("keep_hand"))
-WORDS = (N_("action_points"), N_("pass_hand"), N_("val"), N_("group"), N_("activated"))
+WORDS = (
+    N_("action_points"),
+    N_("pass_hand"),
+    N_("val"),
+    N_("group"),
+    N_("activated"),
+    N_("at_least"),
+    N_("total_action_points"),
+    N_("policy"),
+)
 """JSON keys a reader sees as column titles."""
 
 
