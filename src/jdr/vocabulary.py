@@ -1,6 +1,6 @@
 """Words that reach a player as data (outcomes, JSON keys shown as column headers).
 
-They are English identifiers in code and JSON (see the glossary in ../shared/rules/README.md); the
+They are English identifiers in code and JSON (see the glossary in docs/glossary.md); the
 catalogs translate them for display: `_(record.outcome)` shows `réussite` in French. Marking them
 here puts them in the catalog; systems mark their own words the same way.
 """
