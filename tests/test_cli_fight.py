@@ -155,6 +155,22 @@ def test_poledemos(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert shown["legal_commands"] == ["action", "end_activation"]
 
 
+def test_pk_2_a_d10s_0_typed_in_a_fight_counts_10(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """« parfois, un 0 remplace le 10, mais il compte toujours pour 10 » (PK-2): the fight
+    commands' `--faces` read it too, and the journal keeps 10."""
+    campaign(capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Chu")
+    new = run_json(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Pika,Chu", "--faces", "0,2",
+        "--db", db,
+    )  # fmt: skip
+    rolled = [e for e in new["events"] if e["type"] == "initiative_rolled"]
+    assert [(e["face"], e["total"]) for e in rolled] == [(10, 15), (2, 7)]
+    exported = json.loads(run(capsys, "journal", "export", "C", "--db", db)[1])
+    assert exported["entries"][-1]["dice"] == {"source": "given", "rolls": [[10, 10], [10, 2]]}
+
+
 def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
     campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
     code, out, _err = run(
