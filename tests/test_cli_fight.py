@@ -86,6 +86,32 @@ def test_plus_ultra(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert shown["legal_commands"] == ["attack", "defend", "technique", "flee"]
 
 
+def test_pu_6_protecting_across_a_turn_is_refused_with_the_rule(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """« si ces derniers se suivent »: with the order Corbeau, Kaito, Sbire, Aiko, Aiko may not
+    protect Kaito (Sbire plays between them)."""
+    campaign(
+        capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau", "hero.toml:Aiko",
+        "villain.toml:Sbire",
+    )  # fmt: skip
+    run_json(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau,Aiko,Sbire",
+        "--side", "Kaito=a,Aiko=a,Corbeau=b,Sbire=b", "--order", "Corbeau,Kaito,Sbire,Aiko",
+        "--db", db,
+    )  # fmt: skip
+    far = ("fight", "act", "1", "Corbeau", "attack", "target=Kaito", "protector=Aiko")
+    code, out, err = run(capsys, *far, "--faces", "5", "--db", db, "--lang", "fr")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "leurs tours ne se suivent pas (Sbire entre les deux)" in err and "(PU-6)" in err
+    code, out, err = run(capsys, *far, "--faces", "5", "--db", db, "--json")
+    assert code == 2
+    assert json.loads(out)["error"]["message"].startswith(
+        "Aiko plays after Kaito and cannot swap turns with it: their turns do not follow each"
+        " other (Sbire in between)"
+    )
+
+
 def test_pokemon(capsys: pytest.CaptureFixture[str], db: str) -> None:
     campaign(capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Chu", "trainer.toml")
     code, _out, err = run(
