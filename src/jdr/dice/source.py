@@ -173,7 +173,7 @@ def parse_faces(text: str) -> list[int]:
     jdr.errors.FacesError: faces: '1,,3' (nothing between two commas, after face 1; allowed: ...)
     """
     parts = _SEPARATOR.split(text.strip())
-    if parts == [""] or not any(parts):
+    if not any(parts):
         raise FacesError("faces", text, _(FACES_ALLOWED))
     for index, part in enumerate(parts):
         if not part:
