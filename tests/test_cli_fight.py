@@ -86,6 +86,32 @@ def test_plus_ultra(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert shown["legal_commands"] == ["attack", "defend", "technique", "flee"]
 
 
+def test_pu_6_protecting_across_a_turn_is_refused_with_the_rule(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """« si ces derniers se suivent »: with the order Corbeau, Kaito, Sbire, Aiko, Aiko may not
+    protect Kaito (Sbire plays between them)."""
+    campaign(
+        capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau", "hero.toml:Aiko",
+        "villain.toml:Sbire",
+    )  # fmt: skip
+    run_json(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau,Aiko,Sbire",
+        "--side", "Kaito=a,Aiko=a,Corbeau=b,Sbire=b", "--order", "Corbeau,Kaito,Sbire,Aiko",
+        "--db", db,
+    )  # fmt: skip
+    far = ("fight", "act", "1", "Corbeau", "attack", "target=Kaito", "protector=Aiko")
+    code, out, err = run(capsys, *far, "--faces", "5", "--db", db, "--lang", "fr")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "leurs tours ne se suivent pas (Sbire entre les deux)" in err and "(PU-6)" in err
+    code, out, err = run(capsys, *far, "--faces", "5", "--db", db, "--json")
+    assert code == 2
+    assert json.loads(out)["error"]["message"].startswith(
+        "Aiko plays after Kaito and cannot swap turns with it: their turns do not follow each"
+        " other (Sbire in between)"
+    )
+
+
 def test_pokemon(capsys: pytest.CaptureFixture[str], db: str) -> None:
     campaign(capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Chu", "trainer.toml")
     code, _out, err = run(
@@ -153,6 +179,22 @@ def test_poledemos(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert shown["state"]["hand"] == "Alice"
     assert shown["state"]["activation"]["figure"] == "Sergent Perry"
     assert shown["legal_commands"] == ["action", "end_activation"]
+
+
+def test_pk_2_a_d10s_0_typed_in_a_fight_counts_10(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """« parfois, un 0 remplace le 10, mais il compte toujours pour 10 » (PK-2): the fight
+    commands' `--faces` read it too, and the journal keeps 10."""
+    campaign(capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Chu")
+    new = run_json(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Pika,Chu", "--faces", "0,2",
+        "--db", db,
+    )  # fmt: skip
+    rolled = [e for e in new["events"] if e["type"] == "initiative_rolled"]
+    assert [(e["face"], e["total"]) for e in rolled] == [(10, 15), (2, 7)]
+    exported = json.loads(run(capsys, "journal", "export", "C", "--db", db)[1])
+    assert exported["entries"][-1]["dice"] == {"source": "given", "rolls": [[10, 10], [10, 2]]}
 
 
 def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:

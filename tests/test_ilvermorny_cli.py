@@ -286,3 +286,19 @@ def test_every_action_is_listed_with_its_help(capsys: pytest.CaptureFixture[str]
         assert action in out
     code, out, _err = run(capsys, "odds", "ilvermorny", "--help")
     assert "create" not in out.split("Commands")[-1]
+
+
+@pytest.mark.parametrize(
+    ("magic", "explanation"),
+    [
+        ("1", "d12 11 = 11 > 10 (2 × level 5) → failure, +1 XP"),
+        ("2", "d12 11 − 1 = 10 = 10 (2 × level 5) → perfect, +5 XP"),
+    ],
+)
+def test_il_6_the_note_on_11_reads_the_result_through_the_cli(
+    capsys: pytest.CaptureFixture[str], magic: str, explanation: str
+) -> None:
+    """« un résultat de 11 sera toujours un échec »: a result, after Magie / 2."""
+    cast = ("roll", "ilvermorny", "cast", "--magic", magic, "--level", "5", "--faces", "11")
+    payload = run_json(capsys, *cast)
+    assert payload["explanation"] == explanation

@@ -112,9 +112,29 @@ def test_il_6_floor_of_half_the_magic() -> None:
     assert cast_spell(1, 1, GivenFaces([5])).result == 5
 
 
-def test_il_6_an_11_always_fails_at_magic_0_even_at_level_5() -> None:
-    assert outcome(0, 5, 11) == "failure"  # the source's own note
-    assert outcome(0, 5, 10) == "perfect"
+@pytest.mark.parametrize("magic", [0, 1])
+@pytest.mark.parametrize("level", range(1, 6))
+def test_il_6_a_result_of_11_always_fails(magic: int, level: int) -> None:
+    """« un résultat de 11 sera toujours un échec puisque le niveau d'apprentissage maximum est
+    5 »: the note is about the result after Magie / 2 is subtracted (only Magie 0 or 1 leaves a
+    natural 11 at 11; a natural 12 is a critical failure before any result is read)."""
+    cast = cast_spell(magic, level, GivenFaces([11]))
+    assert (cast.result, cast.outcome) == (11, "failure")
+    assert outcome(magic, 5, 10) == "perfect"
+
+
+@pytest.mark.parametrize(
+    ("magic", "result", "expected"),
+    [(2, 10, "perfect"), (3, 10, "perfect"), (4, 9, "success"), (10, 6, "success")],
+)
+def test_il_6_a_natural_11_with_magic_2_or_more_is_judged_by_its_result(
+    magic: int, result: int, expected: str
+) -> None:
+    """The note « un résultat de 11 sera toujours un échec » does not read the die: a natural 11
+    with Magie ≥ 2 is a lower result, judged against 2 × level like any other."""
+    cast = cast_spell(magic, 5, GivenFaces([11]))
+    assert (cast.result, cast.outcome) == (result, expected)
+    assert cast_spell(magic, 1, GivenFaces([11])).outcome == "failure"  # 2 × 1 is below it
 
 
 @pytest.mark.parametrize("magic", range(11))

@@ -874,3 +874,15 @@ def test_generic_dice_roll_through_a_campaign_and_replay(
 
 def first_problem(journal: Json) -> str:
     return verify(journal, replayer).problems[0].message()
+
+
+def test_pk_2_a_typed_in_0_on_a_d10_is_journaled_as_10(store: Store) -> None:
+    """« parfois, un 0 remplace le 10, mais il compte toujours pour 10 »: the entry keeps the
+    face the die counts, so the journal verifies with the same rules as any other roll."""
+    from jdr.dice import make_source
+
+    store.create_campaign("pokemon", "Mardi")
+    rolled = roll_via(store, "Mardi", "check", params={"dice": 2}, rng=make_source("0, 1"))
+    assert rolled.record.faces == [10, 1]
+    assert rolled.entry.dice == {"source": "given", "rolls": [[10, 10], [10, 1]]}
+    assert rolled.entry.result is not None and rolled.entry.result["outcome"] == "failure"

@@ -8,6 +8,7 @@ seeded rolls (chi-square).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import operator
 import string
@@ -32,7 +33,7 @@ from jdr.dice.notation.limits import (
 )
 from jdr.dice.notation.probability import chain_distribution, total_distribution
 from jdr.dice.notation.tree import Comparison, Constant, DiceTerm, KeepDrop
-from jdr.errors import InputError, JdrError, LimitError
+from jdr.errors import FacesError, InputError, JdrError, LimitError
 from jdr.prob import Distribution
 
 
@@ -97,6 +98,18 @@ def test_comparisons_have_their_mathematical_meaning(text: str, total: int) -> N
     assert roll_given(text, [4, 5, 6, 1, 2]).total == total
 
 
+def test_pk_2_a_d10s_0_counts_10_in_the_notation_and_the_explanation_shows_10() -> None:
+    """« parfois, un 0 remplace le 10, mais il compte toujours pour 10 » (PK-2)."""
+    record = roll_given("4d10>=6f1", [0, 1, 2, 6])
+    assert record.explain() == "4d10>=6f1 (10✓, 1✗, 2, 6✓) = 1"
+    assert record.faces == [10, 1, 2, 6]
+    exploding = roll_given("1d10!+1d6", [0, 3, 4])  # the 0 is a 10: it explodes
+    assert exploding.explain() == "1d10! (10!+3) + 1d6 (4) = 17"
+    for text in ("1d6", "1d100", "1d20"):  # only a d10 has a 0 for its 10
+        with pytest.raises(FacesError, match="face 1 is 0, not a face of a d"):
+            roll_given(text, [0])
+
+
 def test_explosions_chain_and_each_exploded_face_is_marked() -> None:
     record = roll_given("2d6!", [6, 1, 6, 6, 2])
     assert record.explain() == "2d6! (6!+6!+6!+2, 1) = 21"
@@ -116,10 +129,8 @@ def test_explosions_come_in_waves_and_faces_keep_the_order_drawn() -> None:
 
 def test_a_die_explodes_at_most_100_times() -> None:
     assert MAX_EXPLOSIONS == 100
-    always = roll_given("d1!", [1] * 101)  # every face of a d1 is its maximum
-    assert always.total == 101
-    assert len(always.terms[0].dice[0].faces) == 101
     capped = roll_given("1d2!", [2] * 101)  # the 101st face stops the chain even if it is a 2
+    assert len(capped.terms[0].dice[0].faces) == 101
     assert capped.total == 202
     assert capped.explain().endswith("!+2) = 202")
 
@@ -210,6 +221,9 @@ def test_the_public_api_is_exactly_five_names() -> None:
         ("600d6+401d6", "dice", 1001),
         ("1d1000001", "size", MAX_SIZE + 1),
         ("d0", "size", 0),
+        ("1d1!", "explode", "1d1!"),  # a d1 shows its maximum every time: it could only explode
+        ("2d6+3d1!kh1", "explode", "3d1!kh1"),
+        ("4d1!>=1f1", "explode", "4d1!>=1f1"),
         ("0d6", "dice", 0),
         ("4d6kh5", "keep", 5),
         ("4d6dl5", "keep", 5),
@@ -218,7 +232,7 @@ def test_the_public_api_is_exactly_five_names() -> None:
         ("9" * 300, "length", 300),
     ],
 )
-def test_each_limit_is_refused_before_rolling(text: str, field: str, value: int) -> None:
+def test_each_limit_is_refused_before_rolling(text: str, field: str, value: int | str) -> None:
     with pytest.raises(LimitError) as refused:
         roll(parse(text), NoDice())
     assert refused.value.field == field
@@ -240,6 +254,18 @@ def test_a_tree_built_by_hand_is_still_checked_before_rolling_or_odds() -> None:
         roll(too_many, NoDice())
     with pytest.raises(LimitError):
         odds(too_many)
+
+
+def test_an_exploding_d1_is_refused_with_a_clear_message_a_plain_d1_is_not() -> None:
+    with pytest.raises(LimitError) as refused:
+        parse("1d1!")
+    assert refused.value.message() == (
+        "explode: 1d1! — a d1 always shows its maximum: it could only explode"
+        " (allowed: an exploding die of 2 faces or more)"
+    )
+    assert roll_given("3d1+1d2!", [1, 1, 1, 1]).total == 4
+    with pytest.raises(LimitError):
+        odds(Expression((DiceTerm(1, 1, explode=True),)))  # built by hand: checked too
 
 
 def test_limit_messages_say_what_is_allowed() -> None:
@@ -424,7 +450,7 @@ def test_odds_match_brute_force(text: str) -> None:
     assert_floats_agree(exact, odds(parse(text)))
 
 
-EXPLODING = ["2d4!", "3d3!kh2", "2d4!>=4f1", "2d3!+1d4!-2", "3d2!dl1>=3", "2d3!kl1", "1d1!+2"]
+EXPLODING = ["2d4!", "3d3!kh2", "2d4!>=4f1", "2d3!+1d4!-2", "3d2!dl1>=3", "2d3!kl1", "1d2!+2"]
 
 
 @pytest.mark.parametrize("cap", [1, 2, 3])
@@ -580,3 +606,62 @@ def test_grammar_built_expressions_roll_within_their_odds(text: str, seed: int) 
     assert record.total == sum(term.signed for term in record.terms)
     assert len(record.faces) >= expression.dice_count
     assert odds(expression).probability(record.total) > 0
+
+
+# --- the command line: `jdr dice` ----------------------------------------------------------------
+
+
+def run_dice(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from jdr.cli.app import main
+
+    code = main(["dice", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_pk_2_jdr_dice_reads_a_d10s_0_as_10(capsys: pytest.CaptureFixture[str]) -> None:
+    """« parfois, un 0 remplace le 10, mais il compte toujours pour 10 » (PK-2)."""
+    code, out, err = run_dice(capsys, "4d10>=6f1", "--faces", "0,1,2,6", "--json")
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["faces"] == [10, 1, 2, 6]
+    assert payload["explanation"] == "4d10>=6f1 (10✓, 1✗, 2, 6✓) = 1"
+    code, _out, err = run_dice(capsys, "1d6", "--faces", "0")
+    assert code == 2 and "face 1 is 0, not a face of a d6" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_jdr_dice_refuses_an_exploding_d1_at_once(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    code, out, err = run_dice(capsys, "1d1!", "--lang", lang)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    expected = {
+        "en": "a d1 always shows its maximum: it could only explode",
+        "fr": "un d1 montre toujours son maximum : il ne pourrait qu'exploser",
+    }
+    assert expected[lang] in err
+    code, out, _err = run_dice(capsys, "3d1!", "--odds", "--json")
+    assert code == 2 and json.loads(out)["error"]["field"] == "explode"
+
+
+@pytest.mark.parametrize(
+    ("faces", "message"),
+    [
+        ("1,,3", "nothing between two commas, after face 1"),
+        ("1,3,", "nothing after the last comma"),
+        (",1,3", "nothing before the first comma"),
+    ],
+)
+def test_jdr_dice_refuses_an_empty_face(
+    capsys: pytest.CaptureFixture[str], faces: str, message: str
+) -> None:
+    code, out, err = run_dice(capsys, "2d6", "--faces", faces)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message in err
+
+
+def test_jdr_dice_takes_faces_with_spaces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_dice(capsys, "2d6", "--faces", "1, 3", "--json")
+    assert code == 0, err
+    assert json.loads(out)["total"] == 4

@@ -237,6 +237,23 @@ def test_cli_roll_json_keys(passion_actions: Registry, capsys: pytest.CaptureFix
     assert out["steps"]["cancelled_by_talent"] == 4
 
 
+def test_pk_2_a_d10s_0_counts_10_in_passion_too(
+    passion_actions: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PK-2's « un 0 remplace le 10, mais il compte toujours pour 10 » holds for every d10 typed
+    in: Passion's d10 showing 0 is its maximum (PS-2: 2 positives); a d6 has no 0."""
+    code, out = cli_json(
+        capsys, "roll", "passion", "action", "--dice", "1d10+1d6", "--faces", "0,6"
+    )
+    assert code == 0
+    assert (out["faces"], out["positives"]) == ([10, 6], 4)
+    assert out["explanation"].startswith("1d10+1d6: 10++ 6++")
+    code, err = cli_error(
+        capsys, "roll", "passion", "action", "--dice", "1d10+1d6", "--faces", "6,0"
+    )
+    assert code == 2 and "face 2 is 0, not a face of a d6" in err
+
+
 def test_cli_roll_text(passion_actions: Registry, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["roll", "passion", "action", "--dice", "2d6", "--faces", "4,6", "--talent", "4"])
     out, _err = capsys.readouterr()

@@ -616,17 +616,18 @@ def test_ps_15_ps_16_soak_with_robustesse_dice_and_a_protection_point_every_step
     act(fight, [1], action="soak", actor="Romuald", dice="1d6", protection="Costume renforcé")
     events = act(fight, action="settle", actor="Romuald", passion=1)
     wounded = one(events, "wounded")
-    # (4 + 1) − (5 + 1) → 0; the Robustesse die's 1 is 2 negatives, 1 cancelled by Passion: −1.
+    # (4 + 1) − (5 + 1) = −1; the Robustesse die's 1 is 2 negatives, 1 cancelled by Passion: −1,
+    # and a Robustesse roll only reduces (« pour réduire encore plus les dégats »): 0 wounds.
     assert {k: wounded[k] for k in ("damage", "resistance", "base", "robustness_margin")} == {
         "damage": 4,
         "resistance": 5,
-        "base": 0,
+        "base": -1,
         "robustness_margin": -1,
     }
     assert (wounded["weapon_energy"], wounded["protection_energy"], wounded["wounds"]) == (
         True,
         True,
-        1,
+        0,
     )
     finish(fight)
 
@@ -726,6 +727,8 @@ def _random_command(state: Json, rng: random.Random) -> Json:
             if rng.random() < 0.2:
                 return {"action": "no_dodge", "actor": actor}
             return {"action": "dodge", "actor": actor, "dice": dice}
+        if not waiting["max_dice"]:
+            return {"action": kind, "actor": actor}
         return {"action": kind, "actor": actor, "dice": f"1d{rng.choice([4, 6])}"}
     if legal == ["choose_marker"]:
         name = next(
@@ -745,6 +748,8 @@ def _random_command(state: Json, rng: random.Random) -> Json:
     command: Json = {"action": "attack", "actor": actor, "target": target}
     if not me["npc"]:
         command["dice"] = f"{count}d{rng.choice([4, 6, 12])}"
+    if me["weapons"] and rng.random() < 0.8:  # bare hands rarely pass a resistance (PS-16)
+        command["weapon"] = rng.choice(me["weapons"])["name"]
     return command
 
 
@@ -755,7 +760,7 @@ def test_random_fights_fold_and_end(seed: int) -> None:
     fight = start(romuald(), romuald(name="Léa"), ninja(energy=4), ninja("Ninja 2", energy=4))
     source = Seeded(seed)
     state = fight.state
-    for _ in range(300):
+    for _ in range(1000):  # fights are long: wounds need a weapon that passes a resistance
         if state["over"]:
             break
         command = _random_command(state, rng)

@@ -18,6 +18,7 @@ from fight_checks import check, finish, refuse
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError, RulesError
 from jdr.fights import Fight, fold, play
+from jdr.i18n import language
 from jdr.systems import FightRules
 from jdr.systems.plus_ultra.fight import PlusUltraFight, fight_rules
 
@@ -227,6 +228,43 @@ def test_pu_6_a_protector_swaps_places_and_the_new_order_holds_in_later_rounds()
     state = finish(fight, source)
     assert [state["characters"][n]["energy"] for n in state["order"]] == [7, 2, 5]
     assert state["characters"]["Izuku"]["defending"] is False
+
+
+def test_pu_6_only_turns_that_follow_each_other_swap() -> None:
+    """« vous pouvez échanger vos tours de jeu si nécessaire si ces derniers se suivent »: with
+    the order A, C, D, B, B may not protect C."""
+    shoto = hero("Shoto", "b", "C", 8, 8)
+    setup = {"characters": [KATSUKI, OCHACO, shoto, IZUKU]}
+    fight = Fight.start(RULES, setup, GivenFaces([]))
+    assert fight.state["order"] == ["Katsuki", "Ochaco", "Shoto", "Izuku"]
+    far = attack("Katsuki", "Ochaco", protector="Izuku")
+    refuse(fight, far, "PU-6", "their turns do not follow each other \\(Shoto in between\\)")
+    with language("fr"):
+        refuse(fight, far, "PU-6", "leurs tours ne se suivent pas \\(Shoto entre les deux\\)")
+    # turns that follow each other still swap
+    source = GivenFaces([3, 3])
+    fight = Fight.start(RULES, setup | {"order": ["Katsuki", "Ochaco", "Izuku", "Shoto"]}, source)
+    fight.act(attack("Katsuki", "Ochaco", protector="Izuku"), source)
+    assert fight.state["order"] == ["Katsuki", "Izuku", "Ochaco", "Shoto"]
+    # a protector that already plays first needs no swap, however far
+    fight = Fight.start(RULES, setup | {"order": ["Katsuki", "Izuku", "Shoto", "Ochaco"]}, source)
+    fight.act(attack("Katsuki", "Ochaco", protector="Izuku"), source)
+    assert fight.state["order"] == ["Katsuki", "Izuku", "Shoto", "Ochaco"]
+    assert next(e for e in fight.events if e["type"] == "protected")["swapped"] is False
+    finish(fight, source)
+
+
+def test_pu_6_a_character_out_of_the_fight_plays_no_turn_between_two_that_swap() -> None:
+    mirio = hero("Mirio", "c", "E", 2, 2)
+    source = GivenFaces([20, 3])
+    fight = Fight.start(RULES, {"characters": [KATSUKI, OCHACO, mirio, IZUKU]}, source)
+    fight.act(attack("Katsuki", "Mirio"), source)  # 20 + 8 against 10: Mirio is KO
+    fight.act(cmd("Ochaco", "defend"), source)
+    fight.act(cmd("Izuku", "defend"), source)
+    assert fight.state["characters"]["Mirio"]["ko"] and fight.state["round"] == 2
+    fight.act(attack("Katsuki", "Ochaco", protector="Izuku"), source)
+    assert fight.state["order"] == ["Katsuki", "Izuku", "Mirio", "Ochaco"]
+    finish(fight, source)
 
 
 def test_pu_6_protecting_needs_an_ally_still_in_the_fight_and_neither_having_played() -> None:

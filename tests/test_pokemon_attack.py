@@ -17,7 +17,14 @@ from jdr.errors import InputError, UnknownNameError
 from jdr.params import validate_params
 from jdr.systems import Registry
 from jdr.systems.pokemon.actions import ACTIONS
-from jdr.systems.pokemon.attack import AttackParams, Defence, odds, resolve_attack, roll
+from jdr.systems.pokemon.attack import (
+    AttackParams,
+    Defence,
+    DefenceKind,
+    odds,
+    resolve_attack,
+    roll,
+)
 from jdr.systems.pokemon.attack_odds import attack_odds
 
 D10 = range(1, 11)
@@ -217,11 +224,13 @@ def brute_attack(
     high_crit: bool = False,
     multiplier: Fraction = Fraction(1),
     defence: Defence | None = None,
+    defender_waiting: bool = False,
 ) -> tuple[dict[int, Fraction], dict[str, Fraction]]:
-    """Vitalité lost and outcomes from every face of every roll, as PK-10 … PK-13 write them."""
+    """Vitalité lost and outcomes from every face of every roll, as PK-10 … PK-13 write them
+    (and PK-15: a waiting defender rolls at difficulty 6 − 2)."""
     lost: defaultdict[int, Fraction] = defaultdict(Fraction)
     outcomes: defaultdict[str, Fraction] = defaultdict(Fraction)
-    defence_scores = _scores(defence.dice, 6) if defence else {}
+    defence_scores = _scores(defence.dice, 4 if defender_waiting else 6) if defence else {}
     for faces in product(D10, repeat=attack_dice):
         p_attack = Fraction(1, 10**attack_dice)
         n = _score(faces, difficulty + 2 * range_penalty)
@@ -281,6 +290,41 @@ def test_pk_10_to_13_exact_odds_match_brute_force(case: dict[str, Any]) -> None:
         assert value == float_value and q == pytest.approx(float(p), abs=1e-12)
 
 
+@pytest.mark.parametrize("kind", ["endure", "dodge"])
+def test_pk_15_a_waiting_defenders_exact_odds_match_brute_force(kind: DefenceKind) -> None:
+    """« jusqu'à sa prochaine action, les jets de Constitution, Volonté et Dextérité du Pokémon
+    se font à difficulté −2 » (PK-15), outside a fight too."""
+    raw = {"attack_dice": 2, "damage_dice": 1, f"{kind}_dice": 2, "defender_waiting": True}
+    expected_lost, expected_outcomes = brute_attack(
+        2, 1, defence=Defence(kind, 2), defender_waiting=True
+    )
+    exact = odds(validate_params(AttackParams, raw), exact=True)
+    assert dict(exact.distribution) == {k: v for k, v in expected_lost.items() if v}
+    assert {k: v for k, v in exact.outcomes.items() if v} == expected_outcomes
+    plain = odds(validate_params(AttackParams, raw | {"defender_waiting": False}), exact=True)
+    assert exact.mean is not None and plain.mean is not None and exact.mean < plain.mean
+
+
+def test_pk_15_a_waiting_defender_endures_and_dodges_at_dd4() -> None:
+    # attack 10✓ 7✓ → 2; damage 1 + 2 dice 6✓ 7✓ 8✓ → 3; dodge 5 4 2: 2 at DD4, 0 at DD6
+    dodge = {"attack_dice": 2, "damage_dice": 1, "dodge_dice": 3}
+    waiting = attack([10, 7, 6, 7, 8, 5, 4, 2], **dodge, defender_waiting=True)
+    assert (waiting["defence_score"], waiting["outcome"], waiting["vitality_lost"]) == (2, "hit", 3)
+    faces = [10, 7, 6, 7, 8, 5, 4, 4]  # 3 > 2 at DD4: dodged; 0 at DD6: hit
+    assert attack(faces, **dodge, defender_waiting=True)["outcome"] == "dodged"
+    assert attack(faces, **dodge)["outcome"] == "hit"
+    endure = attack([10, 7, 6, 7, 8, 4], attack_dice=2, damage_dice=1, endure_dice=1,
+                    defender_waiting=True)  # fmt: skip
+    assert (endure["defence_score"], endure["vitality_lost"]) == (1, 2)
+
+
+def test_pk_15_waiting_without_a_defence_roll_is_refused() -> None:
+    with pytest.raises(InputError) as caught:
+        roll(AttackParams(attack_dice=3, damage_dice=2, defender_waiting=True), Seeded(1))
+    assert caught.value.field == "--defender-waiting"
+    assert "endure or dodge roll: give one (PK-15)" in caught.value.message()
+
+
 def test_odds_action_reports_the_vitality_lost_distribution() -> None:
     answer = odds(AttackParams(attack_dice=3, damage_dice=2, dodge_dice=2), exact=True)
     assert set(answer.outcomes) == {"miss", "hit", "dodged"}
@@ -337,6 +381,25 @@ def test_cli_odds_exact_json(pokemon_cli: Registry, capsys: pytest.CaptureFixtur
     assert set(payload["outcomes"]) == {"miss", "hit"}
     assert payload["distribution_of"] == "vitality_lost"
     assert sum(Fraction(p) for p in payload["outcomes"].values()) == 1
+
+
+def test_pk_15_cli_defender_waiting_roll_and_odds(
+    pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ("pokemon", "attack", "--attack-dice", "2", "--damage-dice", "1", "--dodge-dice", "3")
+    code, payload = cli_json(
+        capsys, "roll", *args, "--defender-waiting", "--faces", "10,7,6,7,8,5,4,4", "--lang", "fr"
+    )
+    assert code == 0 and payload["outcome"] == "dodged"
+    assert payload["params"]["defender_waiting"] is True
+    assert "3d10 DD4 : 5✓ 4✓ 4✓" in payload["explanation"]
+    waiting = cli_json(capsys, "odds", *args, "--defender-waiting", "--exact")[1]
+    plain = cli_json(capsys, "odds", *args, "--exact")[1]
+    assert Fraction(waiting["outcomes"]["dodged"]) > Fraction(plain["outcomes"]["dodged"])
+    code = main(["roll", "pokemon", "attack", "--attack-dice", "2", "--damage-dice", "1",
+                 "--defender-waiting", "--lang", "fr"])  # fmt: skip
+    _out, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "--defender-waiting" in err
 
 
 def test_cli_explains_in_french(pokemon_cli: Registry, capsys: pytest.CaptureFixture[str]) -> None:

@@ -199,9 +199,28 @@ def test_pk_4_bad_input_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = _run(capsys, "roll", "pokemon", "check", "--dice", "-1")
     assert code == 2 and "--dice" in err
     code, _out, err = _run(
-        capsys, "roll", "pokemon", "check", "--dice", "2", "--faces", "0,3", "--lang", "fr"
+        capsys, "roll", "pokemon", "check", "--dice", "2", "--faces", "11,3", "--lang", "fr"
     )
-    assert code == 2 and "d10" in err
+    assert code == 2 and "la face n° 1 vaut 11, ce n'est pas une face d'un d10" in err
+    assert "1..10, ou 0 pour 10" in err
+
+
+def test_pk_2_a_d10s_0_counts_10_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    """« parfois, un 0 remplace le 10, mais il compte toujours pour 10 »."""
+    code, out, err = _run(capsys, "roll", "pokemon", "check", "--dice", "1", "--faces", "0")
+    assert code == 0, err
+    assert out.splitlines()[-1] == "1d10 DD6 : 10✓ → 1 success − 0 failures = 1 → success"
+    code, out, _ = _run(
+        capsys, "roll", "pokemon", "check", "--dice", "2", "--faces", "0, 1", "--json"
+    )
+    payload = json.loads(out)
+    assert payload["faces"] == [10, 1]
+    assert (payload["score"], payload["outcome"]) == (0, "failure")
+    code, out, _ = _run(
+        capsys, "roll", "pokemon", "initiative", "--dexterity", "3", "--faces", "0", "--json"
+    )
+    assert code == 0 and payload["faces"] == [10, 1]
+    assert json.loads(out)["faces"] == [10]
 
 
 def test_the_system_is_registered_through_its_entry_point() -> None:

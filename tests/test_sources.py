@@ -87,6 +87,25 @@ def test_given_faces_refuse_a_face_off_the_die_naming_face_position_and_range(fa
     assert str(error) == f"faces: {face} (face 2 is {face}, not a face of a d6; allowed: 1..6)"
 
 
+def test_pk_2_a_given_0_on_a_d10_counts_10_and_only_on_a_d10() -> None:
+    """« parfois, un 0 remplace le 10, mais il compte toujours pour 10 » (PK-2)."""
+    source = GivenFaces([0, 7, 0])
+    assert source.faces(10, 2) == [10, 7]
+    with pytest.raises(FacesError) as caught:  # the third face is asked of a d6: 0 is no face
+        source.faces(6, 1)
+    assert caught.value.reason == "face 3 is 0, not a face of a d6"
+    recording = Recording(GivenFaces([0, 0]))
+    assert recording.faces(10, 2) == [10, 10]
+    assert recording.rolled == [10, 10]  # what the journal and the JSON `faces` keep
+
+
+def test_pk_2_a_face_off_a_d10_says_that_0_stands_for_10() -> None:
+    with pytest.raises(FacesError) as caught:
+        GivenFaces([11]).faces(10, 1)
+    assert caught.value.allowed == "1..10, or 0 for 10"
+    assert caught.value.reason == "face 1 is 11, not a face of a d10"
+
+
 def test_given_faces_count_positions_across_calls() -> None:
     source = GivenFaces([4, 4, 5])
     source.faces(4, 2)
@@ -164,7 +183,9 @@ def test_recording_of_a_seeded_source_gives_the_faces_to_replay_it() -> None:
         ("7, 1, 2, 6", [7, 1, 2, 6]),
         ("7 1 2 6", [7, 1, 2, 6]),
         ("7;1;2;6", [7, 1, 2, 6]),
-        ("  7,\t1\n2 , 6, ", [7, 1, 2, 6]),
+        ("  7,\t1\n2 , 6 ", [7, 1, 2, 6]),
+        ("1, 3", [1, 3]),
+        ("1 ,3", [1, 3]),
         ("12", [12]),
         ("0,-3", [0, -3]),  # whole numbers: GivenFaces, not the parser, refuses them per die
     ],
@@ -201,6 +222,28 @@ def test_parse_faces_refuses_malformed_text_naming_the_bad_part(text: str, part:
     assert caught.value.field == "faces"
     assert caught.value.value == text
     assert caught.value.reason == f"{part} is not a whole number"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("1,,3", "nothing between two commas, after face 1"),
+        ("1, ,3", "nothing between two commas, after face 1"),
+        ("7,1,;6", "nothing between two commas, after face 2"),
+        ("1,3,", "nothing after the last comma"),
+        ("1,3 , ", "nothing after the last comma"),
+        (",1,3", "nothing before the first comma"),
+    ],
+)
+def test_parse_faces_refuses_an_empty_face_instead_of_shifting_the_others(
+    text: str, reason: str
+) -> None:
+    with pytest.raises(FacesError) as caught:
+        parse_faces(text)
+    assert caught.value.field == "faces"
+    assert caught.value.value == text
+    assert caught.value.reason == reason
+    assert caught.value.allowed == "whole numbers separated by commas, e.g. 7,1,2,6"
 
 
 # --- make_source ----------------------------------------------------------------------------------

@@ -7,6 +7,12 @@ they are handed a source, so a test or a replay can fix every face.
 [7, 1, 2, 6]
 >>> Seeded(42).faces(6, 3) == Seeded(42).faces(6, 3)
 True
+
+A d10 whose 10 is printed "0" still counts 10 (PK-2: « parfois, un 0 remplace le 10, mais il
+compte toujours pour 10 »): a given 0 on a d10, and only on a d10, is read as 10.
+
+>>> GivenFaces([0, 3]).faces(10, 2)
+[10, 3]
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 from jdr.errors import FacesError, InputError
-from jdr.i18n import _, ngettext
+from jdr.i18n import N_, _, ngettext
 
 
 @runtime_checkable
@@ -50,6 +56,19 @@ class Seeded:
 
     def __repr__(self) -> str:
         return f"Seeded({self.seed})"
+
+
+ZERO_DIE = 10
+"""PK-2: the die whose 10 is sometimes printed "0"."""
+
+
+def read_face(face: int, size: int) -> int:
+    """A face as typed in, read on a die of `size` faces: a d10's 0 counts 10 (PK-2).
+
+    >>> read_face(0, 10), read_face(7, 10), read_face(0, 6)
+    (10, 7, 0)
+    """
+    return ZERO_DIE if face == 0 and size == ZERO_DIE else face
 
 
 class GivenFaces:
@@ -85,14 +104,14 @@ class GivenFaces:
                     len(self.given),
                 ).format(given=len(self.given)),
             )
-        taken = list(self.given[self.used : self.used + count])
+        taken = [read_face(face, size) for face in self.given[self.used : self.used + count]]
         for offset, face in enumerate(taken):
             if not 1 <= face <= size:
                 position = self.used + offset + 1
                 raise FacesError(
                     "faces",
                     face,
-                    f"1..{size}",
+                    _("1..10, or 0 for 10") if size == ZERO_DIE else f"1..{size}",
                     _("face {position} is {face}, not a face of a d{size}").format(
                         position=position, face=face, size=size
                     ),
@@ -133,30 +152,49 @@ class Recording:
         return got
 
 
-_SEPARATORS = re.compile(r"[\s,;]+")
+_SEPARATOR = re.compile(r"\s*[,;]\s*|\s+")
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+FACES_ALLOWED = N_("whole numbers separated by commas, e.g. 7,1,2,6")
 
 
 def parse_faces(text: str) -> list[int]:
     """`"7,1,2,6"` → `[7, 1, 2, 6]`; spaces allowed; anything else is refused clearly.
 
-    Only ASCII digits count: `int()` alone would read `"1_0"` as 10 and `"٣"` as 3.
+    Faces are separated by one comma (or semicolon), spaces around it allowed, or by spaces
+    alone. An empty face (`1,,3`, a comma at either end) is refused: a face was forgotten, and
+    reading the rest would shift every face after it. Only ASCII digits count: `int()` alone
+    would read `"1_0"` as 10 and `"٣"` as 3.
 
     >>> parse_faces("7, 1 2;6")
     [7, 1, 2, 6]
+    >>> parse_faces("1,,3")
+    Traceback (most recent call last):
+    ...
+    jdr.errors.FacesError: faces: '1,,3' (nothing between two commas, after face 1; allowed: ...)
     """
-    parts = [part for part in _SEPARATORS.split(text) if part]
-    if not parts:
-        raise FacesError("faces", text, _("whole numbers separated by commas, e.g. 7,1,2,6"))
-    for part in parts:
+    parts = _SEPARATOR.split(text.strip())
+    if not any(parts):
+        raise FacesError("faces", text, _(FACES_ALLOWED))
+    for index, part in enumerate(parts):
+        if not part:
+            raise FacesError("faces", text, _(FACES_ALLOWED), _empty_face(index, len(parts)))
         if not _WHOLE_NUMBER.fullmatch(part):
             raise FacesError(
                 "faces",
                 text,
-                _("whole numbers separated by commas, e.g. 7,1,2,6"),
+                _(FACES_ALLOWED),
                 _("{part} is not a whole number").format(part=part),
             )
     return [int(part) for part in parts]
+
+
+def _empty_face(index: int, count: int) -> str:
+    """Why the face at `index` (0-based) of `count` parts is empty, in the reader's words."""
+    if index == 0:
+        return _("nothing before the first comma")
+    if index == count - 1:
+        return _("nothing after the last comma")
+    return _("nothing between two commas, after face {position}").format(position=index)
 
 
 def make_source(faces: str | None = None, seed: int | str | None = None) -> RandomSource:

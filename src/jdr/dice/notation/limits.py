@@ -7,6 +7,10 @@ Every refusal is a `LimitError` naming the field, the value and what is allowed:
 Traceback (most recent call last):
 ...
 jdr.errors.LimitError: dice: 1001 (too many dice; allowed: at most 1000 dice in all)
+>>> parse("1d1!")
+Traceback (most recent call last):
+...
+jdr.errors.LimitError: explode: '1d1!' (a d1 always shows its maximum: it could only explode; ...)
 """
 
 from __future__ import annotations
@@ -72,6 +76,13 @@ def _check_dice(term: DiceTerm) -> None:
         raise LimitError("size", term.size, f"1..{MAX_SIZE}", _("a die needs at least one face"))
     if term.size > MAX_SIZE:
         raise LimitError("size", term.size, f"1..{MAX_SIZE}", _("too many faces on one die"))
+    if term.explode and term.size == 1:
+        raise LimitError(
+            "explode",
+            term.text,
+            _("an exploding die of 2 faces or more"),
+            _("a d1 always shows its maximum: it could only explode"),
+        )
     if term.count < 1:
         raise LimitError("dice", term.count, f"1..{MAX_DICE}", _("a term needs at least one die"))
     if term.keep is not None and not 0 <= term.keep.count <= term.count:

@@ -44,6 +44,13 @@ def cast_outcome(natural: int, result: int, level: int) -> str:
 
     >>> [cast_outcome(n, n - 3, 2) for n in (12, 1, 6, 7, 8)]
     ['critical_failure', 'imperfect', 'success', 'perfect', 'failure']
+
+    The source's note « un résultat de 11 sera toujours un échec » is about the result (after
+    Magie / 2), not the die: it follows from the lines above, since 2 × level is at most 10. A
+    natural 11 with Magie ≥ 2 is a lower result and may succeed.
+
+    >>> cast_outcome(11, 11, 5), cast_outcome(11, 10, 5)
+    ('failure', 'perfect')
     """
     if natural == DIE:
         return "critical_failure"

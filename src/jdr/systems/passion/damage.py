@@ -5,25 +5,28 @@
 - **PS-15** a protection's score adds to the resistance against its type; its **Robustesse** is
   how many dice the wearer may roll to reduce the damage further; 1 point of its Énergie gives +1
   to soak.
-- **PS-16** wounds = damage − resistance (never below 0), + the margin of the Violence dice (scored
-  by PS-2) when rolled, − the margin of the Robustesse dice when rolled.
+- **PS-16** wounds = max(0, damage − resistance + the margin of the Violence dice when rolled
+  (scored by PS-2)) − the margin of the Robustesse dice when rolled and positive, never below 0.
+  Damage − resistance may be negative before the Violence dice are added: « La violence d'une
+  arme permet de rajouter des dés de dégats en plus du résultat positif ou négatif des dégats ».
+  A Robustesse roll only reduces (« pour réduire encore plus les dégats »): a negative margin
+  takes nothing off, and adds nothing either.
 
 >>> r = resistance("energetique", body=3, mind=0, protections={"physique": 3, "energetique": 1})
 >>> r.total, r.terms()
 (3, 'Corps 3 ÷ 2 = 1 + energy protections 1 + physical 3 ÷ 2 = 1')
 >>> from jdr.systems.passion.resolve import resolve
->>> w = wounds(5, 3, violence=resolve((3, 1)), robustness=resolve((1, 2)))
->>> (w.base, w.violence_margin, w.robustness_margin, w.total)
-(2, 2, -1, 5)
+>>> w = wounds(3, 5, violence=resolve((4, 1)), robustness=resolve((1, 2)))
+>>> (w.base, w.violence_margin, w.robustness_margin, w.soak, w.total)
+(-2, 3, -1, 0, 1)
 
 Where the rules are silent, this module reads them so:
 
 - Energy damage with both kinds of protection: the energy protections **and** half the physical
   ones (floor) both count: energy protections + ⌊physical / 2⌋ + ⌊body / 2⌋ ("et/ou" read as
   "and"; half of the *sum* of the physical protections).
-- Wounds never go below 0, after every step as before it: `max(0, max(0, D − R) + V − Rb)`. A
-  negative Violence margin takes wounds away, a negative Robustesse margin adds some: "the margin"
-  of PS-16 is signed, both ways.
+- The Violence margin is signed (a bad Violence roll takes wounds away); only the Robustesse
+  margin is floored at 0 before it is subtracted: `max(0, D − R + V − max(0, Rb))`.
 - The weapon's Énergie point (+1 damage) adds to the damage and the protection's (+1 to soak) to the
   resistance, before the subtraction.
 - Passion (PS-5: each point cancels one negative left) may be spent on the Violence dice (the
@@ -71,6 +74,7 @@ __all__ = [
     "object_breaks",
     "parse_protections",
     "resistance",
+    "wound_count",
     "wounds",
 ]
 
@@ -226,6 +230,16 @@ def resistance(
     return Resistance(kind, body // 2, own + physical // 2, body, mind, own, physical)
 
 
+def wound_count(base: int, violence_margin: int = 0, robustness_margin: int = 0) -> int:
+    """PS-16: max(0, damage − resistance + Violence margin) − the Robustesse margin when positive,
+    never below 0. `base` is damage − resistance, negative when the resistance is higher.
+
+    >>> wound_count(-2, 3), wound_count(6, robustness_margin=-2), wound_count(4, 1, 2)
+    (1, 6, 3)
+    """
+    return max(0, base + violence_margin - max(0, robustness_margin))
+
+
 @dataclass(frozen=True)
 class Wounds:
     """PS-16, every step: the damage against the resistance, then the dice."""
@@ -241,9 +255,10 @@ class Wounds:
 
     @property
     def base(self) -> int:
-        """Damage − resistance, never below 0 (each Énergie point counted)."""
+        """Damage − resistance, each Énergie point counted; negative when the resistance is higher
+        (the Violence dice add to it as it is)."""
         damage = self.damage + int(self.weapon_energy)
-        return max(0, damage - self.resistance - int(self.protection_energy))
+        return damage - self.resistance - int(self.protection_energy)
 
     @property
     def violence_margin(self) -> int:
@@ -254,9 +269,14 @@ class Wounds:
         return 0 if self.robustness is None else self.robustness.margin
 
     @property
+    def soak(self) -> int:
+        """What the Robustesse roll takes off: its margin when positive, else nothing."""
+        return max(0, self.robustness_margin)
+
+    @property
     def total(self) -> int:
-        """The wounds: base + Violence margin − Robustesse margin, never below 0."""
-        return max(0, self.base + self.violence_margin - self.robustness_margin)
+        """The wounds (`wound_count`)."""
+        return wound_count(self.base, self.violence_margin, self.robustness_margin)
 
     def steps(self) -> dict[str, Any]:
         return {
@@ -282,7 +302,7 @@ def wounds(
     """PS-16: the wounds of one hit (`violence`, `robustness`: the dice counted by `resolve`).
 
     >>> wounds(2, 5).total, wounds(2, 5, violence=resolve((4, 0))).total
-    (0, 4)
+    (0, 1)
     """
     return Wounds(damage, resistance, violence, robustness, weapon_energy, protection_energy)
 
@@ -406,8 +426,9 @@ def _fail(kind: str, reason: str, allowed: str, value: Any, at: str) -> Pydantic
 
 
 def damage_roll(params: DamageParams, rng: RandomSource) -> Record:
-    """JSON `damage`, `resistance`, `base`, `violence_margin`, `robustness_margin` (null when not
-    rolled), `wounds`; outcome `wounded` or `unharmed`.
+    """JSON `damage`, `resistance`, `base` (damage − resistance: negative when the resistance is
+    higher), `violence_margin`, `robustness_margin` (null when not rolled), `wounds`; outcome
+    `wounded` or `unharmed`.
 
     >>> from jdr.dice import GivenFaces
     >>> params = DamageParams(damage=5, type="physique", body=2, protections="physique:1",
@@ -418,6 +439,11 @@ def damage_roll(params: DamageParams, rng: RandomSource) -> Record:
     >>> print(record.explain())  # doctest: +NORMALIZE_WHITESPACE
     damage 5 − resistance 3 (Corps 2 + physical protections 1) = 2
     · Violence 2d6: 4+ 1−− → margin −1 · Robustesse 1d6: 6++ → margin 2 · wounds: 2 − 1 − 2 → 0
+    >>> record = damage_roll(DamageParams(damage=10, resistance=4, robustness_dice="1d6"),
+    ...                      GivenFaces([1]))
+    >>> print(record.explain())  # doctest: +NORMALIZE_WHITESPACE
+    damage 10 − resistance 4 = 6 · Robustesse 1d6: 1−− → margin −2: a negative margin reduces
+    nothing · wounds: 6 − 0 → 6
     """
     violence = robustness = None
     faces: list[int] = []
@@ -463,7 +489,7 @@ def explain_wounds(params: DamageParams, hit: Wounds, faces: list[str]) -> str:
         resisted += f" ({computed.terms()})"
     parts = [
         _("damage {damage} − resistance {resistance} = {base}").format(
-            damage=damage, resistance=resisted, base=hit.base
+            damage=damage, resistance=resisted, base=_number(hit.base)
         )
     ]
     remaining = iter(faces)
@@ -480,18 +506,23 @@ def explain_wounds(params: DamageParams, hit: Wounds, faces: list[str]) -> str:
             )
         )
     if hit.robustness is not None:
+        robustness = (
+            _("Robustesse {dice}: {faces} → margin {margin}: a negative margin reduces nothing")
+            if hit.robustness.margin < 0
+            else _("Robustesse {dice}: {faces} → margin {margin}")
+        )
         parts.append(
-            _("Robustesse {dice}: {faces} → margin {margin}").format(
+            robustness.format(
                 dice=params.robustness_dice,
                 faces=next(remaining),
                 margin=_number(hit.robustness.margin),
             )
         )
-    terms = [str(hit.base)]
+    terms = [_number(hit.base)]
     if hit.violence is not None:
         terms.append(_plus_minus(hit.violence_margin))
     if hit.robustness is not None:
-        terms.append(_plus_minus(-hit.robustness_margin))
+        terms.append(f"− {hit.soak}")
     parts.append(_("wounds: {terms} → {wounds}").format(terms=" ".join(terms), wounds=hit.total))
     return " · ".join(parts)
 
@@ -530,7 +561,7 @@ def damage_odds(params: DamageParams, exact: bool) -> Odds:
     total: dict[int, Probability] = {}
     for violence, p in _margins(params.violence_dice, params.passion, exact):
         for robustness, q in _margins(params.robustness_dice, 0, exact):
-            value = max(0, base + violence - robustness)
+            value = wound_count(base, violence, robustness)
             total[value] = total.get(value, 0) + p * q
     rows = sorted(total.items())
     zero: Probability = Fraction(0) if exact else 0.0
@@ -552,7 +583,7 @@ DAMAGE_ACTIONS: dict[str, Action[Any]] = {
         damage_odds,
         help=N_(
             "Wounds: damage − resistance, + the Violence dice's margin, − the Robustesse dice's"
-            " (PS-14 … PS-16)."
+            " when positive (PS-14 … PS-16)."
         ),
         example={
             "damage": 5,

@@ -90,7 +90,8 @@ dice's positives and negatives, `difficulty`, `talent`, `npc_energy`, `energy_di
 `waiting` (`for` dodge|violence|soak, `max_dice`), `dodge_declined`, `target_hit` (`damage`,
 `damage_type`, `resistance`, `violence_dice`, `robustness_dice`, `weapon_energy`,
 `weapon_energy_left`, `protection_energy_left`) / `target_missed`, `damage_dice_chosen`,
-`wounded` (every step of PS-16, `total`), `fighter_down`, `action_ended` (`failed`), `passed`,
+`wounded` (every step of PS-16, `base` = damage − resistance, negative when the resistance is
+higher; `total`), `fighter_down`, `action_ended` (`failed`), `passed`,
 `marker_ticked` / `marker_kept` (PS-12: `reasons` failure|mobility, `kept_last`),
 `deus_ex_machina`, `fight_over` (`winner`).
 

@@ -30,7 +30,8 @@ there (PU-2 maxima, PU-7 costs); `side` is any name ("a", "heroes"). The order o
 - `{"action": "attack", "actor": A, "target": T, "protector": P?}` (PU-4). With `protector`, P
   protects T (PU-6): an ally of T, still in the fight, who has not played this round, while T has
   not played either. P's action for the round is spent; when P comes after T in the order they swap
-  places, and the new order holds for the following rounds.
+  places, which only turns that follow each other may do, and the new order holds for the
+  following rounds.
 - `{"action": "defend", "actor": A}` (PU-5): +5 defense until the start of A's next turn.
 - `{"action": "technique", "actor": A, "technique": N, "target": T?, "protector": P?}` (PU-7). A
   technique with an attack effect (`extra_attacks`, `attack_bonus`, `extra_damage`,
@@ -71,7 +72,11 @@ protector's, with the new `order`); rolls and effects: `attack_rolled` (one per 
   blocks) costs the full damage and the technique's side effects, `blocks` 1 Énergie. Each attack
   resolves as it is declared, so "the attacks already aimed at the protector this round" have
   already taken their Énergie: a protector at 0 is KO and cannot protect; nothing else is refused.
-  The swap exchanges the two places (`A C D B`, B protecting C → `A B D C`).
+  The swap exchanges the two places, and only turns that follow each other swap (« si ces
+  derniers se suivent »): with `A C B D`, B protecting C → `A B C D`; with `A C D B`, B may not
+  protect C. Turns follow each other in the order of the characters still in the fight: one KO or
+  escaped in between plays no turn. A protector already before its ally needs no swap: `A B D C`,
+  B may protect C.
 - Techniques (PU-7): cooldown counted in rounds (`n = round − round used`, shown `n/X` until
   `n > X`). All of a technique's rolls use the actor's Volonté before its cost is paid. Extra damage
   is added to each hit; lowering Volonté or Énergie is applied once, after the rolls, when at least

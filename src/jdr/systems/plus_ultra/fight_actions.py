@@ -4,8 +4,8 @@
 roll sees its effect (a defense falls with the Énergie). The rules themselves are `rules.py`'s:
 `resolve_attack` for every roll, `protect` for a protector, `damage` through both.
 
->>> swapped_order(["A", "C", "D", "B"], protector="B", protected="C")
-(['A', 'B', 'D', 'C'], True)
+>>> swapped_order(["A", "C", "B", "D"], protector="B", protected="C")
+(['A', 'B', 'C', 'D'], True)
 >>> swapped_order(["A", "B", "C"], protector="B", protected="C")
 (['A', 'B', 'C'], False)
 """
@@ -48,7 +48,8 @@ def attacks(technique: Json) -> bool:
 
 def swapped_order(order: list[str], protector: str, protected: str) -> tuple[list[str], bool]:
     """PU-6: the protector plays before the one it protects: when it comes later, they swap
-    places (the new order holds for the following rounds)."""
+    places (the new order holds for the following rounds). Only turns that follow each other
+    swap: `fight_commands.protector` refused any other before this is called."""
     new = list(order)
     first, second = new.index(protected), new.index(protector)
     if second < first:

@@ -86,7 +86,8 @@ def target(state: Json, actor: str, value: Any, rule: str) -> str:
 
 def protector(state: Json, actor: str, aimed: str, value: Any) -> str | None:
     """PU-6: an ally of the target, still in the fight, who has not played this round, protecting
-    a target that has not played either."""
+    a target that has not played either; a protector that plays after the target swaps turns
+    with it, which only turns that follow each other may do (« si ces derniers se suivent »)."""
     if value is None:
         return None
     name = character(state, value, "PU-6")
@@ -115,7 +116,29 @@ def protector(state: Json, actor: str, aimed: str, value: Any) -> str | None:
             _("{name} has already played this round and cannot be protected").format(name=aimed),
             "PU-6",
         )
+    between = turns_between(in_fight(state), aimed, name)
+    if between:
+        raise RulesError(
+            _(
+                "{name} plays after {target} and cannot swap turns with it: their turns do not"
+                " follow each other ({between} in between)"
+            ).format(name=name, target=aimed, between=", ".join(between)),
+            "PU-6",
+        )
     return name
+
+
+def turns_between(order: list[str], protected: str, protector: str) -> list[str]:
+    """PU-6: who plays between `protected` and a `protector` that comes after it (nobody: their
+    turns follow each other, or the protector already plays first and needs no swap).
+
+    >>> turns_between(["A", "C", "D", "B"], protected="C", protector="B")
+    ['D']
+    >>> turns_between(["A", "C", "B", "D"], "C", "B"), turns_between(["A", "B", "D", "C"], "C", "B")
+    ([], [])
+    """
+    first, second = order.index(protected), order.index(protector)
+    return order[first + 1 : second]
 
 
 def usable(state: Json, actor: str, technique: Json) -> RulesError | None:

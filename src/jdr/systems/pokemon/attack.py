@@ -34,6 +34,9 @@ from jdr.systems.protocol import Odds, Record
 RANGE_PENALTY = 2
 """PK-10: a physical move not in contact, or a special one at close range, is at difficulty +2."""
 
+WAIT_BONUS = 2
+"""PK-15: while waiting, Constitution, Volonté and Dextérité rolls are at difficulty −2."""
+
 NEUTRAL = Multiplier(Fraction(1), ())
 """No type information: raw damage × 1."""
 
@@ -78,6 +81,15 @@ def final_damage(damage_score: int, multiplier: Fraction = Fraction(1)) -> int:
     (4, 0)
     """
     return apply(max(0, damage_score), multiplier)
+
+
+def defence_difficulty(waiting: bool = False) -> int:
+    """PK-12, PK-13, PK-15: the endure or dodge roll is at DD6; DD4 while the defender waits.
+
+    >>> defence_difficulty(), defence_difficulty(waiting=True)
+    (6, 4)
+    """
+    return DEFAULT_DIFFICULTY - (WAIT_BONUS if waiting else 0)
 
 
 def endured(damage: int, endure_score: int) -> int:
@@ -252,9 +264,14 @@ class AttackParams(BaseModel):
     dodge_dice: int | None = Field(
         default=None, ge=0, le=MAX_DICE, description=N_("the defender dodges: Dextérité dice")
     )
+    defender_waiting: bool = Field(
+        default=False,
+        description=N_("the defender is waiting: its endure or dodge roll at DD −2 (PK-15)"),
+    )
 
     def defence(self) -> Defence | None:
-        """The defence asked for; both at once is refused."""
+        """The defence asked for; both at once is refused, and so is a waiting defender that
+        rolls no defence (the −2 would change nothing)."""
         if self.endure_dice is not None and self.dodge_dice is not None:
             raise InputError(
                 "--endure-dice/--dodge-dice",
@@ -262,10 +279,18 @@ class AttackParams(BaseModel):
                 _("one of them"),
                 _("a defender either endures or dodges, not both"),
             )
+        difficulty = defence_difficulty(self.defender_waiting)
         if self.endure_dice is not None:
-            return Defence("endure", self.endure_dice)
+            return Defence("endure", self.endure_dice, difficulty)
         if self.dodge_dice is not None:
-            return Defence("dodge", self.dodge_dice)
+            return Defence("dodge", self.dodge_dice, difficulty)
+        if self.defender_waiting:
+            raise InputError(
+                "--defender-waiting",
+                None,
+                _("--endure-dice or --dodge-dice"),
+                _("a waiting defender's −2 is for its endure or dodge roll: give one (PK-15)"),
+            )
         return None
 
     def multiplier(self, chart: TypeChart | None = None) -> Multiplier:

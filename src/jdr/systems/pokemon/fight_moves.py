@@ -22,8 +22,7 @@ Faces of a `move` order, in order:
 
 from __future__ import annotations
 
-from jdr.systems.pokemon.attack import Defence, resolve_attack
-from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY
+from jdr.systems.pokemon.attack import Defence, defence_difficulty, resolve_attack
 from jdr.systems.pokemon.counter import CounterRoll, resolve_counter
 from jdr.systems.pokemon.fight_orders import is_attack
 from jdr.systems.pokemon.fight_state import (
@@ -41,8 +40,6 @@ from jdr.systems.pokemon.types import chart_json
 from jdr.systems.pokemon.types import fold as fold_name
 from jdr.systems.protocol import Json
 
-WAIT_BONUS = 2
-"""PK-15: while waiting, Constitution, Volonté and Dextérité rolls are at difficulty −2."""
 RANGE_SKILLS = {"physique": "Déplacements rapides", "speciale": "Combat rapproché"}
 """PK-10: the skill that cancels the +2 range penalty, by category."""
 ATTACK_STAT = {"physique": "strength", "speciale": "concentration"}
@@ -124,7 +121,7 @@ def strike(
     skill = RANGE_SKILLS[category]
     cancelled = range_penalty and has_skill(attacker, skill)
     multiplier = script.chart.multiplier(move["type"], defender["types"], attacker["types"])
-    difficulty = DEFAULT_DIFFICULTY - (WAIT_BONUS if defender["waiting"] else 0)
+    difficulty = defence_difficulty(defender["waiting"])
     defence = None
     if response == "endure":
         defence = Defence("endure", stat(defender, TOUGHNESS[category]), difficulty)
