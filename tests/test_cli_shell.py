@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import typer
 
+from conftest import write_plugin
 from jdr.cli import click_words
 from jdr.cli.app import build_app, main
 from jdr.i18n import set_language
@@ -301,6 +302,16 @@ def test_bare_roll_lists_the_systems_one_line_each(capsys: pytest.CaptureFixture
     for system in BUILT_IN:
         name = default_registry().get(system).names["en"]
         assert re.search(rf"^  {system} +{re.escape(name)}$", out, re.MULTILINE), system
+
+
+def test_bare_roll_shows_a_broken_plugin_beside_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.syspath_prepend(str(write_plugin(tmp_path, "broken = no_such_module:SYSTEM")))
+    code, out, err = run(capsys, "roll")
+    assert (code, err) == (0, "")
+    assert re.search(r"^  broken +rule system broken cannot be used", out, re.MULTILINE)
+    assert re.search(r"^  pokemon +Pokémon tabletop RPG$", out, re.MULTILINE)
 
 
 def test_bare_advise_lists_only_the_systems_with_an_advisor(

@@ -36,7 +36,7 @@ class _ActionsGroup(ShellGroup):
         command = super().find_command(ctx, cmd_name)
         system = self.system
         if command is None and system is not None and cmd_name in system.actions:
-            offering = [name for name, a in system.actions.items() if offers(a, self.mode)]
+            offering = sorted(name for name, a in system.actions.items() if offers(a, self.mode))
             raise NotOfferedError(self.mode, system.id, cmd_name, offering)
         return command
 

@@ -378,7 +378,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _complete(lang: str | None) -> int:
     """Answer the shell's completion request (`_JDR_COMPLETE=complete_bash` …): candidates on
     stdout, and never an error message or a traceback, whatever is typed."""
+    from jdr.cli import click_words
+
     set_language(resolve_language(lang if lang in ("fr", "en") else None))
+    click_words.install()  # the candidates' help, which zsh and fish show, in the reader's words
     try:
         command = typer.main.get_command(build_app())
         command.main([], prog_name="jdr", complete_var=COMPLETE_VAR, standalone_mode=False)
