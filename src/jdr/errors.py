@@ -100,5 +100,39 @@ class UnknownNameError(InputError):
         )
 
 
+class NotOfferedError(InputError):
+    """A system or an action that exists but has no odds or no advisor: names those that have.
+
+    >>> NotOfferedError("advise", "pokemon", None, ["passion"]).message()
+    'pokemon has no advisor; systems with one: passion'
+    """
+
+    code = "not_offered"
+
+    def __init__(self, mode: str, system: str, action: str | None, offering: list[str]) -> None:
+        field, value = ("system", system) if action is None else ("action", f"{system} {action}")
+        super().__init__(field, value, ", ".join(offering) or "-")
+        self.mode = mode
+        self.system = system
+        self.action = action
+
+    def message(self) -> str:
+        from jdr.i18n import _
+
+        if self.mode == "advise":
+            text = (
+                _("{system} has no advisor; systems with one: {allowed}")
+                if self.action is None
+                else _("{system} {action} has no advisor; actions with one: {allowed}")
+            )
+        else:
+            text = (
+                _("{system} has no odds; systems with odds: {allowed}")
+                if self.action is None
+                else _("{system} {action} has no odds; actions with odds: {allowed}")
+            )
+        return text.format(system=self.system, action=self.action, allowed=self.allowed)
+
+
 def _show(value: Any) -> str:
     return value if isinstance(value, str) else repr(value)

@@ -7,7 +7,6 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from typer.core import TyperGroup
 
 from jdr.cli.options import Common, common_parameters, make_command, model_parameters, option_name
 from jdr.cli.render import (
@@ -20,33 +19,56 @@ from jdr.cli.render import (
     jsonable,
     outcomes_table,
 )
-from jdr.errors import UnknownNameError
+from jdr.cli.shell import ShellGroup
+from jdr.errors import NotOfferedError
 from jdr.i18n import _, current_language
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
 
-class _ActionsGroup(TyperGroup):
-    """A system's actions; an unknown one is refused with the list of known ones."""
+class _ActionsGroup(ShellGroup):
+    """A system's actions for one mode; an unknown one is refused with the list of known ones,
+    one without odds or advisor with the actions that have them."""
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        command = super().get_command(ctx, cmd_name)
-        if command is None:
-            raise UnknownNameError(_("action"), cmd_name, sorted(self.commands))
+    system: RuleSystem | None = None
+    mode = "roll"
+
+    def find_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().find_command(ctx, cmd_name)
+        system = self.system
+        if command is None and system is not None and cmd_name in system.actions:
+            offering = sorted(name for name, a in system.actions.items() if offers(a, self.mode))
+            raise NotOfferedError(self.mode, system.id, cmd_name, offering)
         return command
+
+    def item_name(self) -> str:
+        return _("action")
+
+    def listing_title(self) -> str:
+        return _("Actions")
+
+    def hint(self, ctx: Any) -> str:
+        return _("{command} ACTION --help: an action's options.").format(command=ctx.command_path)
+
+
+def offers(action: Action[Any], mode: str) -> bool:
+    """Whether `action` can be asked for in `mode` (roll, odds or advise)."""
+    return mode == "roll" or getattr(action, mode) is not None
 
 
 def system_group(system: RuleSystem, mode: str) -> Any:
-    """The click group of `system`'s actions for `mode` (roll, odds or advise)."""
+    """The click group of `system`'s actions for `mode` (roll, odds or advise).
+
+    A system none of whose actions offers `mode` is refused, naming the systems that do."""
+    if not any(offers(action, mode) for action in system.actions.values()):
+        raise NotOfferedError(mode, system.id, None, systems_offering(mode))
     app = typer.Typer(
         cls=_ActionsGroup,
         help=display_name(system, current_language()),
-        no_args_is_help=True,
         rich_markup_mode=None,
+        subcommand_metavar="ACTION [OPTIONS]",
     )
     for name, action in system.actions.items():
-        if mode == "odds" and action.odds is None:
-            continue
-        if mode == "advise" and action.advise is None:
+        if not offers(action, mode):
             continue
         model = action.advise.params if mode == "advise" and action.advise else action.params
         parameters = model_parameters(model) + common_parameters(
@@ -60,7 +82,44 @@ def system_group(system: RuleSystem, mode: str) -> Any:
 
         help_text = _(action.advise.help if mode == "advise" and action.advise else action.help)
         app.command(name, help=help_text or None)(make_command(parameters, run))
-    return typer.main.get_group(app)
+    group: Any = typer.main.get_group(app)
+    group.system, group.mode = system, mode
+    return group
+
+
+def _loaded_systems() -> tuple[list[RuleSystem], dict[str, str]]:
+    """Every installed system that loads, and the problem of each one that does not."""
+    from jdr.errors import JdrError
+    from jdr.systems import default_registry
+
+    registry = default_registry()
+    systems: list[RuleSystem] = []
+    broken: dict[str, str] = {}
+    for system_id in registry.ids():
+        try:
+            systems.append(registry.get(system_id))
+        except JdrError as error:  # one broken plug-in must not hide the others
+            broken[system_id] = error.message()
+    return systems, broken
+
+
+def systems_offering(mode: str) -> list[str]:
+    """The ids of the systems with at least one action offering `mode`."""
+    systems, _broken = _loaded_systems()
+    return [s.id for s in systems if any(offers(a, mode) for a in s.actions.values())]
+
+
+def system_lines(mode: str) -> list[tuple[str, str]]:
+    """(id, name) of each system offering `mode`; a broken one shows its problem."""
+    systems, broken = _loaded_systems()
+    lang = current_language()
+    rows = [
+        (system.id, display_name(system, lang))
+        for system in systems
+        if any(offers(action, mode) for action in system.actions.values())
+    ]
+    rows += sorted(broken.items())
+    return sorted(rows)
 
 
 def _params(model: Any, values: dict[str, Any]) -> Any:
@@ -178,17 +237,8 @@ def run_advise(
 
 
 def show_systems(as_json: bool) -> None:
-    from jdr.errors import JdrError
-    from jdr.systems import default_registry
-
-    registry = default_registry()
-    systems: list[RuleSystem] = []
-    broken: list[str] = []
-    for system_id in registry.ids():
-        try:
-            systems.append(registry.get(system_id))
-        except JdrError as error:  # one broken plug-in must not hide the others
-            broken.append(error.message())
+    systems, problems = _loaded_systems()
+    broken = list(problems.values())
     lang = current_language()
     if as_json:
         emit_json(

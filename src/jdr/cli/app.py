@@ -3,16 +3,19 @@
 Start-up stays light (`jdr --help` imports neither NumPy nor the rule systems): systems load when
 a command names them, NumPy when a distribution is computed. `main()` renders every `JdrError` and
 every usage error as one line on stderr and exit code 2 (plus `{"error": …}` on stdout with
-`--json`).
+`--json`). Every group is a `jdr.cli.shell.ShellGroup`: `--json` and `--lang` anywhere, a bare
+group lists what it holds. Shell completion: `jdr --install-completion` (see `jdr.cli.complete`).
 """
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
+from jdr.cli import complete
+from jdr.cli.shell import ShellGroup, as_shell_group
 from jdr.cli.stored import (
     ACTION_ID_HELP,
     ACTOR_HELP,
@@ -21,18 +24,19 @@ from jdr.cli.stored import (
     DB_HELP,
     HIDDEN_HELP,
 )
-from jdr.errors import InputError, JdrError, UnknownNameError
+from jdr.errors import InputError, JdrError
 from jdr.i18n import _, resolve_language, set_language
 
 # The group classes below are typed against Typer's vendored click through these aliases.
 _click = typer._click
+COMPLETE_VAR = complete.COMPLETE_VAR
 
 
-class _TopGroup(TyperGroup):
+class _TopGroup(ShellGroup):
     """`jdr …`: the built-in commands, then `jdr SYSTEM …` for a system's own commands."""
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        command = super().get_command(ctx, cmd_name)
+    def find_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().find_command(ctx, cmd_name)
         if command is not None:
             return command
         from jdr.systems import default_registry
@@ -41,12 +45,17 @@ class _TopGroup(TyperGroup):
         if cmd_name.lower() in registry.ids():
             extra = registry.get(cmd_name).commands()
             if extra is not None:
-                return typer.main.get_group(extra)
-        known = sorted(self.commands)
-        raise UnknownNameError(_("command"), cmd_name, known)
+                return as_shell_group(extra, cmd_name)
+        return None
+
+    def hint(self, ctx: Any) -> str:
+        return _(
+            "jdr COMMAND lists what a command holds; jdr COMMAND --help, its options; "
+            "jdr SYSTEM --help, a system's own commands; jdr --help, every option."
+        )
 
 
-class _SystemsGroup(TyperGroup):
+class _SystemsGroup(ShellGroup):
     """`jdr roll|odds|advise SYSTEM ACTION`: one sub-group per system, built when named."""
 
     mode = "roll"
@@ -63,11 +72,33 @@ class _SystemsGroup(TyperGroup):
             formatter.write_text(", ".join(ids) if ids else _("No rule system is installed."))
             formatter.write_text(_("`jdr systems` lists their names and actions."))
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+    def find_command(self, ctx: Any, cmd_name: str) -> Any:
         from jdr.cli.actions import system_group
         from jdr.systems import default_registry
 
         return system_group(default_registry().get(cmd_name), self.mode)
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        """The system ids (without loading a system: completion stays fast), or the options."""
+        from typer._click.shell_completion import CompletionItem
+
+        ids = [CompletionItem(i) for i in self.list_commands(ctx) if i.startswith(incomplete)]
+        return ids + _click.Command.shell_complete(self, ctx, incomplete)
+
+    def listing(self, ctx: Any) -> list[tuple[str, str]]:
+        """Each system that offers this mode, with its name (loading each one)."""
+        from jdr.cli.actions import system_lines
+
+        return system_lines(self.mode)
+
+    def listing_title(self) -> str:
+        return _("Systems")
+
+    def hint(self, ctx: Any) -> str:
+        return _(
+            "{command} SYSTEM lists a system's actions; {command} SYSTEM ACTION --help, "
+            "an action's options."
+        ).format(command=ctx.command_path)
 
 
 class _RollGroup(_SystemsGroup):
@@ -82,6 +113,43 @@ class _AdviseGroup(_SystemsGroup):
     mode = "advise"
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"jdr {version('jdr')}")
+        raise typer.Exit(0)
+
+
+def _install_completion(ctx: Any, param: Any, value: Any) -> Any:
+    """Typer's `--install-completion`, saying what it did in the reader's language."""
+    if not value or ctx.resilient_parsing:
+        return value
+    from typer._completion_shared import install
+
+    shell, path = install(shell=value if isinstance(value, str) else None)
+    typer.echo(
+        _("{shell} completion installed in {path}; it works in a new terminal.").format(
+            shell=shell, path=path
+        )
+    )
+    raise typer.Exit(0)
+
+
+def _completion_options(command: Any) -> None:
+    """Typer's completion options, with help in the reader's language."""
+    helps = {
+        "--install-completion": _("Install completion for the current shell."),
+        "--show-completion": _("Show the completion script for the current shell."),
+    }
+    for param in command.params:
+        name = param.opts[0] if param.opts else ""
+        if name in helps:
+            param.help = helps[name]
+        if name == "--install-completion":
+            param.callback = _install_completion
+
+
 def build_app() -> typer.Typer:
     """The Typer application, with help texts in the current language."""
     app = typer.Typer(
@@ -91,11 +159,25 @@ def build_app() -> typer.Typer:
             "Dice, exact odds and fights for five French homebrew tabletop RPGs. "
             "`jdr SYSTEM --help` lists a system's own commands."
         ),
-        no_args_is_help=True,
-        add_completion=False,
         rich_markup_mode=None,
         pretty_exceptions_enable=False,
     )
+
+    @app.callback()
+    def top(
+        version: Annotated[
+            bool,
+            typer.Option(
+                "--version",
+                help=_("Print the version of jdr and exit."),
+                callback=_show_version,
+                is_eager=True,
+                expose_value=False,
+            ),
+        ] = False,
+    ) -> None:
+        """Nothing to do before a command: the options above act on their own."""
+
     for mode, cls, text in (
         (
             "roll",
@@ -110,7 +192,7 @@ def build_app() -> typer.Typer:
         ),
     ):
         app.add_typer(
-            typer.Typer(cls=cls, no_args_is_help=True, rich_markup_mode=None),
+            typer.Typer(cls=cls, rich_markup_mode=None),
             name=mode,
             help=text,
             subcommand_metavar="SYSTEM ACTION [OPTIONS]",
@@ -120,11 +202,14 @@ def build_app() -> typer.Typer:
     from jdr.cli.journal_commands import build_journal
     from jdr.cli.store_commands import build_campaign, build_db, build_sheet
 
-    app.add_typer(build_campaign(), name="campaign")
-    app.add_typer(build_sheet(), name="sheet")
-    app.add_typer(build_fight(), name="fight")
-    app.add_typer(build_journal(), name="journal")
-    app.add_typer(build_db(), name="db")
+    for name, build in (
+        ("campaign", build_campaign),
+        ("sheet", build_sheet),
+        ("fight", build_fight),
+        ("journal", build_journal),
+        ("db", build_db),
+    ):
+        app.add_typer(build(), name=name, cls=ShellGroup)
 
     json_help = _("Print one JSON object on stdout.")
     lang_help = _("Language of the output.")
@@ -191,10 +276,19 @@ def build_app() -> typer.Typer:
             str | None, typer.Option("--seed", metavar="N", help=_("Seed for a reproducible roll."))
         ] = None,
         campaign: Annotated[
-            str | None, typer.Option("--campaign", metavar="NAME", help=_(CAMPAIGN_ROLL_HELP))
+            str | None,
+            typer.Option(
+                "--campaign",
+                metavar="NAME",
+                help=_(CAMPAIGN_ROLL_HELP),
+                autocompletion=complete.campaigns,
+            ),
         ] = None,
         actor: Annotated[
-            str | None, typer.Option("--actor", metavar="NAME", help=_(ACTOR_HELP))
+            str | None,
+            typer.Option(
+                "--actor", metavar="NAME", help=_(ACTOR_HELP), autocompletion=complete.characters
+            ),
         ] = None,
         action_id: Annotated[
             str | None, typer.Option("--action-id", metavar="ID", help=_(ACTION_ID_HELP))
@@ -235,7 +329,13 @@ def build_app() -> typer.Typer:
 
 
 def _prescan(args: Sequence[str]) -> tuple[bool, str | None]:
-    """`--json` and `--lang` are read before parsing, so even a parse error honours them."""
+    """`--json` and `--lang` are read before parsing, so even a parse error honours them.
+
+    >>> _prescan(["--lang", "fr", "roll", "--json"])
+    (True, 'fr')
+    >>> _prescan(["dice", "2d6", "--lang=en", "--lang", "fr"])
+    (False, 'fr')
+    """
     want_json = "--json" in args
     lang = None
     for i, arg in enumerate(args):
@@ -248,19 +348,25 @@ def _prescan(args: Sequence[str]) -> tuple[bool, str | None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The console script: run `jdr` on `argv` and return the exit code."""
+    from jdr.cli import click_words
+
     args = list(sys.argv[1:] if argv is None else argv)
     want_json, lang = _prescan(args)
+    if os.environ.get(COMPLETE_VAR):
+        return _complete(lang)
     if lang is not None and lang.lower() not in ("fr", "en"):
         set_language(resolve_language(None))
         return _fail(InputError("--lang", lang, "fr, en"), want_json)
     set_language(resolve_language(lang))
+    click_words.install()
     command = typer.main.get_command(build_app())
+    _completion_options(command)
     try:
         result = command.main(args, prog_name="jdr", standalone_mode=False)
     except JdrError as error:
         return _fail(error, want_json)
     except _click.exceptions.UsageError as error:
-        return _fail(_usage_error(error), want_json)
+        return _fail(click_words.usage_error(error, args), want_json)
     except typer.Exit as done:
         return int(done.exit_code)
     except typer.Abort:
@@ -269,27 +375,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result if isinstance(result, int) else 0
 
 
-def _usage_error(error: Any) -> JdrError:
-    """Click's usage errors, in the project's words and language."""
-    exceptions = _click.exceptions
-    if isinstance(error, exceptions.NoSuchOption):
-        known = sorted(error.possibilities or []) or _option_names(error.ctx)
-        return UnknownNameError(_("option"), error.option_name, known)
-    if isinstance(error, exceptions.MissingParameter) and error.param is not None:
-        opts = getattr(error.param, "opts", None) or [error.param.name]
-        hint = str(opts[0])
-        field = hint if hint.startswith("-") else hint.upper()
-        return InputError(field, None, _("a value"), _("required"))
-    if isinstance(error, exceptions.BadParameter):
-        hint = str(error.param_hint or (error.param.opts[0] if error.param is not None else ""))
-        return InputError(hint.strip("'\""), "-", _("see --help"), error.message)
-    return InputError(_("command line"), " ".join(sys.argv[1:]), _("see jdr --help"), error.message)
+def _complete(lang: str | None) -> int:
+    """Answer the shell's completion request (`_JDR_COMPLETE=complete_bash` …): candidates on
+    stdout, and never an error message or a traceback, whatever is typed."""
+    from jdr.cli import click_words
 
-
-def _option_names(ctx: Any) -> list[str]:
-    command = getattr(ctx, "command", None)
-    names = [opt for param in getattr(command, "params", []) for opt in getattr(param, "opts", [])]
-    return [*sorted(name for name in names if name.startswith("-")), "--help"]
+    set_language(resolve_language(lang if lang in ("fr", "en") else None))
+    click_words.install()  # the candidates' help, which zsh and fish show, in the reader's words
+    try:
+        command = typer.main.get_command(build_app())
+        command.main([], prog_name="jdr", complete_var=COMPLETE_VAR, standalone_mode=False)
+    except SystemExit as done:  # the completion answered
+        return done.code if isinstance(done.code, int) else 0
+    except Exception:  # a half-typed line: complete nothing rather than print an error
+        return 0
+    return 0
 
 
 def _fail(error: JdrError, want_json: bool) -> int:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from jdr.cli import complete
 from jdr.cli.render import console, emit_json
 from jdr.cli.stored import CLIENT_SEED_HELP, DB_HELP, JSON_HELP, LANG_HELP, opened
 from jdr.i18n import N_, _
@@ -54,12 +55,21 @@ def build_fight() -> typer.Typer:
     @app.command("new", help=_("Start a fight between stored characters of a campaign."))
     def new_command(
         campaign: Annotated[
-            str, typer.Option("--campaign", metavar="NAME", help=_("The campaign's name."))
+            str,
+            typer.Option(
+                "--campaign",
+                metavar="NAME",
+                help=_("The campaign's name."),
+                autocompletion=complete.campaigns,
+            ),
         ],
         with_: Annotated[
             str,
             typer.Option(
-                "--with", metavar="A,B,…", help=_("The fighters: stored character names.")
+                "--with",
+                metavar="A,B,…",
+                help=_("The fighters: stored character names."),
+                autocompletion=complete.character_lists,
             ),
         ],
         side: Annotated[
@@ -84,7 +94,10 @@ def build_fight() -> typer.Typer:
     @app.command("act", help=_("Play a command in a fight: FIGHT ACTOR COMMAND [key=value …]."))
     def act_command(
         fight: fight_argument,
-        actor: Annotated[str, typer.Argument(metavar="ACTOR", help=_("Who acts."))],
+        actor: Annotated[
+            str,
+            typer.Argument(metavar="ACTOR", help=_("Who acts."), autocompletion=complete.fighters),
+        ],
         command: Annotated[
             str | None,
             typer.Argument(metavar="[COMMAND]", help=_("The command, e.g. attack.")),
@@ -154,7 +167,12 @@ def build_fight() -> typer.Typer:
         ] = None,
         actor: Annotated[
             str | None,
-            typer.Option("--actor", metavar="NAME", help=_("Recap this fighter's part only.")),
+            typer.Option(
+                "--actor",
+                metavar="NAME",
+                help=_("Recap this fighter's part only."),
+                autocompletion=complete.fighters,
+            ),
         ] = None,
         db: db_option = None,
         json: json_option = False,

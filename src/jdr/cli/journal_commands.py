@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from jdr.cli import complete
 from jdr.cli.render import command_line, console, emit_json, percent
 from jdr.cli.stored import (
     DB_HELP,
@@ -191,7 +192,10 @@ def build_journal() -> typer.Typer:
     ]
     json_option = Annotated[bool, typer.Option("--json", help=_(JSON_HELP))]
     lang_option = Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=_(LANG_HELP))]
-    name_argument = Annotated[str, typer.Argument(metavar="NAME", help=_(CAMPAIGN_HELP))]
+    name_argument = Annotated[
+        str,
+        typer.Argument(metavar="NAME", help=_(CAMPAIGN_HELP), autocompletion=complete.campaigns),
+    ]
     app = typer.Typer(
         help=_("A campaign's journal: every roll and fight action, hash-chained and verifiable."),
         no_args_is_help=True,
@@ -245,7 +249,13 @@ def build_journal() -> typer.Typer:
     def luck_command(
         name: name_argument,
         actor: Annotated[
-            str | None, typer.Option("--actor", metavar="NAME", help=_("Only this player."))
+            str | None,
+            typer.Option(
+                "--actor",
+                metavar="NAME",
+                help=_("Only this player."),
+                autocompletion=complete.journal_actors,
+            ),
         ] = None,
         exact: Annotated[
             bool, typer.Option("--exact", help=_('Exact probabilities, as "a/b" fractions.'))

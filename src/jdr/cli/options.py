@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
+from jdr.cli import complete
 from jdr.cli.stored import (
     ACTION_ID_HELP,
     ACTOR_HELP,
@@ -68,11 +69,11 @@ class Journal:
 
 
 _JOURNAL_OPTIONS = (
-    ("campaign", "--campaign", "NAME", CAMPAIGN_ROLL_HELP),
-    ("actor", "--actor", "NAME", ACTOR_HELP),
-    ("action_id", "--action-id", "ID", ACTION_ID_HELP),
-    ("client_seed", "--client-seed", "TEXT", CLIENT_SEED_HELP),
-    ("db", "--db", "URL", DB_HELP),
+    ("campaign", "--campaign", "NAME", CAMPAIGN_ROLL_HELP, complete.campaigns),
+    ("actor", "--actor", "NAME", ACTOR_HELP, complete.characters),
+    ("action_id", "--action-id", "ID", ACTION_ID_HELP, None),
+    ("client_seed", "--client-seed", "TEXT", CLIENT_SEED_HELP, None),
+    ("db", "--db", "URL", DB_HELP, None),
 )
 
 
@@ -111,14 +112,17 @@ def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
             ),
         ]
     if rolls:
-        for name, option, metavar, help_text in _JOURNAL_OPTIONS:
+        for name, option, metavar, help_text, completer in _JOURNAL_OPTIONS:
             params.append(
                 inspect.Parameter(
                     f"jdr_{name}",
                     kw,
                     default=None,
                     annotation=Annotated[
-                        str | None, typer.Option(option, metavar=metavar, help=_(help_text))
+                        str | None,
+                        typer.Option(
+                            option, metavar=metavar, help=_(help_text), autocompletion=completer
+                        ),
                     ],
                 )
             )
@@ -175,15 +179,18 @@ def model_parameters(model: Any) -> list[inspect.Parameter]:
         if allowed and not is_flag(info):
             help_text = f"{help_text} [{allowed}]".strip()
         shown = None if info.is_required() else info.get_default(call_default_factory=True)
-        if shown not in (None, [], ()) and not is_flag(info):
-            help_text += " " + _("(default: {value})").format(value=_default_text(shown))
+        default_text = "" if is_flag(info) else _default_text(shown)
+        if default_text:
+            help_text += " " + _("(default: {value})").format(value=default_text)
         decl = option_name(name)
         annotation: Any
         if is_flag(info):
             annotation = Annotated[bool, typer.Option(decl, help=help_text)]
             default: Any = False
         elif is_list(info):
-            annotation = Annotated[list[str] | None, typer.Option(decl, help=help_text)]
+            annotation = Annotated[
+                list[str] | None, typer.Option(decl, help=help_text, metavar=name.upper())
+            ]
             default = None
         else:
             choices = choices_of(info.annotation)
@@ -199,7 +206,28 @@ def model_parameters(model: Any) -> list[inspect.Parameter]:
 
 
 def _default_text(value: Any) -> str:
-    return str(getattr(value, "value", value))
+    """A default as a player would type it; nothing for an empty one.
+
+    >>> _default_text({"magic": 2, "strength": -1}), _default_text([2, 5]), _default_text({})
+    ('magic=2,strength=-1', '2,5', '')
+    >>> from jdr.i18n import language
+    >>> with language("fr"):
+    ...     _default_text(0.5)
+    '0,5'
+    """
+    from jdr.i18n import current_language
+
+    value = getattr(value, "value", value)
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return ",".join(f"{key}={_default_text(item)}" for key, item in value.items())
+    if isinstance(value, list | tuple | set | frozenset):
+        return ",".join(_default_text(item) for item in value)
+    if isinstance(value, float):
+        text = f"{value:g}"
+        return text.replace(".", ",") if current_language() == "fr" else text
+    return str(value)
 
 
 def raw_values(model: Any, values: dict[str, Any]) -> dict[str, Any]:

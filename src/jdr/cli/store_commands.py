@@ -19,6 +19,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from jdr.cli import complete
 from jdr.cli.render import console, emit_json
 from jdr.cli.stored import (
     DB_HELP,
@@ -101,7 +102,13 @@ def build_campaign() -> typer.Typer:
     def new_command(
         name: Annotated[str, typer.Argument(metavar="NAME", help=_("The campaign's name."))],
         system: Annotated[
-            str, typer.Option("--system", metavar="ID", help=_("The rule system's id."))
+            str,
+            typer.Option(
+                "--system",
+                metavar="ID",
+                help=_("The rule system's id."),
+                autocompletion=complete.system_ids,
+            ),
         ],
         db: db_option = None,
         json: json_option = False,
@@ -149,7 +156,12 @@ def build_campaign() -> typer.Typer:
 
     @app.command("show", help=_("Show a campaign: its settings, characters and fights."))
     def show_command(
-        name: Annotated[str, typer.Argument(metavar="NAME", help=_("The campaign's name."))],
+        name: Annotated[
+            str,
+            typer.Argument(
+                metavar="NAME", help=_("The campaign's name."), autocompletion=complete.campaigns
+            ),
+        ],
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
@@ -181,7 +193,12 @@ def build_campaign() -> typer.Typer:
         ),
     )
     def reveal_command(
-        name: Annotated[str, typer.Argument(metavar="NAME", help=_("The campaign's name."))],
+        name: Annotated[
+            str,
+            typer.Argument(
+                metavar="NAME", help=_("The campaign's name."), autocompletion=complete.campaigns
+            ),
+        ],
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
@@ -235,13 +252,21 @@ def build_sheet() -> typer.Typer:
     json_option = Annotated[bool, typer.Option("--json", help=_(JSON_HELP))]
     lang_option = Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=_(LANG_HELP))]
     campaign_option = Annotated[
-        str, typer.Option("--campaign", metavar="NAME", help=_(CAMPAIGN_HELP))
+        str,
+        typer.Option(
+            "--campaign", metavar="NAME", help=_(CAMPAIGN_HELP), autocompletion=complete.campaigns
+        ),
     ]
     app = _group(_("Character sheets: validated by their system, stored in a campaign."))
     file_argument = Annotated[
         Path, typer.Argument(metavar="FILE.toml", help=_("A TOML sheet."), show_default=False)
     ]
-    name_argument = Annotated[str, typer.Argument(metavar="NAME", help=_("The character's name."))]
+    name_argument = Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME", help=_("The character's name."), autocompletion=complete.characters
+        ),
+    ]
 
     @app.command("add", help=_("Validate a TOML sheet and add it to a campaign."))
     def add_command(
@@ -322,7 +347,13 @@ def build_sheet() -> typer.Typer:
     def validate_command(
         file: file_argument,
         system: Annotated[
-            str, typer.Option("--system", metavar="ID", help=_("The rule system's id."))
+            str,
+            typer.Option(
+                "--system",
+                metavar="ID",
+                help=_("The rule system's id."),
+                autocompletion=complete.system_ids,
+            ),
         ],
         json: json_option = False,
         lang: lang_option = None,

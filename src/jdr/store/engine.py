@@ -27,11 +27,16 @@ from jdr.store.errors import StoreError
 BUSY_TIMEOUT_S = 30.0
 
 
+def default_file() -> Path:
+    """Where the embedded database lives: `jdr.db` in the user's data directory."""
+    return Path(platformdirs.user_data_dir("jdr", appauthor=False)) / "jdr.db"
+
+
 def default_url() -> str:
     """The embedded database: `jdr.db` in the user's data directory (created if missing)."""
-    folder = Path(platformdirs.user_data_dir("jdr", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'jdr.db'}"
+    path = default_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
 
 
 def resolve_url(url: str | None, environ: Mapping[str, str] = os.environ) -> str:

@@ -1,0 +1,95 @@
+"""Shell completion of the names a command takes: systems, campaigns, characters, fighters.
+
+Typer's completion (`jdr --install-completion`, or `jdr --show-completion` to install it by hand)
+calls these with what is typed so far. Each one is fast, prints nothing and never fails: names
+come from the installed systems (by entry point, without loading them) and from the store the
+command would use (`--db`, else `JDR_DATABASE_URL`, else the embedded file), read without
+creating anything (`jdr.store.names`).
+
+    $ jdr roll <TAB>                  ilvermorny  passion  plus-ultra  pokemon  poledemos
+    $ jdr roll pokemon <TAB>          check  attack  capture  initiative  counter
+    $ jdr sheet show --campaign <TAB> the campaigns
+    $ jdr fight act 3 <TAB>           the fighters of fight 3
+
+In bash, a name with a space completes with the space escaped (`Kaito\\ Arashi`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+COMPLETE_VAR = "_JDR_COMPLETE"
+
+
+def _db(ctx: Any) -> str | None:
+    """The `--db` typed on the command line so far, if any."""
+    params = getattr(ctx, "params", {}) or {}
+    return params.get("db") or params.get("jdr_db")
+
+
+def _matching(names: list[str], incomplete: str) -> list[str]:
+    """`names` that start with `incomplete`, escaped for bash (which splits at spaces)."""
+    found = [name for name in names if name.startswith(incomplete)]
+    if os.environ.get(COMPLETE_VAR, "").endswith("bash") and " " not in incomplete:
+        found = [name.replace(" ", "\\ ") for name in found]
+    return found
+
+
+def system_ids(incomplete: str) -> list[str]:
+    """The installed systems' ids (entry-point names: no plug-in is imported)."""
+    from jdr.systems import default_registry
+
+    return _matching(default_registry().ids(), incomplete)
+
+
+def campaigns(ctx: Any, incomplete: str) -> list[str]:
+    """The stored campaigns' names."""
+    from jdr.store.names import campaign_names
+
+    return _matching(campaign_names(_db(ctx)), incomplete)
+
+
+def _campaign_characters(ctx: Any) -> list[str]:
+    from jdr.store.names import character_names
+
+    params = getattr(ctx, "params", {}) or {}
+    campaign = params.get("campaign") or params.get("jdr_campaign")
+    return character_names(_db(ctx), campaign)
+
+
+def characters(ctx: Any, incomplete: str) -> list[str]:
+    """The stored characters: of the campaign typed so far (`--campaign`), else of every one."""
+    return _matching(_campaign_characters(ctx), incomplete)
+
+
+def character_lists(ctx: Any, incomplete: str) -> list[str]:
+    """`--with A,B,…`: the names already typed, then each character not yet in the list."""
+    typed, _comma, _last = incomplete.rpartition(",")
+    head = [name for name in typed.split(",") if name]
+    prefix = f"{typed}," if typed else ""
+    names = [prefix + name for name in _campaign_characters(ctx) if name not in head]
+    return _matching(names, incomplete)
+
+
+def fighters(ctx: Any, incomplete: str) -> list[str]:
+    """The fighters of the fight typed so far (`FIGHT`)."""
+    from jdr.store.names import fighter_names
+
+    params = getattr(ctx, "params", {}) or {}
+    fight = params.get("fight")
+    if not isinstance(fight, int):
+        return []
+    return _matching(fighter_names(_db(ctx), fight), incomplete)
+
+
+def languages(incomplete: str) -> list[str]:
+    return [lang for lang in ("fr", "en") if lang.startswith(incomplete)]
+
+
+def journal_actors(ctx: Any, incomplete: str) -> list[str]:
+    """`jdr journal luck NAME --actor`: the characters of campaign NAME."""
+    from jdr.store.names import character_names
+
+    params = getattr(ctx, "params", {}) or {}
+    return _matching(character_names(_db(ctx), params.get("name")), incomplete)
