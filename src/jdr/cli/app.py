@@ -301,6 +301,13 @@ def _fail(error: JdrError, want_json: bool) -> int:
         payload: dict[str, Any] = {"code": error.code, "message": message}
         if isinstance(error, InputError):
             payload.update(field=error.field, value=jsonable(error.value), allowed=error.allowed)
+        problems = getattr(error, "problems", None)  # a sheet's or a model's, one per problem
+        if problems:
+            payload["problems"] = [
+                {"field": p.field, "value": jsonable(p.value), "allowed": p.allowed}
+                | {"reason": p.reason, "message": p.message()}
+                for p in problems
+            ]
         emit_json({"error": payload})
     return 2
 

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli.render import console, emit_json, percent
-from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, OUTPUT_HELP, opened, write_output
+from jdr.cli.stored import (
+    DB_HELP,
+    JSON_HELP,
+    LANG_HELP,
+    OUTPUT_HELP,
+    is_stdout,
+    opened,
+    write_output,
+)
 from jdr.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
@@ -191,7 +199,7 @@ def build_journal() -> typer.Typer:
         with opened(db) as store:
             data = export(store, store.campaign(name))
         text = jsonlib.dumps(data, ensure_ascii=False, indent=1) + "\n"
-        if output is None:
+        if output is None or is_stdout(output):
             sys.stdout.write(text)
             return
         write_output(output, text)

@@ -21,7 +21,7 @@ CLIENT_SEED_HELP = N_(
     "A player's own text mixed into the dice, so nobody could know them in advance."
 )
 HIDDEN_HELP = N_("A GM's secret roll: only its hash is public until disclosed.")
-OUTPUT_HELP = N_("Write to this file (default: stdout).")
+OUTPUT_HELP = N_("Write to this file (default, or -: stdout).")
 
 
 @contextmanager
@@ -34,6 +34,11 @@ def opened(db: str | None) -> "Iterator[Store]":
         yield store
     finally:
         store.close()
+
+
+def is_stdout(output: Path | None) -> bool:
+    """`--output` not given, or `-`: standard output."""
+    return output is None or str(output) == "-"
 
 
 def write_output(path: Path, text: str) -> None:
