@@ -412,10 +412,9 @@ def entry_dice(entry: "Entry") -> list[tuple[int, int]]:
 
 def _number(value: Any) -> str:
     """`10.5`, `10,5` in French: the expected luck, to 4 significant digits."""
-    from jdr.i18n import current_language
+    from jdr.numbers import significant
 
-    text = f"{float(value):.4g}"
-    return text.replace(".", ",") if current_language() == "fr" else text
+    return significant(value)
 
 
 # --- jdr verify ------------------------------------------------------------------------------

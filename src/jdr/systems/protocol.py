@@ -66,10 +66,17 @@ class Odds:
 
 @dataclass(frozen=True)
 class Advice:
-    """Ranked choices, best first (`choices` is the JSON list), with any extra keys."""
+    """Ranked choices, best first (`choices` is the JSON list), with any extra keys.
+
+    `summary()`, when given, words the recommendation in one sentence of the current language
+    ("Roll 1 die, any size: 50.00 % chance of success; …"), computed from the advice; the CLI
+    prints it above the table and the JSON carries it as `summary`. Called when shown, like
+    `Record.explain`.
+    """
 
     choices: Sequence[Mapping[str, Any]]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    summary: Callable[[], str] | None = None
 
 
 @dataclass(frozen=True)
