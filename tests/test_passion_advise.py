@@ -299,22 +299,27 @@ def test_cli_advise_bad_input_is_one_clear_line_and_exit_2(
 # --- the recommendation in words ------------------------------------------------------------------
 
 
+def goal_figures(r: dict[str, Any], goal: Goal) -> tuple[Fraction, Fraction]:
+    """A pool's figure for `goal` and its first tie-breaker, from brute-force figures."""
+    if goal == "success":
+        return r["p_success"], -r["p_failure"]
+    if goal == "no-failure":
+        return 1 - r["p_failure"], r["p_success"]
+    return r["mean_margin"], r["p_success"]
+
+
 def expected_clause(best: dict[str, Any], more: dict[str, Any] | None, goal: Goal) -> str:
     """What more dice bring, from brute-force figures, in the words the summary must use."""
     if more is None:
         return "the most dice considered: more might do better (--max-dice)"
-    figure = {
-        "success": lambda r: r["p_success"],
-        "no-failure": lambda r: 1 - r["p_failure"],
-        "margin": lambda r: r["mean_margin"],
-    }[goal]
-    if figure(more) == figure(best):
+    figure = goal_figures(more, goal)[0]
+    if figure == goal_figures(best, goal)[0]:
         return {
             "success": "more dice do not raise the odds of success",
             "no-failure": "more dice do not lower the odds of failure",
             "margin": "more dice do not raise the mean margin",
         }[goal]
-    assert figure(more) < figure(best), "the best is best for its goal"
+    assert figure < goal_figures(best, goal)[0], "the best is best for its goal"
     more_successes = more["p_success"] > best["p_success"]
     p = f"{float(more['p_success']) * 100:.2f} %"
     if goal == "no-failure" and more_successes:
@@ -359,13 +364,8 @@ def test_summary_follows_the_brute_force_figures(goal: Goal, conditions: Conditi
     choice, rest = sentence.split(": ", 1)
     figure, clause = rest.removesuffix(".").split("; ")
     assert clause == expected_clause(best, more, goal)
-    first_two = {
-        "success": lambda r: (r["p_success"], r["p_failure"]),
-        "no-failure": lambda r: (1 - r["p_failure"], r["p_success"]),
-        "margin": lambda r: (r["mean_margin"], r["p_success"]),
-    }[goal]
     same_count = [d for d in order if rows[d]["count"] == best["count"]]
-    tied = [d for d in same_count if first_two(rows[d]) == first_two(best)]
+    tied = [d for d in same_count if goal_figures(rows[d], goal) == goal_figures(best, goal)]
     if len(tied) == len(same_count) > 1:
         assert choice == (
             "Roll 1 die, any size"
