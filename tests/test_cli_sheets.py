@@ -440,3 +440,27 @@ def test_accepting_tries_every_system() -> None:
     for example in EXAMPLES:
         data = tomllib.loads(example.read_text("utf-8"))
         assert [s.id for s in accepting(data, systems)] == [_system_of(example)], example.name
+
+
+class CountingRegistry(Registry):
+    """The installed systems, remembering which ones were asked for."""
+
+    def __init__(self) -> None:
+        super().__init__(points=entry_points(group=ENTRY_POINT_GROUP))
+        self.asked: list[str] = []
+
+    def get(self, system_id: str) -> Any:
+        self.asked.append(system_id)
+        return super().get(system_id)
+
+
+def test_a_good_sheet_loads_no_other_system(
+    mardi: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry = CountingRegistry()
+    set_default_registry(registry)
+    assert run(capsys, "sheet", "add", str(HERO), "--campaign", "Mardi", "--db", mardi)[0] == 0
+    assert run(capsys, "sheet", "validate", str(HERO), "--system", "plus-ultra")[0] == 0
+    assert set(registry.asked) == {"plus-ultra"}
+    assert run(capsys, "sheet", "validate", str(TRAINER), "--system", "plus-ultra")[0] == 2
+    assert set(registry.asked) == set(registry.ids()), "a refused sheet: every system is tried"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -152,25 +152,34 @@ def check_sheet(
     data: Mapping[str, Any],
     label: str,
     system: RuleSystem,
-    systems: Sequence[RuleSystem],
+    systems: Sequence[RuleSystem] | Callable[[], Sequence[RuleSystem]],
     campaign: str | None = None,
 ) -> BaseModel:
     """`data` as a sheet of `system` (a campaign's, or the one asked for).
 
     A sheet whose `system` key names another system, or that `system` refuses while another of
     `systems` accepts it, is a `WrongSystemError` saying which it is; else `system`'s problems.
+    `systems` may be a function giving them: it is called only when they are needed (a sheet
+    with a `system` key, or refused), so a good sheet loads no other plug-in.
     """
-    declared = declared_system(data, systems)
-    if declared is not None and declared.id != system.id:
-        raise WrongSystemError(label, [declared.id], system.id, campaign)
+    if SYSTEM_KEY in data:
+        declared = declared_system(data, _listed(systems))
+        if declared is not None and declared.id != system.id:
+            raise WrongSystemError(label, [declared.id], system.id, campaign)
     try:
         return sheet_of(system, copy.deepcopy(data), label)
     except JdrError as error:
-        others = [other for other in systems if other.id != system.id]
+        others = [other for other in _listed(systems) if other.id != system.id]
         found = accepting(data, others)
         if found:
             raise WrongSystemError(label, [s.id for s in found], system.id, campaign) from None
         raise error from None
+
+
+def _listed(
+    systems: Sequence[RuleSystem] | Callable[[], Sequence[RuleSystem]],
+) -> Sequence[RuleSystem]:
+    return systems() if callable(systems) else systems
 
 
 def find_system(data: Mapping[str, Any], label: str, systems: Sequence[RuleSystem]) -> Found:

@@ -63,9 +63,11 @@ def campaign_sheet(system: "RuleSystem", file: Path, campaign: str) -> "BaseMode
     from jdr.systems import default_registry
 
     data, label = read_sheet(file)
-    return check_sheet(
-        data, label, system, _others(system, installed(default_registry())), campaign
-    )
+
+    def systems() -> "list[RuleSystem]":  # loaded only for a sheet refused or keyed
+        return _others(system, installed(default_registry()))
+
+    return check_sheet(data, label, system, systems, campaign)
 
 
 def validate_command(file: Path, system_id: str | None, json: bool) -> None:
@@ -86,14 +88,18 @@ def validate_command(file: Path, system_id: str | None, json: bool) -> None:
     how = "option"
     try:
         data, label = read_sheet(file)
-        systems = installed(registry)
         if target is None:  # the sheet's system key, or its kind
-            target = declared_system(data, systems)
+            target = declared_system(data, installed(registry))
             how = SYSTEM_KEY if SYSTEM_KEY in data else "kind"
         if target is not None:
-            found = Found(target, check_sheet(data, label, target, _others(target, systems)), how)
+            chosen = target
+
+            def systems() -> "list[RuleSystem]":  # loaded only for a sheet refused or keyed
+                return _others(chosen, installed(registry))
+
+            found = Found(target, check_sheet(data, label, target, systems), how)
         else:
-            found = find_system(data, label, systems)
+            found = find_system(data, label, installed(registry))
     except InputError as error:
         if not json:
             raise
