@@ -167,22 +167,21 @@ def print_example(system_id: str, kind: str | None, output: Path | None, json: b
     system = default_registry().get(system_id)
     shown, text = example_text(system, kind)
     kinds = list(getattr(system, "examples", {}))
-    written = not is_stdout(output)
-    if written:
-        assert output is not None
-        write_output(output, text)
+    target = None if is_stdout(output) else output
+    if target is not None:
+        write_output(target, text)
     if json:
         emit_json(
             {
                 "system": system.id,
                 "kind": shown,
                 "kinds": kinds,
-                "output": str(output) if written else None,
+                "output": None if target is None else str(target),
                 "toml": text,
             }
         )
         return
-    if not written:
+    if target is None:
         typer.echo(text, nl=False)
         return
     console().print(

@@ -388,20 +388,20 @@ def _print_campaign(
 
 def _export(found: "Campaign", character: "Character", output: Path | None, json: bool) -> None:
     text = to_toml(character.sheet)
-    written = output is not None and not is_stdout(output)
-    if output is not None and written:
-        write_output(output, text)
+    target = None if is_stdout(output) else output
+    if target is not None:
+        write_output(target, text)
     if json:
         emit_json(
             {
                 "campaign": found.name,
                 "character": character.name,
-                "output": str(output) if written else None,
+                "output": None if target is None else str(target),
                 "toml": text,
             }
         )
         return
-    if not written:
+    if target is None:
         typer.echo(text, nl=False)
         return
     console().print(
