@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from jdr.dice import Pool, RandomSource, ScoredDie, roll_pool
 from jdr.errors import RulesError
 from jdr.i18n import _
+from jdr.numbers import percent
 from jdr.prob import pool_distribution
 from jdr.systems import Action, Advice, Advisor, Json, Odds, Record, System
 from jdr.vocabulary import failures_text, successes_text
@@ -78,7 +79,8 @@ def advise(params: AdviseParams, exact: bool) -> Advice:
             }
         )
     choices.sort(key=lambda c: -float(c["p_success"]))
-    return Advice(choices)
+    best = choices[0]
+    return Advice(choices, summary=lambda: f"Roll {best['dice']} ({percent(best['p_success'])})")
 
 
 class Duel:

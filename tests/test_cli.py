@@ -118,6 +118,17 @@ def test_advise_json(installed_example: Registry, capsys: pytest.CaptureFixture[
     code, payload = run_json(capsys, "advise", "example", "check", "--max-dice", "3")
     assert code == 0
     assert [c["dice"] for c in payload["choices"]] == ["3d6", "2d6", "1d6"]
+    p_success = payload["choices"][0]["p_success"]
+    assert payload["summary"] == f"Roll 3d6 ({p_success * 100:.2f} %)"
+
+
+def test_a_plugins_advice_sentence_comes_first(
+    installed_example: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "advise", "example", "check", "--max-dice", "3", "--lang", "fr")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("Roll 3d6 (") and first.endswith(" %)") and "," in first
 
 
 def test_systems_json(installed_example: Registry, capsys: pytest.CaptureFixture[str]) -> None:

@@ -374,7 +374,7 @@ def test_a_bare_store_group_lists_its_subcommands(
     assert (code, err) == (0, "")
     expected = {
         "campaign": ["new", "list", "show", "reveal"],
-        "sheet": ["add", "list", "show", "validate", "export"],
+        "sheet": ["add", "list", "show", "validate", "export", "example"],
         "fight": ["new", "act", "show", "log", "undo", "redo", "recap", "end"],
         "journal": ["show", "export", "luck", "disclose"],
         "db": ["upgrade"],

@@ -212,7 +212,10 @@ def test_sheet_of_another_system_is_refused(table: str, capsys: pytest.CaptureFi
     wizard = SYSTEMS / "ilvermorny" / "examples" / "wizard.toml"
     code, _out, err = run(capsys, "sheet", "add", str(wizard), "--campaign", "Mardi", "--db", table)
     assert code == 2
-    assert "wizard.toml" in err
+    assert (
+        err
+        == f"jdr: error: {wizard}: this sheet is for ilvermorny; campaign Mardi plays plus-ultra\n"
+    )
 
 
 def test_missing_file(table: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -298,12 +301,19 @@ def test_validate_reports_every_problem(tmp_path: Path, capsys: pytest.CaptureFi
     bad.write_text(text, encoding="utf-8")
     code, _out, err = run(capsys, "sheet", "validate", str(bad), "--system", "plus-ultra")
     assert code == 2
-    assert "rank: Z" in err and "colour: red" in err
-    assert err.count("\n") == 1
+    assert err.splitlines() == [
+        f"jdr: error: {bad}: 2 problems",
+        "  rank: Z — unknown rank (allowed: E, E+, D, D+, C, C+, B, B+, A, A+, S, S+)",
+        "  colour: red — unknown key (allowed: name, rank, energy, willpower, techniques)",
+    ], "one problem per line, each with its field"
     code, payload = run_json(capsys, "sheet", "validate", str(bad), "--system", "plus-ultra")
     assert code == 2
     assert payload["valid"] is False
-    assert sorted(problem["field"] for problem in payload["problems"]) == ["colour", "rank"]
+    assert [(p["field"], p["value"]) for p in payload["problems"]] == [
+        ("rank", "Z"),
+        ("colour", "red"),
+    ]
+    assert all(p["allowed"] for p in payload["problems"])
     assert payload["error"]["code"] == "invalid_sheet"
 
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from jdr.cli.app import main
-from jdr.i18n import _, language, number
+from jdr.i18n import _, language
+from jdr.numbers import significant
 from jdr.params import validate_params
 from jdr.systems import default_registry
 
@@ -82,9 +83,9 @@ def test_numbers_in_explanations_take_the_decimal_comma_in_french(
     assert main(["pokemon", "types", "feu", "eau", "--lang", "fr"]) == 0
     assert capsys.readouterr().out.strip() == "Feu → Eau : Eau ×0,5 → ×0,5"
     with language("fr"):
-        assert number(1.5) == "1,5" and number(-0.0) == "0"
+        assert significant(1.5) == "1,5" and significant(-0.0) == "0"
     with language("en"):
-        assert number(1.5) == "1.5"
+        assert significant(1.5) == "1.5"
 
 
 def test_numero_in_french(capsys: pytest.CaptureFixture[str]) -> None:

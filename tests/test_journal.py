@@ -617,7 +617,7 @@ def test_cli_journal_luck_reports_exact_percentiles(
 
     assert Fraction(ana["percentile"]) == Fraction(2 * below + equal, 2 * 216)
     code, out, _ = run(capsys, "journal", "luck", "Mardi", "--actor", "Bo", "--db", db)
-    assert code == 0 and "No dice derived" in out
+    assert code == 0 and out == "No derived dice for Bo.\n"
 
 
 def test_cli_bad_input_is_one_line_and_exit_2(

@@ -7,7 +7,9 @@
 (c) on a large set (300 d20 + 100 d6 + 50 d100), 20,000 seeded sums agree with the percentile
     within 4 standard errors;
 (d) symmetry: all maximum faces, all minimum faces, mirrored faces;
-(e) the exact budget: above it, `exact=True` answers in floats, quickly.
+(e) the exact budget: above it, `exact=True` answers in floats, quickly;
+(f) the command line: `--exact` puts each percentile's fraction beside it, an actor without dice
+    is named.
 """
 
 from __future__ import annotations
@@ -443,3 +445,84 @@ def test_one_engine_for_all_of_an_actors_figures_and_faces_are_checked() -> None
     assert single.by_size[6].percentile == single.percentile
     with pytest.raises(InputError, match="not a face of a d6"):
         audit([("A", [(6, 7)])])
+
+
+# --- (f) the command line: jdr journal luck -------------------------------------------------------
+
+
+def luck_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    from jdr.cli.app import main
+
+    code = main(["journal", "luck", *args])
+    out, _err = capsys.readouterr()
+    return code, out
+
+
+@pytest.fixture
+def table(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> str:
+    """A Polédémos campaign where Ana rolled 2d6 then 1d6 from the seed (Bo typed his faces)."""
+    from jdr.cli.app import main
+
+    db = f"sqlite:///{tmp_path}/t.db"
+    assert main(["campaign", "new", "Mardi", "--system", "poledemos", "--db", db]) == 0
+    roll = ["roll", "poledemos", "test", "--val", "3+", "--campaign", "Mardi", "--db", db]
+    assert main([*roll, "--dice", "2", "--actor", "Ana"]) == 0
+    assert main([*roll, "--dice", "1", "--actor", "Ana"]) == 0
+    assert main([*roll, "--dice", "3", "--actor", "Bo", "--faces", "6,6,6"]) == 0
+    capsys.readouterr()
+    return db
+
+
+def test_exact_text_shows_each_percentiles_fraction_beside_it(
+    table: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    code, out = luck_cli(capsys, "Mardi", "--exact", "--json", "--db", table)
+    percentile = Fraction(json.loads(out)["actors"][0]["percentile"])
+    code, out = luck_cli(capsys, "Mardi", "--exact", "--db", table)
+    assert code == 0
+    [row] = [line for line in out.splitlines() if "Ana" in line]
+    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
+    assert cells[0] == "Ana" and cells[1] == "3"
+    assert cells[-2] == f"{float(percentile) * 100:.2f} %"
+    assert cells[-1] == f"{percentile.numerator}/{percentile.denominator}"
+    assert "exact" in out.splitlines()[1]
+    code, plain = luck_cli(capsys, "Mardi", "--db", table)
+    assert "exact" not in plain and f"{percentile.numerator}/{percentile.denominator}" not in plain
+    code, french = luck_cli(capsys, "Mardi", "--exact", "--db", table, "--lang", "fr")
+    assert f"{percentile.numerator}/{percentile.denominator}" in french
+    assert f"{float(percentile) * 100:.2f} %".replace(".", ",") in french
+
+
+def test_exact_text_says_when_the_fractions_are_too_large(
+    table: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(luck_module, "EXACT_BUDGET", 0)
+    code, out = luck_cli(capsys, "Mardi", "--exact", "--db", table)
+    assert code == 0
+    [row] = [line for line in out.splitlines() if "Ana" in line]
+    assert row.rstrip(" │").endswith("-")
+    assert "-: too many dice for exact fractions; floats instead (error below 1e-12)" in out
+    code, out = luck_cli(capsys, "Mardi", "--exact", "--db", table, "--lang", "fr")
+    assert "- : trop de dés pour des fractions exactes" in out
+
+
+def test_an_actor_without_dice_is_named(table: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = luck_cli(capsys, "Mardi", "--actor", "Nobody", "--db", table)
+    assert (code, out) == (0, "No derived dice for Nobody.\n")
+    code, out = luck_cli(capsys, "Mardi", "--actor", "Nobody", "--db", table, "--lang", "fr")
+    assert out == "Aucun dé tiré de la graine pour Nobody.\n"
+    code, out = luck_cli(capsys, "Mardi", "--actor", "Bo", "--db", table)
+    assert out == "No derived dice for Bo.\n", "typed faces do not count"
+
+
+def test_a_campaign_without_dice_says_so(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from jdr.cli.app import main
+
+    db = f"sqlite:///{tmp_path}/t.db"
+    assert main(["campaign", "new", "Vide", "--system", "poledemos", "--db", db]) == 0
+    capsys.readouterr()
+    for args in ((), ("--actor", "Ana")):
+        code, out = luck_cli(capsys, "Vide", *args, "--db", db)
+        assert (code, out) == (0, "No dice derived from the campaign's seed yet.\n")

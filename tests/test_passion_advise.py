@@ -261,7 +261,9 @@ def test_cli_advise_french_keeps_the_structure(
     _code, english = cli_json(capsys, *ADVISE)
     code, french = cli_json(capsys, *ADVISE, "--lang", "fr")
     assert code == 0
-    assert french == english
+    assert french.pop("summary").startswith("Lancez 2d6 : 63,89 % de chances de réussite ; ")
+    assert english.pop("summary").startswith("Roll 2d6: 63.89 % chance of success; ")
+    assert french == english, "only the sentence is in the reader's language"
     assert main([*ADVISE, "--lang", "fr", "--top", "2"]) == 0
     text, _err = capsys.readouterr()
     assert "P(réussite)" in text
@@ -292,3 +294,166 @@ def test_cli_advise_bad_input_is_one_clear_line_and_exit_2(
     assert code == 2
     assert len(err.strip().splitlines()) == 1
     assert words in err
+
+
+# --- the recommendation in words ------------------------------------------------------------------
+
+
+def goal_figures(r: dict[str, Any], goal: Goal) -> tuple[Fraction, Fraction]:
+    """A pool's figure for `goal` and its first tie-breaker, from brute-force figures."""
+    if goal == "success":
+        return r["p_success"], -r["p_failure"]
+    if goal == "no-failure":
+        return 1 - r["p_failure"], r["p_success"]
+    return r["mean_margin"], r["p_success"]
+
+
+def expected_clause(best: dict[str, Any], more: dict[str, Any] | None, goal: Goal) -> str:
+    """What more dice bring, from brute-force figures, in the words the summary must use."""
+    if more is None:
+        return "the most dice considered: more might do better (--max-dice)"
+    figure = goal_figures(more, goal)[0]
+    if figure == goal_figures(best, goal)[0]:
+        return {
+            "success": "more dice do not raise the odds of success",
+            "no-failure": "more dice do not lower the odds of failure",
+            "margin": "more dice do not raise the mean margin",
+        }[goal]
+    assert figure < goal_figures(best, goal)[0], "the best is best for its goal"
+    more_successes = more["p_success"] > best["p_success"]
+    p = f"{float(more['p_success']) * 100:.2f} %"
+    if goal == "no-failure" and more_successes:
+        return f"more dice bring more successes ({p}), but more failures too"
+    if goal == "margin" and more_successes:
+        return f"more dice bring more successes ({p}), but a lower mean margin"
+    if goal == "margin":
+        return "more dice only lower the mean margin"
+    status_quo = more["p_status_quo"] > best["p_status_quo"]
+    failures = more["p_failure"] > best["p_failure"]
+    words = {(True, True): "status quo and failures", (True, False): "status quo"}
+    return "more dice only add " + words.get((status_quo, failures), "failures")
+
+
+@pytest.mark.parametrize("goal", GOALS)
+@pytest.mark.parametrize(
+    "conditions",
+    [
+        Conditions(difficulty=0, talent=0),
+        Conditions(difficulty=1, talent=2),
+        Conditions(difficulty=0, talent=1, energy=True),
+        Conditions(difficulty=3, talent=1, energy=True),
+        Conditions(difficulty=0, talent=3, energy=True),
+        Conditions(difficulty=4, talent=2, passion=1),
+    ],
+    ids=["t0-k0", "t2-k1", "t1-k0-energy", "t1-k3-energy", "t3-k0-energy", "t2-k4-passion"],
+)
+def test_summary_follows_the_brute_force_figures(goal: Goal, conditions: Conditions) -> None:
+    """The best pool (or "any size"), its figure and what more dice bring, checked against the
+    pools' figures by enumerating every face."""
+    from jdr.systems.passion.advise_summary import summary
+
+    sizes, max_dice = [4, 6], 3
+    rows = {
+        r["dice"]: r
+        for r in (oracle(d, conditions) for d in oracle_ranking(conditions, sizes, max_dice, goal))
+    }
+    order = list(rows)
+    best = rows[order[0]]
+    more = next((rows[d] for d in order if rows[d]["count"] > best["count"]), None)
+    sentence = summary(rank_pools(conditions, sizes, max_dice, goal, exact=True), goal)
+    choice, rest = sentence.split(": ", 1)
+    figure, clause = rest.removesuffix(".").split("; ")
+    assert clause == expected_clause(best, more, goal)
+    same_count = [d for d in order if rows[d]["count"] == best["count"]]
+    tied = [d for d in same_count if goal_figures(rows[d], goal) == goal_figures(best, goal)]
+    if len(tied) == len(same_count) > 1:
+        assert choice == (
+            "Roll 1 die, any size"
+            if best["count"] == 1
+            else f"Roll {best['count']} dice, any sizes"
+        )
+    else:
+        assert choice == "Roll " + " or ".join(tied)
+    if goal == "success":
+        p = best["p_success"]
+        assert figure == (
+            "a sure success" if p == 1 else f"{float(p) * 100:.2f} % chance of success"
+        )
+    elif goal == "no-failure":
+        p = 1 - best["p_failure"]
+        assert figure == (
+            "never a failure" if p == 1 else f"{float(p) * 100:.2f} % chance of no failure"
+        )
+    else:
+        assert figure == f"a mean margin of {float(best['mean_margin']):.3f}"
+
+
+def test_summary_of_the_issue_in_french() -> None:
+    """Talent 0, difficulty 0: one die of any size is 50 % success, more dice add status quo."""
+    from jdr.i18n import language
+    from jdr.systems.passion.advise_summary import summary
+
+    ranked = rank_pools(Conditions(difficulty=0, talent=0), SIZES, max_dice=3, exact=True)
+    with language("fr"):
+        assert summary(ranked, "success") == (
+            "Lancez 1 dé, n'importe lequel : 50,00 % de chances de réussite ;"
+            " plus de dés n'ajoute que du statu quo."
+        )
+    ranked = rank_pools(Conditions(difficulty=0, talent=2), [4, 6], max_dice=2, goal="no-failure")
+    with language("fr"):
+        assert summary(ranked, "no-failure") == (
+            "Lancez 1 dé, n'importe lequel : jamais d'échec ; plus de dés apporte plus de"
+            " réussites (75,00 %), mais aussi plus d'échecs."
+        )
+
+
+def test_summary_names_several_tied_pools_or_counts_them() -> None:
+    from jdr.systems.passion.advise_summary import summary
+
+    ranked = rank_pools(
+        Conditions(difficulty=0, talent=1), [4, 6], max_dice=3, goal="margin", exact=True
+    )
+    assert summary(ranked, "margin").startswith("Roll 3d6 or 1d4+2d6: a mean margin of 0.875; ")
+    every_size = rank_pools(Conditions(difficulty=0, talent=0), SIZES, max_dice=2, exact=True)
+    assert summary(every_size, "success").startswith("Roll 1 die, any size: 50.00 %")
+    no_d4 = [c for c in every_size if c.dice != "1d4"]  # 7 single dice tie, yet not every pool of 1
+    fake = [
+        no_d4[0],
+        *no_d4[1:],
+        Choice("1d4", 1, Fraction(0), Fraction(0), Fraction(1), Fraction(-1), False),
+    ]
+    assert summary(fake, "success").startswith(
+        "Roll 1d6, 1d8, 1d10 or 4 other pools as good: 50.00 % chance of success; "
+    )
+
+
+def test_summary_is_given_by_the_advisor_in_json_and_first_in_text(
+    passion_actions: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ("advise", "passion", "action", "--talent", "0", "--difficulty", "0", "--max-dice", "3")
+    code, out = cli_json(capsys, *args, "--top", "2")
+    assert code == 0
+    assert (
+        out["summary"]
+        == "Roll 1 die, any size: 50.00 % chance of success; more dice only add status quo."
+    )
+    assert len(out["choices"]) == 2, "the sentence is computed from every pool, --top or not"
+    assert main([*args, "--lang", "fr", "--top", "2"]) == 0
+    text, _err = capsys.readouterr()
+    assert text.splitlines()[0] == (
+        "Lancez 1 dé, n'importe lequel : 50,00 % de chances de réussite ;"
+        " plus de dés n'ajoute que du statu quo."
+    )
+    assert "P(réussite)" in text.splitlines()[2]
+
+
+def test_no_negative_zero_in_the_advice_table(
+    passion_actions: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Talent 0, difficulty 0: every mean margin is 0, some reached as a float sum a hair below."""
+    args = ("advise", "passion", "action", "--talent", "0", "--difficulty", "0", "--max-dice", "3")
+    for lang in ("en", "fr"):
+        assert main([*args, "--lang", lang]) == 0
+        text, _err = capsys.readouterr()
+        assert "-0.000" not in text and "-0,000" not in text
+        assert ("0,000" if lang == "fr" else "0.000") in text

@@ -139,7 +139,9 @@ def test_a_warband_has_figures() -> None:
 def test_a_file_that_is_not_toml_or_not_there_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         load_warband("[[figures]\nname =")
-    assert "TOML" in caught.value.message()
+    assert caught.value.message() == (
+        "warband, line 1, column 10: a [[table]] header is not closed by ]]"
+    )
     with pytest.raises(InputError) as caught:
         load_warband(tmp_path / "missing.toml")
     assert caught.value.value == str(tmp_path / "missing.toml")

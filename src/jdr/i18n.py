@@ -20,7 +20,6 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -89,22 +88,3 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
     """Mark `message` for extraction without translating it now (translate later with `_`)."""
     return message
-
-
-def number(value: int | float | Fraction) -> str:
-    """A number as a reader writes it, with the decimal comma in French: a whole number without
-    decimals, else up to six significant digits.
-
-    >>> number(Fraction(3, 2)), number(Fraction(6)), number(0.25)
-    ('1.5', '6', '0.25')
-    >>> with language("fr"):
-    ...     number(Fraction(1, 2))
-    '0,5'
-    """
-    if isinstance(value, Fraction) and value.denominator == 1:
-        text = str(value.numerator)
-    else:
-        text = f"{float(value):g}"
-    if text in ("-0", "-0.0"):
-        text = "0"
-    return text.replace(".", ",") if current_language() == "fr" else text

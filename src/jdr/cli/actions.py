@@ -227,12 +227,17 @@ def run_advise(
     assert action.advise is not None  # only actions with an advisor are listed
     params = _params(action.advise.params, values)
     advice = action.advise.advise(params, common.exact)
+    sentence = advice.summary() if advice.summary is not None else ""
     if common.json:
         payload = _payload(system, action, params)
+        if sentence:
+            payload["summary"] = sentence
         payload["choices"] = jsonable(list(advice.choices), common.exact)
         _add(payload, advice.extra, common.exact)
         emit_json(payload)
         return
+    if sentence:
+        console().print(sentence, markup=False)
     _title(system, action).print(choices_table(advice.choices))
 
 

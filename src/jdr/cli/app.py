@@ -402,6 +402,13 @@ def _fail(error: JdrError, want_json: bool) -> int:
         if isinstance(error, InputError):
             payload.update(field=error.field, value=jsonable(error.value), allowed=error.allowed)
         payload.update(error.extra or {})
+        problems = getattr(error, "problems", None)  # a sheet's or a model's, one per problem
+        if problems:
+            payload["problems"] = [
+                {"field": p.field, "value": jsonable(p.value), "allowed": p.allowed}
+                | {"reason": p.reason, "message": p.message()}
+                for p in problems
+            ]
         emit_json({"error": payload})
     return 2
 

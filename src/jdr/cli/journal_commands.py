@@ -29,6 +29,7 @@ from jdr.i18n import N_, _, ngettext
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
     from jdr.cli.options import Common, Journal
     from jdr.journal.entries import Entry
+    from jdr.journal.luck import ActorLuck, Stat
     from jdr.journal.service import Rolled
     from jdr.journal.verify import Report
     from jdr.store import Store
@@ -416,23 +417,39 @@ def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool)
             }
         )
         return
+    _print_luck(report, rolls, actor, exact)
+
+
+def _print_luck(
+    report: "list[ActorLuck]", rolls: list[Any], actor: str | None, exact: bool
+) -> None:
+    """The luck table; with `exact`, each percentile's fraction beside its percentage."""
     out = console()
     if not report:
-        out.print(_("No dice derived from the campaign's seed yet."), markup=False)
+        if actor is not None and rolls:
+            out.print(_("No derived dice for {actor}.").format(actor=actor), markup=False)
+        else:
+            out.print(_("No dice derived from the campaign's seed yet."), markup=False)
         return
+    from fractions import Fraction
+
     from rich.table import Table
 
     table = Table(show_header=True, header_style="bold")
-    for column in (_("who"), _("dice"), _("luck"), _("expected"), _("percentile")):
+    columns = [_("who"), _("dice"), _("luck"), _("expected"), _("percentile")]
+    for column in [*columns, _("exact")] if exact else columns:
         table.add_column(column)
+    floats = False
     for a in report:
-        table.add_row(
-            str(a.actor), str(a.dice), str(a.observed), _number(a.mean), percent(a.percentile)
-        )
-        for size, s in a.by_size.items():
-            table.add_row(
-                f"  d{size}", str(s.dice), str(s.observed), _number(s.mean), percent(s.percentile)
-            )
+        rows: list[tuple[str, Stat]] = [(str(a.actor), a)]
+        rows += [(f"  d{size}", s) for size, s in a.by_size.items()]
+        for who, s in rows:
+            cells = [who, str(s.dice), str(s.observed), _number(s.mean), percent(s.percentile)]
+            if exact:
+                fraction = s.percentile if isinstance(s.percentile, Fraction) else None
+                floats = floats or fraction is None
+                cells.append(f"{fraction.numerator}/{fraction.denominator}" if fraction else "-")
+            table.add_row(*cells)
     out.print(table)
     out.print(
         _(
@@ -442,6 +459,12 @@ def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool)
         markup=False,
         style="dim",
     )
+    if floats:
+        out.print(
+            _("-: too many dice for exact fractions; floats instead (error below 1e-12)"),
+            markup=False,
+            style="dim",
+        )
 
 
 def entry_dice(entry: "Entry") -> list[tuple[int, int]]:
@@ -450,10 +473,9 @@ def entry_dice(entry: "Entry") -> list[tuple[int, int]]:
 
 def _number(value: Any) -> str:
     """`10.5`, `10,5` in French: the expected luck, to 4 significant digits."""
-    from jdr.i18n import current_language
+    from jdr.numbers import significant
 
-    text = f"{float(value):.4g}"
-    return text.replace(".", ",") if current_language() == "fr" else text
+    return significant(value)
 
 
 # --- jdr verify ------------------------------------------------------------------------------

@@ -15,7 +15,24 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from jdr.i18n import _, current_language, ngettext
+from jdr.i18n import _, ngettext
+from jdr.numbers import decimal, percent
+
+# `decimal` and `percent` live in the core (`jdr.numbers`) so rules can word numbers too.
+__all__ = [
+    "choices_table",
+    "command_line",
+    "console",
+    "decimal",
+    "distribution_table",
+    "emit_json",
+    "exact_text",
+    "extra_lines",
+    "jsonable",
+    "outcomes_table",
+    "percent",
+    "probability_json",
+]
 
 
 def console() -> Console:
@@ -54,30 +71,6 @@ def command_line(*words: object) -> str:
     "jdr journal export 'Mardi soir'"
     """
     return " ".join(shlex.quote(str(word)) for word in words)
-
-
-def percent(value: Any) -> str:
-    """`80.05 %`, or `80,05 %` in French."""
-    p = float(value)
-    if p == 0:
-        text = "0"
-    elif p == 1:
-        text = "100"
-    elif p < 0.0001:
-        text = f"{p * 100:.2e}"
-    else:
-        text = f"{p * 100:.2f}"
-        if text in ("100.00", "0.00"):  # never round a possibility to certainty, or away
-            text = f"{p * 100:.6g}"
-    if current_language() == "fr":
-        text = text.replace(".", ",")
-    return text + " %"
-
-
-def decimal(value: Any, places: int = 4) -> str:
-    """A number to read: `0.5000`, or `0,5000` in French."""
-    text = f"{float(value):.{places}f}"
-    return text.replace(".", ",") if current_language() == "fr" else text
 
 
 def exact_text(value: Any) -> str:

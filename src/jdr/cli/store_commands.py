@@ -21,6 +21,7 @@ from rich.table import Table
 
 from jdr.cli import complete
 from jdr.cli.render import console, emit_json
+from jdr.cli.sheet_files import add_example_command, campaign_sheet, sheet_name, validate_file
 from jdr.cli.stored import (
     DB_HELP,
     JSON_HELP,
@@ -30,12 +31,9 @@ from jdr.cli.stored import (
     output_file,
     write_output,
 )
-from jdr.errors import InputError
 from jdr.i18n import N_, _
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and pydantic load only when a command runs
-    from pydantic import BaseModel
-
     from jdr.store import Campaign, Character, Epoch, Store
     from jdr.systems.protocol import RuleSystem
 
@@ -245,7 +243,7 @@ def _print_commitment(epochs: "list[Epoch]") -> None:
 
 
 def build_sheet() -> typer.Typer:
-    """`jdr sheet add|list|show|validate|export`."""
+    """`jdr sheet add|list|show|validate|export|example`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -284,8 +282,8 @@ def build_sheet() -> typer.Typer:
     ) -> None:
         with opened(db) as store:
             found = store.campaign(campaign)
-            sheet = validate_file(_system(found.system), file)
-            stored = name or _sheet_name(sheet, file)
+            sheet = campaign_sheet(_system(found.system), file, found.name)
+            stored = name or sheet_name(sheet, file)
             character_id = store.add_character(found.id, stored, sheet.model_dump(mode="json"))
             character = store.character(character_id)
         if json:
@@ -342,23 +340,30 @@ def build_sheet() -> typer.Typer:
         out.print(table)
 
     @app.command(
-        "validate", help=_("Check a TOML sheet against a rule system, without storing it.")
+        "validate",
+        help=_(
+            "Check a TOML sheet against a rule system, without storing it; without --system, the"
+            " sheet's system key, its kind, or the system that accepts it."
+        ),
     )
     def validate_command(
         file: file_argument,
         system: Annotated[
-            str,
+            str | None,
             typer.Option(
                 "--system",
                 metavar="ID",
                 help=_("The rule system's id."),
+                show_default=False,
                 autocompletion=complete.system_ids,
             ),
-        ],
+        ] = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _validate(_system(system), file, json)
+        from jdr.cli.sheet_files import validate_command
+
+        validate_command(file, system, json)
 
     @app.command("export", help=_("Write a stored sheet as TOML."))
     def export_command(
@@ -377,6 +382,7 @@ def build_sheet() -> typer.Typer:
             character = store.character_named(found.id, name)
         _export(found, character, output, json)
 
+    add_example_command(app)
     return app
 
 
@@ -409,72 +415,26 @@ def _print_campaign(
         out.print(_("No fight yet."), markup=False)
 
 
-def _validate(rules: "RuleSystem", file: Path, json: bool) -> None:
-    from jdr.sheets import SheetError
-
-    try:
-        sheet = validate_file(rules, file)
-    except SheetError as error:
-        if not json:
-            raise
-        problems = [
-            {
-                "field": p.field,
-                "value": _plain(p.value),
-                "allowed": p.allowed,
-                "reason": p.reason,
-                "message": p.message(),
-            }
-            for p in error.problems
-        ]
-        emit_json(
-            {
-                "valid": False,
-                "system": rules.id,
-                "file": str(file),
-                "problems": problems,
-                "error": {"code": error.code, "message": error.message()},
-            }
-        )
-        raise typer.Exit(2) from None
-    name = _sheet_name(sheet, file)
-    if json:
-        emit_json(
-            {
-                "valid": True,
-                "system": rules.id,
-                "file": str(file),
-                "name": name,
-                "problems": [],
-            }
-        )
-        return
-    console().print(
-        _("{file}: OK ({system} sheet {name})").format(file=file, system=rules.id, name=name),
-        markup=False,
-    )
-
-
 def _export(found: "Campaign", character: "Character", output: Path | None, json: bool) -> None:
     text = to_toml(character.sheet)
-    output = output_file(output)
-    if output is not None:
-        write_output(output, text)
+    target = output_file(output)
+    if target is not None:
+        write_output(target, text)
     if json:
         emit_json(
             {
                 "campaign": found.name,
                 "character": character.name,
-                "output": None if output is None else str(output),
+                "output": None if target is None else str(target),
                 "toml": text,
             }
         )
         return
-    if output is None:
+    if target is None:
         typer.echo(text, nl=False)
         return
     console().print(
-        _("sheet {name} written to {file}").format(name=character.name, file=output),
+        _("sheet {name} written to {file}").format(name=character.name, file=target),
         markup=False,
     )
 
@@ -487,25 +447,6 @@ def _system(system_id: str) -> "RuleSystem":
     from jdr.systems import default_registry
 
     return default_registry().get(system_id)
-
-
-def validate_file(system: "RuleSystem", file: Path | str) -> "BaseModel":
-    """The TOML sheet `file` validated by `system`'s sheet model (`SheetError` lists problems),
-    or by the system's own `load_sheet` when its sheets come in several kinds."""
-    if system.sheet is None:
-        raise InputError("--system", system.id, "-", _("this rule system has no character sheet"))
-    loader = getattr(system, "load_sheet", None)
-    if loader is not None:
-        sheet: BaseModel = loader(Path(file))
-        return sheet
-    from jdr.sheets import load_model
-
-    return load_model(system.sheet, Path(file))
-
-
-def _sheet_name(sheet: "BaseModel", file: Path | str) -> str:
-    name = getattr(sheet, "name", None)
-    return name if isinstance(name, str) and name.strip() else Path(file).stem
 
 
 # --- reading the store (lists the Store API does not offer yet) ------------------------------
@@ -536,15 +477,6 @@ def _character_json(character: "Character", sheet: bool = False) -> Json:
     if sheet:
         shown["sheet"] = character.sheet
     return shown
-
-
-def _plain(value: Any) -> Any:
-    """A value JSON can hold (a problem's value may be anything the TOML gave)."""
-    try:
-        jsonlib.dumps(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return value
 
 
 def _shown(value: Any) -> str:

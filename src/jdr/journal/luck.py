@@ -13,11 +13,13 @@ and only entries everyone can read (a hidden roll counts once disclosed). In a f
 an action count for the fighter who acted (a defender's reaction rolled inside an attack counts
 for the attacker).
 
->>> report = audit([("Ana", [(6, 6), (6, 5)]), ("Bo", [(6, 1)])])
+>>> report = audit([("Ana", [(6, 6), (6, 5)]), ("Bo", [(6, 1)])], exact=True)
 >>> [(a.actor, a.dice, a.observed) for a in report]
 [('Ana', 2, 11), ('Bo', 1, 1)]
->>> float(report[0].percentile)  # 11 on 2d6: 33/36 below, 2/36 equal
-0.9444444444444444
+>>> report[0].percentile  # 11 on 2d6: 33/36 below, 2/36 equal, so 33/36 + 1/36
+Fraction(17, 18)
+>>> round(audit([("Ana", [(6, 6), (6, 5)])])[0].percentile, 4)  # floats, shown rounded
+0.9444
 """
 
 from __future__ import annotations

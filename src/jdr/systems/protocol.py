@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
@@ -66,10 +66,17 @@ class Odds:
 
 @dataclass(frozen=True)
 class Advice:
-    """Ranked choices, best first (`choices` is the JSON list), with any extra keys."""
+    """Ranked choices, best first (`choices` is the JSON list), with any extra keys.
+
+    `summary()`, when given, words the recommendation in one sentence of the current language
+    ("Roll 1 die, any size: 50.00 % chance of success; …"), computed from the advice; the CLI
+    prints it above the table and the JSON carries it as `summary`. Called when shown, like
+    `Record.explain`.
+    """
 
     choices: Sequence[Mapping[str, Any]]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    summary: Callable[[], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -160,9 +167,13 @@ class System:
     extra_commands: Callable[[], Any] | None = None
     fight_setup: Callable[[list[Json], Json], Json] | None = None
     """Participants (`{"name", "sheet", "side"}`) and options (`order`) → the fight's setup."""
-    load_sheet: Callable[[Path], BaseModel] | None = None
-    """Reads and validates a TOML sheet, for a system whose sheets come in several kinds (a
-    Pokémon or a trainer); None: `sheet` is the one model."""
+    sheet_of: Callable[[Json, str], BaseModel] | None = None
+    """`sheet_of(table, label)`: validates a sheet's table (as TOML gives it, without the
+    `system` key), for a system whose sheets come in several kinds (a Pokémon or a trainer);
+    `label` names the file in messages. None: `sheet` is the one model."""
+    examples: Mapping[str, Traversable] = field(default_factory=dict)
+    """Example sheets by kind, the first the default: TOML files shipped in the package (see
+    `jdr.sheets.shipped_examples`), printed by `jdr sheet example SYSTEM [KIND]`."""
     luck: Callable[[int, int], int] | None = None
     """`luck(size, face)`: how lucky a face is for its roller, higher luckier, for the journal's
     luck audit (None: the face itself)."""

@@ -6,10 +6,11 @@ Registered through the `jdr.systems` entry point like any plug-in; importing it 
 
 from __future__ import annotations
 
+from jdr.sheets import shipped_examples
 from jdr.systems.ilvermorny.actions import ACTIONS
 from jdr.systems.ilvermorny.fight import fight_rules
 from jdr.systems.ilvermorny.fight_from_sheets import fight_setup
-from jdr.systems.ilvermorny.sheets import Wizard
+from jdr.systems.ilvermorny.sheets import EXAMPLES, Wizard
 from jdr.systems.protocol import System
 
 
@@ -24,6 +25,7 @@ SYSTEM = System(
     names={"fr": "Ilvermorny, école de sorcellerie", "en": "Ilvermorny wizard school"},
     actions=ACTIONS,
     sheet=Wizard,
+    examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
     fight_setup=fight_setup,
     luck=luck,

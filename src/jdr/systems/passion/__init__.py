@@ -3,12 +3,13 @@ rules PS-1 … PS-19). Registered through the `jdr.systems` entry point like any
 
 from __future__ import annotations
 
+from jdr.sheets import shipped_examples
 from jdr.systems.passion.actions import ACTIONS
 from jdr.systems.passion.damage import DAMAGE_ACTIONS
 from jdr.systems.passion.fight import fight_rules
 from jdr.systems.passion.fight_from_sheets import fight_setup
 from jdr.systems.passion.pool import luck
-from jdr.systems.passion.sheets import Sheet
+from jdr.systems.passion.sheets import EXAMPLES, Sheet
 from jdr.systems.protocol import System
 
 SYSTEM = System(
@@ -16,6 +17,7 @@ SYSTEM = System(
     names={"fr": "Passion, jeu de super-héros", "en": "Passion superhero game"},
     actions={**ACTIONS, **DAMAGE_ACTIONS},
     sheet=Sheet,
+    examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
     fight_setup=fight_setup,
     luck=luck,

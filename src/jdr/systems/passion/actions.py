@@ -145,8 +145,10 @@ def odds(params: ActionParams, exact: bool) -> Odds:
 
 
 def advise(params: AdviseParams, exact: bool) -> Advice:
-    """Every pool of one or two sizes, ranked by the goal: JSON `choices`, best first."""
+    """Every pool of one or two sizes, ranked by the goal: JSON `choices`, best first, and the
+    recommendation in words (`summary`)."""
     from jdr.systems.passion.advise import rank_pools
+    from jdr.systems.passion.advise_summary import summary
 
     choices = rank_pools(
         params.conditions(),
@@ -157,7 +159,11 @@ def advise(params: AdviseParams, exact: bool) -> Advice:
         exact=exact,
     )
     shown = choices if params.top is None else choices[: params.top]
-    return Advice([choice.as_json() for choice in shown], extra={"goal": params.goal})
+    return Advice(
+        [choice.as_json() for choice in shown],
+        extra={"goal": params.goal},
+        summary=lambda: summary(choices, params.goal),
+    )
 
 
 ACTIONS: dict[str, Action[Any]] = {

@@ -3,10 +3,11 @@ rules PU-1 … PU-11). Registered through the `jdr.systems` entry point like any
 
 from __future__ import annotations
 
+from jdr.sheets import shipped_examples
 from jdr.systems.plus_ultra.actions import ACTIONS
 from jdr.systems.plus_ultra.fight import fight_rules
 from jdr.systems.plus_ultra.fight_from_sheets import fight_setup
-from jdr.systems.plus_ultra.sheets import Character
+from jdr.systems.plus_ultra.sheets import EXAMPLES, Character
 from jdr.systems.protocol import System
 
 SYSTEM = System(
@@ -14,6 +15,7 @@ SYSTEM = System(
     names={"fr": "Plus Ultra, combat de forum", "en": "Plus Ultra forum combat"},
     actions=ACTIONS,
     sheet=Character,
+    examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
     fight_setup=fight_setup,
 )

@@ -12,11 +12,12 @@ from pydantic import BaseModel, Field
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_
+from jdr.sheets import shipped_examples
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, roll_check, score_distribution
 from jdr.systems.pokemon.fight import fight_rules
 from jdr.systems.pokemon.fight_from_sheets import fight_setup
-from jdr.systems.pokemon.sheet_files import load_sheet
-from jdr.systems.pokemon.sheets import Pokemon
+from jdr.systems.pokemon.sheet_files import sheet_of
+from jdr.systems.pokemon.sheets import EXAMPLES, Pokemon
 from jdr.systems.protocol import Action, Odds, Record, System
 
 
@@ -96,6 +97,7 @@ SYSTEM = System(
     fight=fight_rules(),
     extra_commands=_commands,
     fight_setup=fight_setup,
-    load_sheet=load_sheet,
+    sheet_of=sheet_of,
+    examples=shipped_examples(__name__, EXAMPLES),
     luck=luck,
 )

@@ -26,7 +26,8 @@ from pydantic import BaseModel, Field
 
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
-from jdr.i18n import N_, _, number
+from jdr.i18n import N_, _
+from jdr.numbers import significant
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, CheckRoll, roll_check
 from jdr.systems.pokemon.types import Multiplier, TypeChart, apply, chart_json, default_chart
 from jdr.systems.protocol import Odds, Record
@@ -177,7 +178,7 @@ class AttackResult:
         parts.append(
             _("{raw} × {multiplier} → {damage} damage").format(
                 raw=self.raw_damage,
-                multiplier=number(self.multiplier.value),
+                multiplier=significant(self.multiplier.value, 6),
                 damage=self.damage,
             )
             + (f" ({reasons})" if self.multiplier.reasons else "")

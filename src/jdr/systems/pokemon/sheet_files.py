@@ -49,6 +49,7 @@ __all__ = [
     "load_pokemon",
     "load_sheet",
     "load_trainer",
+    "sheet_of",
 ]
 
 
@@ -100,6 +101,16 @@ def load_sheet(source: str | Path, *, max_moves: int | None = MAX_MOVES) -> Shee
     'trainer'
     """
     data, label = read_toml(source)
+    return sheet_of(data, label, max_moves=max_moves)
+
+
+def sheet_of(data: dict[str, Any], label: str = "", *, max_moves: int | None = MAX_MOVES) -> Sheet:
+    """A Pokémon or a trainer from a sheet's table (as TOML gives it); see `load_sheet`.
+
+    >>> import tomllib
+    >>> sheet_of(tomllib.loads(example_path("trainer").read_text("utf-8")), "trainer.toml").name
+    'Léa'
+    """
     kind = _kind(data)
     if kind is None:
         only = ("types", "species", "level", "moves", "condition", "volatile")

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from jdr.errors import InputError, UnknownNameError
-from jdr.i18n import _, number
+from jdr.i18n import _
+from jdr.numbers import significant
 
 STAB = Fraction(3, 2)
 
@@ -55,8 +56,8 @@ class Multiplier:
         parts = []
         for reason in self.reasons:
             label = "STAB" if reason.kind == "stab" else chart.name(reason.against)
-            parts.append(f"{label} ×{number(reason.factor)}")
-        return f"{', '.join(parts)} → ×{number(self.value)}" if parts else "×1"
+            parts.append(f"{label} ×{significant(reason.factor, 6)}")
+        return f"{', '.join(parts)} → ×{significant(self.value, 6)}" if parts else "×1"
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,11 @@ Registered through the `jdr.systems` entry point like any plug-in; importing it 
 
 from __future__ import annotations
 
+from jdr.sheets import shipped_examples
 from jdr.systems.poledemos.actions import ACTIONS
 from jdr.systems.poledemos.fight_from_sheets import fight_setup
 from jdr.systems.poledemos.play import play_rules
-from jdr.systems.poledemos.warband import Warband
+from jdr.systems.poledemos.warband import EXAMPLES, Warband
 from jdr.systems.protocol import System
 
 SYSTEM = System(
@@ -17,6 +18,7 @@ SYSTEM = System(
     names={"fr": "Polédémos, escarmouche", "en": "Polédémos skirmish"},
     actions=ACTIONS,
     sheet=Warband,
+    examples=shipped_examples(__name__, EXAMPLES),
     fight=play_rules(),
     fight_setup=fight_setup,
 )
