@@ -20,19 +20,18 @@ from jdr.cli.render import (
     jsonable,
     outcomes_table,
 )
-from jdr.errors import UnknownNameError
 from jdr.i18n import _, current_language
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
 
 class _ActionsGroup(TyperGroup):
-    """A system's actions; an unknown one is refused with the list of known ones."""
+    """A system's actions, named loosely (`jdr.names`); an unknown one is refused with the
+    closest and the list of known ones."""
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        command = super().get_command(ctx, cmd_name)
-        if command is None:
-            raise UnknownNameError(_("action"), cmd_name, sorted(self.commands))
-        return command
+        from jdr.names import match
+
+        return super().get_command(ctx, match(_("action"), cmd_name, sorted(self.commands)))
 
 
 def system_group(system: RuleSystem, mode: str) -> Any:

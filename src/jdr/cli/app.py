@@ -38,8 +38,9 @@ class _TopGroup(TyperGroup):
         from jdr.systems import default_registry
 
         registry = default_registry()
-        if cmd_name.lower() in registry.ids():
-            extra = registry.get(cmd_name).commands()
+        system_id = registry.find(cmd_name)
+        if system_id is not None:
+            extra = registry.get(system_id).commands()
             if extra is not None:
                 return typer.main.get_group(extra)
         known = sorted(self.commands)
@@ -301,6 +302,8 @@ def _fail(error: JdrError, want_json: bool) -> int:
         payload: dict[str, Any] = {"code": error.code, "message": message}
         if isinstance(error, InputError):
             payload.update(field=error.field, value=jsonable(error.value), allowed=error.allowed)
+        if getattr(error, "suggestion", None) is not None:
+            payload["suggestion"] = error.suggestion  # type: ignore[attr-defined]
         emit_json({"error": payload})
     return 2
 

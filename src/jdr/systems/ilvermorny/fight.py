@@ -65,9 +65,9 @@ from typing import Any
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
+from jdr.names import fold
 from jdr.systems.ilvermorny.duel import Side, meet
 from jdr.systems.ilvermorny.fight_state import evolve, find, opponent
-from jdr.systems.ilvermorny.rules import fold
 from jdr.systems.ilvermorny.sheets import wizard_from
 from jdr.systems.ilvermorny.spells import NOT_LEARNT, advance, cast_spell
 from jdr.systems.protocol import Json

@@ -37,7 +37,6 @@ the order its notation lists the sizes.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,6 +49,7 @@ from jdr.dice.pool import roll_pool
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import N_, _
+from jdr.names import fold
 from jdr.prob import Probability, pool_distribution
 from jdr.systems.passion.initiative import InitiativeParams, initiative_roll
 from jdr.systems.passion.pool import parse_dice
@@ -96,18 +96,13 @@ OUTCOMES = (N_("wounded"), N_("unharmed"), N_("initiative"))
 MAX_DAMAGE = 999
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(c for c in decomposed if c.isalnum())
-
-
 def damage_type(value: str) -> DamageType:
     """A damage type in French or English, any case, accents optional.
 
     >>> damage_type("Énergétique"), damage_type("physical")
     ('energetique', 'physique')
     """
-    found = _TYPE_NAMES.get(_fold(value))
+    found = _TYPE_NAMES.get(fold(value))
     if found is None:
         raise InputError(
             "type", value, "physique, mental, énergétique", _("unknown damage type (PS-14)")

@@ -22,6 +22,7 @@ Faces of a `move` order, in order:
 
 from __future__ import annotations
 
+from jdr.names import fold as fold_name
 from jdr.systems.pokemon.attack import Defence, resolve_attack
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY
 from jdr.systems.pokemon.counter import CounterRoll, resolve_counter
@@ -38,7 +39,6 @@ from jdr.systems.pokemon.fight_state import (
 from jdr.systems.pokemon.fight_turns import Script, roll_json
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS
 from jdr.systems.pokemon.types import chart_json
-from jdr.systems.pokemon.types import fold as fold_name
 from jdr.systems.protocol import Json
 
 WAIT_BONUS = 2

@@ -13,6 +13,7 @@ from typing import Any
 
 from jdr.errors import RulesError
 from jdr.i18n import _
+from jdr.names import fold as fold_name
 from jdr.systems.pokemon.fight_state import (
     SNORE_MOVES,
     THAW_MOVES,
@@ -21,7 +22,6 @@ from jdr.systems.pokemon.fight_state import (
     opponents,
     standing,
 )
-from jdr.systems.pokemon.types import fold as fold_name
 from jdr.systems.protocol import Json
 
 ORDERS = ("move", "wait", "free", "pass")

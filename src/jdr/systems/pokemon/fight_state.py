@@ -17,8 +17,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from jdr.i18n import N_
+from jdr.names import fold as fold_name
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, Pokemon, effective_stats
-from jdr.systems.pokemon.types import fold as fold_name
 from jdr.systems.protocol import Json
 
 ACCURACY_BY_STAGE = {

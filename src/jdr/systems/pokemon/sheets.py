@@ -44,7 +44,8 @@ from pydantic_core import PydanticCustomError
 
 from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _
-from jdr.systems.pokemon.types import default_chart, fold
+from jdr.names import fold
+from jdr.systems.pokemon.types import default_chart
 from jdr.validation import fail
 
 Category = Literal["physique", "speciale", "statut"]

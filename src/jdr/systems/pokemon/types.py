@@ -13,7 +13,6 @@ Fraction(6, 1)
 from __future__ import annotations
 
 import tomllib
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,14 +23,9 @@ from typing import Any
 
 from jdr.errors import InputError, UnknownNameError
 from jdr.i18n import _
+from jdr.names import fold
 
 STAB = Fraction(3, 2)
-
-
-def fold(text: str) -> str:
-    """Lower case, accents and spaces removed: `Ténèbres` → `tenebres`."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(c for c in decomposed if c.isalnum())
 
 
 @dataclass(frozen=True)
