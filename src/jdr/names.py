@@ -164,14 +164,14 @@ def closest(value: str, names: Names) -> str | None:
     return by_key[containing[0]] if len(containing) == 1 else None
 
 
-def hint(value: str, names: Names) -> str:
+def hint(value: object, names: Names) -> str:
     """` — did you mean X?` for a sentence about an unknown name, in the current language; ``
-    when no known name is close.
+    when no known name is close (or `value` is no text).
 
-    >>> hint("Kaito", ["Kaito Arashi"]), hint("Zed", ["Kaito Arashi"])
-    (' — did you mean Kaito Arashi?', '')
+    >>> hint("Kaito", ["Kaito Arashi"]), hint("Zed", ["Kaito Arashi"]), hint(3, ["Kaito"])
+    (' — did you mean Kaito Arashi?', '', '')
     """
-    suggestion = closest(value, names)
+    suggestion = closest(value, names) if isinstance(value, str) else None
     if suggestion is None:
         return ""
     return " — " + _("did you mean {name}?").format(name=suggestion)

@@ -106,7 +106,7 @@ def run_roll(
         lines = [footnote(line, fmt) for line in journal_lines(rolled.entry, rolled.replayed)]
         if fmt == "markdown":  # a blank line, or the footnote joins the recap's last item
             lines.insert(0, "")
-        extra: dict[str, Any] | None = journal_json(journal.campaign, rolled.entry, rolled.replayed)
+        extra: dict[str, Any] | None = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
     else:
         rng = make_source(common.faces, common.seed)
         record = action.roll(params, rng)

@@ -16,7 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from jdr.i18n import N_
+from jdr.i18n import N_, _
+from jdr.names import find
 from jdr.names import fold as fold_name
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, Pokemon, effective_stats
 from jdr.systems.protocol import Json
@@ -112,6 +113,14 @@ def find_move(pokemon: Json, name: str) -> Json | None:
     """The move `name` (case- and accent-insensitive) the Pokémon knows, else None."""
     key = fold_name(name)
     return next((m for m in pokemon["moves"] if fold_name(m["name"]) == key), None)
+
+
+def find_pokemon(state: Json, name: Any) -> str | None:
+    """The Pokémon's name as the fight knows it (named as people type it, `jdr.names`), else
+    None."""
+    if not isinstance(name, str):
+        return None
+    return find(name, list(state["pokemon"]), _("Pokémon"))
 
 
 def standing(state: Json, name: str) -> bool:
