@@ -24,7 +24,7 @@ from pydantic import BeforeValidator, Field
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import N_, _
-from jdr.names import fold
+from jdr.names import fold, hint
 from jdr.validation import fail
 
 DIE = 12
@@ -125,7 +125,9 @@ def parse_difficulty(value: str | int) -> int:
         return number
     found = _DIFFICULTY_KEYS.get(fold(text))
     if found is None:
-        raise InputError("difficulty", value, _(DIFFICULTY_ALLOWED), _("unknown difficulty"))
+        spellings = {word: difficulty_label(number) for word, number in _DIFFICULTY_KEYS.items()}
+        reason = _("unknown difficulty") + hint(text, spellings)
+        raise InputError("difficulty", value, _(DIFFICULTY_ALLOWED), reason)
     return found
 
 
