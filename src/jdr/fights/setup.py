@@ -9,6 +9,10 @@ pairs)` when its commands do not name the actor `actor` (Polédémos: `player`),
 
 >>> parse_pairs(["target=Bob", "dice=2", "energy=false", "group=A,B", 'members={"A": 1}'])
 {'target': 'Bob', 'dice': 2, 'energy': False, 'group': ['A', 'B'], 'members': {'A': 1}}
+
+In `key=value`, a comma separates a list's items (`targets=Bob,Cy`); a decimal is written with a
+point (`2.5`: `2,5` is the list `[2, 5]`), and no fight command takes a percentage, so `%` is not
+read there.
 >>> participants(["Ann", "Bob", "Cy"], {"cy": "a"})
 [('Ann', 'a'), ('Bob', 'b'), ('Cy', 'a')]
 
@@ -42,11 +46,16 @@ __all__ = [
 ]
 
 _INT = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?\d+\.\d+")
 
 
 def parse_value(text: str) -> Any:
-    """An int when it looks like one, `true`/`false` as bools, JSON when it starts with `{` or
-    `[`, `a,b` as a list (of such values), else the text."""
+    """An int or a decimal when it looks like one, `true`/`false` as bools, JSON when it starts
+    with `{` or `[`, `a,b` as a list (of such values), else the text.
+
+    >>> parse_value("3"), parse_value("2.5"), parse_value("2,5"), parse_value("TRUE")
+    (3, 2.5, [2, 5], True)
+    """
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
         try:
@@ -57,6 +66,8 @@ def parse_value(text: str) -> Any:
         return [parse_value(part) for part in stripped.split(",") if part.strip()]
     if _INT.fullmatch(stripped):
         return int(stripped)
+    if _DECIMAL.fullmatch(stripped):
+        return float(stripped)
     if stripped.lower() in ("true", "false"):
         return stripped.lower() == "true"
     return stripped

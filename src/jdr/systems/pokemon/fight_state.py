@@ -12,13 +12,14 @@ every computed number is in the events (see `jdr.systems.pokemon.fight` for the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from jdr.i18n import N_, _
 from jdr.names import find
 from jdr.names import fold as fold_name
+from jdr.params import PERCENT
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, Pokemon, effective_stats
 from jdr.systems.protocol import Json
 
@@ -57,22 +58,22 @@ class FightSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    paralysis_chance: int = Field(
+    paralysis_chance: Annotated[int, PERCENT] = Field(
         default=50, ge=0, le=100, description=N_("% chance that paralysis costs the action")
     )
-    thaw_chance: int = Field(
+    thaw_chance: Annotated[int, PERCENT] = Field(
         default=10, ge=0, le=100, description=N_("% chance to thaw at each turn")
     )
-    wake_chance: int = Field(
+    wake_chance: Annotated[int, PERCENT] = Field(
         default=20, ge=0, le=100, description=N_("% chance to wake at each turn")
     )
     sleep_max_turns: int = Field(
         default=7, ge=0, le=100, description=N_("turns lost asleep at most")
     )
-    confusion_chance: int = Field(
+    confusion_chance: Annotated[int, PERCENT] = Field(
         default=50, ge=0, le=100, description=N_("% chance that confusion hurts itself")
     )
-    infatuation_chance: int = Field(
+    infatuation_chance: Annotated[int, PERCENT] = Field(
         default=50, ge=0, le=100, description=N_("% chance that infatuation stops an attack")
     )
     counter_exchanges: int = Field(

@@ -45,6 +45,7 @@ from pydantic_core import PydanticCustomError
 from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _, current_language
 from jdr.names import closest, fold
+from jdr.params import PERCENT
 from jdr.systems.pokemon.types import default_chart
 from jdr.validation import fail
 
@@ -317,7 +318,7 @@ class Inflict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     condition: Annotated[str, BeforeValidator(_any_condition)]
-    chance: int = Field(default=100, ge=0, le=100)
+    chance: Annotated[int, PERCENT] = Field(default=100, ge=0, le=100)
 
 
 class StatChange(BaseModel):
