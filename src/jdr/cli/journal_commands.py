@@ -467,7 +467,6 @@ def _pins(pins: list[str]) -> dict[int, str]:
     import re
 
     from jdr.errors import InputError
-
     from jdr.params import split_items
 
     parsed = {}
