@@ -345,3 +345,39 @@ def test_pk_5_pokemon_are_named_loosely_in_a_fight(
     assert joined["events"][0]["pokemon"] == "Raichu"
     err = refused(capsys, "fight", "act", "1", "Electhorr", "wait", "--db", db)
     assert "unknown Pokémon Electhorr" in err and "did you mean Électhor?" in err
+
+
+# --- choices, commands, options ---------------------------------------------------------------
+
+
+def test_a_mistyped_choice_says_did_you_mean_in_both_languages(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["roll", "pokemon", "capture", "--ball", "supr", "--difficulty", "8"]
+    assert refused(capsys, *args) == (
+        "jdr: error: --ball: supr — not one of the choices — did you mean super?"
+        " (allowed: one of poke, super, hyper, master)"
+    )
+    assert "— vouliez-vous dire super ?" in refused(capsys, *args, "--lang", "fr")
+
+
+def test_il_10_a_mistyped_element_says_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["odds", "ilvermorny", "duel", "--magic-a", "6", "--element-a", "fue"]
+    err = refused(capsys, *args, "--magic-b", "5", "--element-b", "vigne", "--lang", "fr")
+    assert "--element-a : fue — " in err and "vouliez-vous dire feu ?" in err
+
+
+def test_an_unknown_command_suggests_a_system_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "unknown command pokemn — did you mean pokemon?" in refused(capsys, "pokemn", "types")
+    assert "did you mean fight?" in refused(capsys, "fihgt", "show", "1")
+
+
+def test_an_unknown_option_says_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    err = refused(capsys, "roll", "pokemon", "capture", "--vitalty-pct", "40")
+    assert "unknown option --vitalty-pct — did you mean --vitality-pct?" in err
+
+
+def test_pins_take_commas_as_well_as_repeats() -> None:
+    from jdr.cli.journal_commands import _pins
+
+    assert _pins(["1:abcd,2:ef01", "3:0123"]) == {1: "abcd", 2: "ef01", 3: "0123"}

@@ -43,8 +43,11 @@ class _TopGroup(TyperGroup):
             extra = registry.get(system_id).commands()
             if extra is not None:
                 return typer.main.get_group(extra)
+        from jdr.names import closest
+
         known = sorted(self.commands)
-        raise UnknownNameError(_("command"), cmd_name, known)
+        suggestion = closest(cmd_name, [*known, *registry.ids()])  # `jdr pokemn types`
+        raise UnknownNameError(_("command"), cmd_name, known, suggestion)
 
 
 class _SystemsGroup(TyperGroup):
