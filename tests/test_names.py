@@ -144,3 +144,13 @@ def test_registry_finds_systems_loosely() -> None:
     with pytest.raises(UnknownNameError) as caught:
         registry.get("plus-ultr")
     assert caught.value.suggestion == "plus-ultra"
+
+
+def test_pu_2_a_plus_tells_ranks_apart() -> None:
+    ranks = ["E", "E+", "D", "D+", "C", "C+"]
+    assert fold("C+") == "c+"
+    assert (find("e", ranks), find("c+", ranks), find(" D+ ", ranks)) == ("E", "C+", "D+")
+
+
+def test_another_case_is_closer_than_a_loose_spelling() -> None:
+    assert find("mardi soir", ["Mardi Soir", "mardi-soir"]) == "Mardi Soir"

@@ -1,8 +1,9 @@
 """Names as people type them: one way to compare names, and what to say when none matches.
 
 Every name a user types — a system, a campaign, a character, a fighter, a Pokémon type or move —
-is compared through `fold`: no case, no accents, and spaces, `_` and `-` (any punctuation) left
-out. Stored names keep their own spelling; only matching is loose.
+is compared through `fold`: no case, no accents, and spaces, `_` and `-` (any punctuation but
+`+`, which tells a rank `C+` from `C`) left out. Stored names keep their own spelling; only
+matching is loose.
 
 >>> fold(" Pokémon "), fold("plus_ultra"), fold("Plus-Ultra"), fold("Plus Ultra")
 ('pokemon', 'plusultra', 'plusultra', 'plusultra')
@@ -75,13 +76,13 @@ class AmbiguousNameError(InputError):
 
 
 def fold(text: str) -> str:
-    """How names are compared: lower case, accents off, only letters and digits.
+    """How names are compared: lower case, accents off, only letters, digits and `+`.
 
-    >>> fold("  Très_DIFFICILE "), fold("Roulés-boulés"), fold("Maître  Corbeau")
-    ('tresdifficile', 'roulesboules', 'maitrecorbeau')
+    >>> fold("  Très_DIFFICILE "), fold("Roulés-boulés"), fold("Maître  Corbeau"), fold("c+")
+    ('tresdifficile', 'roulesboules', 'maitrecorbeau', 'c+')
     """
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if char.isalnum())
+    return "".join(char for char in decomposed if char.isalnum() or char == "+")
 
 
 def same(a: str, b: str) -> bool:
@@ -94,8 +95,9 @@ def same(a: str, b: str) -> bool:
 
 
 def find(value: str, names: Names, field: str = "name") -> str | None:
-    """The known name `value` stands for: spelt exactly, else the one that folds like it; None if
-    no name does; `AmbiguousNameError` if several do.
+    """The known name `value` stands for: spelt exactly, else the one spelt the same in another
+    case, else the one that folds like it; None if no name does; `AmbiguousNameError` if several
+    do at the closest of these three levels.
 
     With a mapping, its keys are the spellings accepted and its values the names returned:
 
@@ -105,11 +107,13 @@ def find(value: str, names: Names, field: str = "name") -> str | None:
     spellings = _spellings(names)
     if value in spellings:
         return spellings[value]
-    key = fold(value)
-    found = list(dict.fromkeys(name for spelt, name in spellings.items() if fold(spelt) == key))
-    if len(found) > 1:
-        raise AmbiguousNameError(field, value, found)
-    return found[0] if found else None
+    for key, same_key in ((value.strip().casefold(), str.casefold), (fold(value), fold)):
+        found = list(dict.fromkeys(n for spelt, n in spellings.items() if same_key(spelt) == key))
+        if len(found) > 1:
+            raise AmbiguousNameError(field, value, found)
+        if found:
+            return found[0]
+    return None
 
 
 def match(field: str, value: str, names: Names, shown: Iterable[str] | None = None) -> str:

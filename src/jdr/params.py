@@ -109,7 +109,7 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
         if info is None:
             continue
         choices = choices_of(info.annotation)
-        if is_list(info) and isinstance(value, str | list | tuple):
+        if is_list(info) and (isinstance(value, list | tuple) or _filled(value)):
             values[field] = split_items(value)
         elif _strip_optional(info.annotation) is float:
             values[field] = read_number(value)
@@ -118,8 +118,14 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
+def _filled(value: Any) -> bool:
+    """Text with something in it (an empty one is left for the model to refuse as it says)."""
+    return isinstance(value, str) and bool(value.strip())
+
+
 def split_items(value: str | list[Any] | tuple[Any, ...]) -> list[Any]:
-    """A list option's values, each split at its commas: `--condition Sommeil,Gel` is two.
+    """A list option's values, each split at its commas: `--condition Sommeil,Gel` is two (an
+    empty item is kept, for the model to refuse).
 
     >>> split_items(["Sommeil,Gel", "Peur"]), split_items("2, 5"), split_items([3, "4,5"])
     (['Sommeil', 'Gel', 'Peur'], ['2', '5'], [3, '4', '5'])
@@ -128,7 +134,7 @@ def split_items(value: str | list[Any] | tuple[Any, ...]) -> list[Any]:
     split: list[Any] = []
     for item in items:
         if isinstance(item, str):
-            split += [part.strip() for part in item.split(",") if part.strip()]
+            split += [part.strip() for part in item.split(",")]  # `4,,5`: the model refuses
         else:
             split.append(item)
     return split
