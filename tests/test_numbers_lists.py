@@ -195,6 +195,8 @@ def test_pk_20_conditions_take_commas_as_well_as_repeats(
     assert comma["params"]["condition"] == ["Sommeil", "Confusion"]
     assert comma["difficulty"] == repeat["difficulty"] == 1  # 8 − 6 (sleep) − 2 (confusion) … ≥ 1
     assert comma["outcomes"] == repeat["outcomes"]
+    english = run_json(capsys, "odds", *CAPTURE, "--condition", "sleep,CONFUSION")
+    assert english["difficulty"] == 1 and english["outcomes"] == comma["outcomes"]
 
 
 def test_pk_16_two_major_conditions_by_comma_named_in_the_reader_s_language(
