@@ -472,7 +472,7 @@ def test_pk_5_a_stored_pokemon_joins_a_running_fight(
     code, _out, err = run(capsys, "fight", "act", "1", "Sacha", "join", "--db", db)
     assert code == 2 and "a trainer does not fight" in err
     code, _out, err = run(capsys, "fight", "act", "1", "Nobody", "join", "--db", db)
-    assert code == 2 and "no character Nobody" in err
+    assert code == 2 and "unknown character Nobody" in err
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "join", "colour=red", "--db", db)
     assert code == 2 and "colour" in err
 

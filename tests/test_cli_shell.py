@@ -198,7 +198,7 @@ def test_french_help_translates_click_required_and_default(
             "FIGHT : valeur invalide (permis : un nombre entier)",
         ),
         (("frobnicate",), "unknown command frobnicate", "commande frobnicate : introuvable"),
-        (("campaign", "nope"), "unknown command nope (known: new, list", "commande nope"),
+        (("campaign", "nope"), "unknown command nope (known: list, new", "commande nope"),
     ],
 )
 def test_usage_errors_are_one_line_in_both_languages(

@@ -158,7 +158,7 @@ def test_unknown_campaign(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     ):
         code, _out, err = run(capsys, *args, "--db", db)
         assert code == 2, args
-        assert "no campaign Nope" in err
+        assert "unknown campaign Nope (known: -)" in err
 
 
 # --- sheet -----------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def test_sheet_show(table: str, capsys: pytest.CaptureFixture[str]) -> None:
 def test_unknown_sheet(table: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = run(capsys, "sheet", "show", "Nobody", "--campaign", "Mardi", "--db", table)
     assert code == 2
-    assert "no character Nobody" in err
+    assert "unknown character Nobody (known: Kaito Arashi)" in err
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.stem)

@@ -640,7 +640,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     code, _out, err = run(capsys, "verify", str(not_journal), "--pin", "x")
     assert code == 2 and "SEQ:HASH" in err
     code, _out, err = run(capsys, "journal", "show", "Nope", "--db", db)
-    assert code == 2 and "no campaign Nope" in err
+    assert code == 2 and "unknown campaign Nope" in err
     run(capsys, "campaign", "new", "Mardi", "--system", "poledemos", "--db", db)
     code, _out, err = run(capsys, "journal", "disclose", "Mardi", "7", "--db", db)
     assert code == 2 and "entry 7 is not a hidden roll" in err

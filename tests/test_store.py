@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, text
 
 import example_system
 from jdr.dice import GivenFaces
-from jdr.errors import JdrError, RulesError
+from jdr.errors import JdrError, RulesError, UnknownNameError
 from jdr.fights import fold, service
 from jdr.store import (
     ConflictError,
@@ -57,8 +57,8 @@ def test_duplicate_names_are_refused_clearly(store: Store) -> None:
 
 
 def test_unknown_rows_are_store_errors(store: Store) -> None:
-    with pytest.raises(StoreError, match="no campaign Nope"):
-        store.campaign("Nope")
+    with pytest.raises(UnknownNameError, match="campaign: 'Nope'"):
+        store.campaign("Nope")  # a name: an unknown name, with the closest (jdr.names)
     with pytest.raises(StoreError, match="no fight 99"):
         store.fight(99)
     with pytest.raises(StoreError, match="no fight 99"):

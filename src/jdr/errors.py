@@ -85,16 +85,37 @@ class RulesError(JdrError):
 
 
 class UnknownNameError(InputError):
-    """An unknown system, action or other name, with the names that exist."""
+    """An unknown system, action or other name, with the names that exist and the closest one
+    (`suggestion`, found by `jdr.names.closest` unless given).
+
+    >>> UnknownNameError("system", "pokemn", ["passion", "pokemon"]).message()
+    'unknown system pokemn — did you mean pokemon? (known: passion, pokemon)'
+    """
 
     code = "unknown_name"
 
-    def __init__(self, field: str, value: str, known: list[str]) -> None:
+    def __init__(
+        self, field: str, value: str, known: list[str], suggestion: str | None = None
+    ) -> None:
         super().__init__(field, value, ", ".join(known) or "-")
+        self.known = list(known)
+        if suggestion is None and isinstance(value, str):
+            from jdr.names import closest
+
+            suggestion = closest(value, known)
+        self.suggestion = suggestion
 
     def message(self) -> str:
         from jdr.i18n import _
 
+        if self.suggestion is not None:
+            text = _("unknown {field} {value} — did you mean {suggestion}? (known: {allowed})")
+            return text.format(
+                field=self.field,
+                value=_show(self.value),
+                suggestion=self.suggestion,
+                allowed=self.allowed,
+            )
         return _("unknown {field} {value} (known: {allowed})").format(
             field=self.field, value=_show(self.value), allowed=self.allowed
         )

@@ -12,34 +12,88 @@ pydantic error into the project's own `InputError`, naming the field, the value 
 Traceback (most recent call last):
 ...
 jdr.errors.InputError: dice: '0' (must be at least 1; allowed: whole number, 1..30)
+
+Values are read as people write them, before the model sees them: a number field takes a decimal
+comma (`40,5`), a percentage field (`PERCENT`) a `%` sign too (`40%`, `40 %`), a list field
+takes commas (`["Sommeil,Gel"]` is two items, as `["Sommeil", "Gel"]`), and a field with choices
+takes them in any case, with or without accents (`SUPER` for `super`):
+
+>>> class Capture(BaseModel):
+...     ball: Literal["poke", "super"]
+...     vitality_pct: typing.Annotated[float, PERCENT]
+...     weight: float = 0
+...     condition: list[str] = []
+>>> capture = validate_params(
+...     Capture, {"ball": "SUPER", "vitality_pct": "40,5 %", "weight": "6,5",
+...               "condition": ["Sommeil,Gel", "Peur"]})
+>>> capture.ball, str(capture.vitality_pct), str(capture.weight), capture.condition
+('super', '40.5', '6.5', ['Sommeil', 'Gel', 'Peur'])
+
+A `%` is read only where a percentage is asked:
+
+>>> validate_params(Capture, {"ball": "poke", "vitality_pct": "40", "weight": "6%"})
+Traceback (most recent call last):
+...
+jdr.errors.InputError: weight: '6%' (not a number; allowed: number)
 """
 
 from __future__ import annotations
 
 import enum
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 import annotated_types
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic.fields import FieldInfo
 
 from jdr.i18n import _
 
 M = TypeVar("M", bound=BaseModel)
 
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
+
+
+def read_number(value: Any) -> Any:
+    """A number as people write it: a decimal comma is read as a point; other values unchanged.
+
+    >>> read_number("40,5"), read_number(" -0,25 "), read_number("12"), read_number(7)
+    ('40.5', '-0.25', '12', 7)
+    """
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    return text.replace(",", ".") if _DECIMAL_COMMA.fullmatch(text) else text
+
+
+def read_percent(value: Any) -> Any:
+    """A percentage as people write it: `40`, `40,5`, `40%` or `40 %` (any space) → the number.
+
+    >>> read_percent("40%"), read_percent("40 %"), read_percent("40,5\u202f%"), read_percent(40)
+    ('40', '40', '40.5', 40)
+    """
+    if isinstance(value, str) and value.strip().endswith("%"):
+        value = value.strip().removesuffix("%")
+    return read_number(value)
+
+
+PERCENT = BeforeValidator(read_percent)
+"""Marks a percentage field, `Annotated[float, PERCENT]`: it reads `40`, `40,5`, `40%`, `40 %`."""
+
 
 def validate_params(model: type[M], raw: Mapping[str, Any], name: Callable[[str], str] = str) -> M:
-    """Build `model` from `raw`, or raise `InputError` for the first bad field.
+    """Build `model` from `raw` (read as people write it, see above), or raise `InputError` for
+    the first bad field.
 
     `name` shows a field name the way the user typed it (`--attack-dice` on the command line).
     """
     from jdr.validation import translate
 
     try:
-        return model.model_validate(dict(raw))
+        return model.model_validate(prepared(model, raw))
     except ValidationError as exc:
         raise translate(exc, model, name=name).problems[0] from None
 
@@ -73,6 +127,55 @@ def identity(params: BaseModel) -> dict[str, Any]:
     return data
 
 
+def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """`raw` as the model expects it: list items split at commas, decimal commas read in number
+    fields, choices matched as people type them (`jdr.names`)."""
+    from jdr.names import find
+
+    values = dict(raw)
+    for field, value in raw.items():
+        info = model.model_fields.get(field)
+        if info is None:
+            continue
+        choices = choices_of(info.annotation)
+        if is_list(info) and (isinstance(value, list | tuple) or _filled(value)):
+            values[field] = split_items(value)
+        elif _strip_optional(info.annotation) is float:
+            values[field] = read_number(value)
+        elif choices and isinstance(value, str):
+            values[field] = find(value, choices, field) or value
+    return values
+
+
+def _filled(value: Any) -> bool:
+    """Text with something in it (an empty one is left for the model to refuse as it says)."""
+    return isinstance(value, str) and bool(value.strip())
+
+
+def split_items(value: str | list[Any] | tuple[Any, ...]) -> list[Any]:
+    """A list option's values, each split at its commas: `--condition Sommeil,Gel` is two (an
+    empty item is kept, for the model to refuse).
+
+    >>> split_items(["Sommeil,Gel", "Peur"]), split_items("2, 5"), split_items([3, "4,5"])
+    (['Sommeil', 'Gel', 'Peur'], ['2', '5'], [3, '4', '5'])
+    """
+    items = [value] if isinstance(value, str) else list(value)
+    split: list[Any] = []
+    for item in items:
+        if isinstance(item, str):
+            split += [part.strip() for part in item.split(",")]  # `4,,5`: the model refuses
+        else:
+            split.append(item)
+    return split
+
+
+def is_percent(info: FieldInfo) -> bool:
+    """Whether the field is a percentage (marked `PERCENT`)."""
+    return any(
+        isinstance(meta, BeforeValidator) and meta.func is read_percent for meta in info.metadata
+    )
+
+
 def describe_allowed(info: FieldInfo) -> str:
     """What a field accepts, in words: `whole number, 1..30`, `one of poke, super`, `yes/no`."""
     annotation = _strip_optional(info.annotation)
@@ -96,8 +199,10 @@ def describe_allowed(info: FieldInfo) -> str:
         return _("yes/no")
     kinds = {int: _("whole number"), float: _("number"), str: _("text")}
     kind = kinds.get(annotation, "") if isinstance(annotation, type) else ""
+    if is_percent(info):
+        kind = _("percentage")
     if get_origin(annotation) in (list, tuple):
-        kind = _("list")
+        kind = _("list: A,B or the option repeated")
     return ", ".join(part for part in (kind, bounds) if part)
 
 

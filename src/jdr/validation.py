@@ -31,7 +31,8 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 
 from jdr.errors import InputError
 from jdr.i18n import N_, _
-from jdr.params import describe_allowed
+from jdr.names import hint
+from jdr.params import choices_of, describe_allowed
 
 __all__ = ["ModelError", "fail", "translate"]
 
@@ -131,6 +132,8 @@ def _problem(
         allowed = _("a table with {keys}").format(keys=", ".join(annotation.model_fields))
     elif info is not None:
         allowed = describe_allowed(info)
+        if kind in ("literal_error", "enum"):  # a choice mistyped: the closest one
+            reason += hint(value, choices_of(info.annotation))
     else:
         allowed = f"{context.get('ge', '')}..{context.get('le', '')}" if limit is not None else ""
     return InputError(path, value, allowed or "-", reason)

@@ -26,18 +26,23 @@ from jdr.systems.protocol import Action, RuleSystem, display_name
 
 
 class _ActionsGroup(ShellGroup):
-    """A system's actions for one mode; an unknown one is refused with the list of known ones,
-    one without odds or advisor with the actions that have them."""
+    """A system's actions for one mode, named loosely (`jdr.names`); an unknown one is refused
+    with the closest and the list of known ones, one without odds or advisor with the actions
+    that have them."""
 
     system: RuleSystem | None = None
     mode = "roll"
 
     def find_command(self, ctx: Any, cmd_name: str) -> Any:
-        command = super().find_command(ctx, cmd_name)
+        from jdr.names import find
+
+        command = super().find_command(ctx, find(cmd_name, sorted(self.commands)) or cmd_name)
         system = self.system
-        if command is None and system is not None and cmd_name in system.actions:
-            offering = sorted(name for name, a in system.actions.items() if offers(a, self.mode))
-            raise NotOfferedError(self.mode, system.id, cmd_name, offering)
+        if command is None and system is not None:
+            name = find(cmd_name, list(system.actions))
+            if name is not None:
+                offering = sorted(n for n, a in system.actions.items() if offers(a, self.mode))
+                raise NotOfferedError(self.mode, system.id, name, offering)
         return command
 
     def item_name(self) -> str:
@@ -169,7 +174,7 @@ def run_roll(
         lines = [footnote(line, fmt) for line in journal_lines(rolled.entry, rolled.replayed)]
         if fmt == "markdown":  # a blank line, or the footnote joins the recap's last item
             lines.insert(0, "")
-        extra: dict[str, Any] | None = journal_json(journal.campaign, rolled.entry, rolled.replayed)
+        extra: dict[str, Any] | None = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
     else:
         rng = make_source(common.faces, common.seed)
         record = action.roll(params, rng)

@@ -42,8 +42,9 @@ class _TopGroup(ShellGroup):
         from jdr.systems import default_registry
 
         registry = default_registry()
-        if cmd_name.lower() in registry.ids():
-            extra = registry.get(cmd_name).commands()
+        system_id = registry.find(cmd_name)
+        if system_id is not None:
+            extra = registry.get(system_id).commands()
             if extra is not None:
                 return as_shell_group(extra, cmd_name)
         return None
@@ -53,6 +54,11 @@ class _TopGroup(ShellGroup):
             "jdr COMMAND lists what a command holds; jdr COMMAND --help, its options; "
             "jdr SYSTEM --help, a system's own commands; jdr --help, every option."
         )
+
+    def suggestions(self, ctx: Any) -> list[str]:
+        from jdr.systems import default_registry
+
+        return [*super().suggestions(ctx), *default_registry().ids()]  # `jdr pokemn types`
 
 
 class _SystemsGroup(ShellGroup):
@@ -409,6 +415,8 @@ def _fail(error: JdrError, want_json: bool) -> int:
                 | {"reason": p.reason, "message": p.message()}
                 for p in problems
             ]
+        if getattr(error, "suggestion", None) is not None:
+            payload["suggestion"] = error.suggestion  # type: ignore[attr-defined]
         emit_json({"error": payload})
     return 2
 

@@ -57,7 +57,7 @@ def dice(
         rolled = roll_dice_in_campaign(expression, faces, seed, journal, as_json)
         result = rolled.record
         lines = journal_lines(rolled.entry, rolled.replayed)
-        extra = journal_json(journal.campaign, rolled.entry, rolled.replayed)
+        extra = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
     else:
         rng = make_source(faces, seed)
         result = notation.roll(expression, rng)

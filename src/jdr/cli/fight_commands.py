@@ -199,18 +199,24 @@ def _new(
 ) -> None:
     from jdr.cli.journal_commands import journal_json
     from jdr.fights.service import open_fight
-    from jdr.fights.setup import build_setup, parse_pairs, participants
+    from jdr.fights.setup import build_setup, fighters_named, parse_pairs, participants
 
-    names = _names("--with", with_)
     given = parse_pairs([p for value in side or [] for p in value.split(",") if p.strip()])
     sides = {name: str(value) for name, value in given.items()}
-    options: Json = {"order": _names("--order", order)} if order else {}
     rng = _dice(faces, seed)
     with opened(db) as store:
         found = store.campaign(campaign)
         system = _system(found.system)
+        # fighters go by their stored names, however they were typed
+        typed = _names("--with", with_)
+        stored = {c.name: c for c in (store.character_named(found.id, n) for n in typed)}
+        names = list(stored)
+        options: Json = {}
+        if order:
+            given_order = _names("--order", order)
+            options["order"] = fighters_named("--order", given_order, names, keep_unknown=True)
         fighters = [
-            {"name": name, "sheet": store.character_named(found.id, name).sheet, "side": s}
+            {"name": name, "sheet": stored[name].sheet, "side": s}
             for name, s in participants(names, sides)
         ]
         setup = build_setup(system, fighters, options)
@@ -267,9 +273,8 @@ def _act(
             raise InputError("COMMAND", None, ", ".join(legal) or "-", _("no command given"))
         joiner = setup_hook(system, "join_command")
         if command == "join" and joiner is not None:  # a stored character enters the fight
-            campaign_id = store.fight(fight).campaign_id
-            sheet = store.character_named(campaign_id, actor).sheet
-            decided = joiner(actor, sheet, parse_pairs(pairs or []))
+            character = store.character_named(store.fight(fight).campaign_id, actor)
+            decided = joiner(character.name, character.sheet, parse_pairs(pairs or []))
         else:
             decided = make_command(system, actor, command, parse_pairs(pairs or []))
         try:
@@ -393,7 +398,7 @@ def _recap(
     else:
         acted = [a for a, _e, _n in tagged]
         if actor is not None:  # the last action `actor` played, else the last naming it
-            acted = [a for a, e, _n in tagged if e.get("actor") == actor] or [
+            acted = [a for a, e, _n in tagged if _same(e.get("actor"), actor)] or [
                 a for a, e, _n in tagged if _mentions(e, actor)
             ]
         chosen = [i for i, (a, _e, _n) in enumerate(tagged) if acted and a == acted[-1]]
@@ -443,12 +448,14 @@ def _dice(faces: str | None, seed: str | None) -> "RandomSource | None":
 
 
 def _names(option: str, text: str) -> list[str]:
+    """`A,B,…` → the names; none, or one name twice (as people type it), is refused."""
     from jdr.errors import InputError
+    from jdr.names import duplicate
 
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
         raise InputError(option, text, "A,B,…", _("no name given"))
-    if len(set(names)) != len(names):
+    if any(duplicate(name, names[:index]) for index, name in enumerate(names)):
         raise InputError(option, text, "A,B,…", _("a name is given twice"))
     return names
 
@@ -496,8 +503,18 @@ def _refuse_ended(store: "Store", fight_id: int) -> None:
 
 
 def _mentions(event: Json, name: str) -> bool:
-    """Whether `name` is one of the event's values (or in one of its lists)."""
-    return any(v == name or (isinstance(v, list) and name in v) for v in event.values())
+    """Whether `name` (as people type it, `jdr.names`) is one of the event's values (or in one
+    of its lists)."""
+    return any(
+        _same(v, name) or (isinstance(v, list) and any(_same(each, name) for each in v))
+        for v in event.values()
+    )
+
+
+def _same(value: Any, name: str) -> bool:
+    from jdr.names import same
+
+    return isinstance(value, str) and same(value, name)
 
 
 def _legal_message(reason: str, legal: list[str]) -> str:

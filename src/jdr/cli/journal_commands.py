@@ -535,9 +535,10 @@ def _pins(pins: list[str]) -> dict[int, str]:
     import re
 
     from jdr.errors import InputError
+    from jdr.params import split_items
 
     parsed = {}
-    for pin in pins:
+    for pin in split_items(pins):  # `--pin 1:ab,2:cd` as well as `--pin 1:ab --pin 2:cd`
         match = re.fullmatch(r"\s*#?(\d+)\s*[:=]\s*([0-9a-fA-F]{4,64})\s*", pin)
         if match is None:
             raise InputError("--pin", pin, "SEQ:HASH, e.g. 12:3fa9c2d1e0")

@@ -110,8 +110,16 @@ class ShellGroup(TyperGroup):
                 return None
             raise
         if command is None and not ctx.resilient_parsing:
-            raise UnknownNameError(self.item_name(), cmd_name, self.list_commands(ctx))
+            from jdr.names import closest
+
+            known = sorted(self.list_commands(ctx))
+            suggestion = closest(cmd_name, self.suggestions(ctx))
+            raise UnknownNameError(self.item_name(), cmd_name, known, suggestion)
         return command
+
+    def suggestions(self, ctx: Any) -> list[str]:
+        """The names an unknown one may be a typo of (default: the subcommands)."""
+        return list(self.list_commands(ctx))
 
     def item_name(self) -> str:
         """What this group's subcommands are, for an error message: command, action …"""

@@ -2,6 +2,8 @@
 
 >>> action_of({"action": "attack", "actor": "Kai"}, {"attack": {"action", "actor"}}, "PU-4")
 'attack'
+>>> as_list("Bob"), as_list("Bob, Cy"), as_list(["Bob"])
+(['Bob'], ['Bob', 'Cy'], ['Bob'])
 """
 
 from __future__ import annotations
@@ -29,3 +31,11 @@ def action_of(command: Any, keys: Mapping[str, Collection[str]], rule: str) -> s
         if name not in known:
             raise InputError(str(name), value, ", ".join(sorted(known)), _("unknown key"))
     return str(action)
+
+
+def as_list(value: Any) -> Any:
+    """A list a command takes, as people give it (`targets=Bob`, `targets=Bob,Cy`, or a JSON
+    list): a text is split at its commas; anything else is left for the rules to judge."""
+    from jdr.params import split_items
+
+    return split_items(value) if isinstance(value, str) else value

@@ -9,8 +9,15 @@ pairs)` when its commands do not name the actor `actor` (Polédémos: `player`),
 
 >>> parse_pairs(["target=Bob", "dice=2", "energy=false", "group=A,B", 'members={"A": 1}'])
 {'target': 'Bob', 'dice': 2, 'energy': False, 'group': ['A', 'B'], 'members': {'A': 1}}
->>> participants(["Ann", "Bob", "Cy"], {"Cy": "a"})
+
+In `key=value`, a comma separates a list's items (`targets=Bob,Cy`); a decimal is written with a
+point (`2.5`: `2,5` is the list `[2, 5]`), and no fight command takes a percentage, so `%` is not
+read there.
+>>> participants(["Ann", "Bob", "Cy"], {"cy": "a"})
 [('Ann', 'a'), ('Bob', 'b'), ('Cy', 'a')]
+
+Fighters are named as people type them (`jdr.names`): `--side cy=a` and `--order BOB,ann` name the
+fighters `Cy`, `Bob` and `Ann`.
 """
 
 from __future__ import annotations
@@ -23,10 +30,12 @@ from typing import Any
 
 from jdr.errors import InputError
 from jdr.i18n import _
+from jdr.names import find, hint
 from jdr.systems.protocol import Json, RuleSystem
 
 __all__ = [
     "build_setup",
+    "fighters_named",
     "make_command",
     "parse_pairs",
     "parse_value",
@@ -37,11 +46,16 @@ __all__ = [
 ]
 
 _INT = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?\d+\.\d+")
 
 
 def parse_value(text: str) -> Any:
-    """An int when it looks like one, `true`/`false` as bools, JSON when it starts with `{` or
-    `[`, `a,b` as a list (of such values), else the text."""
+    """An int or a decimal when it looks like one, `true`/`false` as bools, JSON when it starts
+    with `{` or `[`, `a,b` as a list (of such values), else the text.
+
+    >>> parse_value("3"), parse_value("2.5"), parse_value("2,5"), parse_value("TRUE")
+    (3, 2.5, [2, 5], True)
+    """
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
         try:
@@ -52,6 +66,8 @@ def parse_value(text: str) -> Any:
         return [parse_value(part) for part in stripped.split(",") if part.strip()]
     if _INT.fullmatch(stripped):
         return int(stripped)
+    if _DECIMAL.fullmatch(stripped):
+        return float(stripped)
     if stripped.lower() in ("true", "false"):
         return stripped.lower() == "true"
     return stripped
@@ -70,10 +86,29 @@ def parse_pairs(pairs: Sequence[str]) -> Json:
 
 def participants(names: Sequence[str], sides: Mapping[str, str]) -> list[tuple[str, str]]:
     """Each name with its side: as given, else "a" for the first and "b" for the others."""
-    unknown = sorted(set(sides) - set(names))
-    if unknown:
-        raise InputError("--side", unknown[0], ", ".join(names), _("not in the fight"))
-    return [(name, sides.get(name, "a" if i == 0 else "b")) for i, name in enumerate(names)]
+    given = dict(zip(fighters_named("--side", list(sides), names), sides.values(), strict=True))
+    return [(name, given.get(name, "a" if i == 0 else "b")) for i, name in enumerate(names)]
+
+
+def fighters_named(
+    option: str, given: Sequence[str], names: Sequence[str], keep_unknown: bool = False
+) -> list[str]:
+    """Each of `given` as `names` spell it (`jdr.names`); one that is none of them is refused,
+    with the closest, or kept as given with `keep_unknown` (for the system to judge).
+
+    >>> fighters_named("--order", ["bob", "ANN", "Dan"], ["Ann", "Bob"], keep_unknown=True)
+    ['Bob', 'Ann', 'Dan']
+    """
+    found = []
+    for name in given:
+        fighter = find(name, names, option)
+        if fighter is None and keep_unknown:
+            fighter = name
+        elif fighter is None:
+            reason = _("not in the fight") + hint(name, names)
+            raise InputError(option, name, ", ".join(names), reason)
+        found.append(fighter)
+    return found
 
 
 def build_setup(system: RuleSystem, fighters: list[Json], options: Json) -> Json:

@@ -165,12 +165,14 @@ def _plain(value: Mapping[str, Any]) -> Json:
 
 @dataclass(frozen=True)
 class Rolled:
-    """A roll made through a campaign: the record, its journal entry, and whether the action id
-    had been rolled before (then nothing was rolled: the stored roll is shown again)."""
+    """A roll made through a campaign: the record, its journal entry, whether the action id
+    had been rolled before (then nothing was rolled: the stored roll is shown again), and the
+    campaign's name as stored (however it was typed)."""
 
     record: Any
     entry: Entry
     replayed: bool = False
+    campaign: str = ""
 
 
 DICE = "dice"
@@ -286,9 +288,9 @@ def _roll_through(
     chosen = check_action_id(who.action_id) if who.action_id is not None else None
     done = journaled(store, campaign, base, run, rng, chosen, who.hidden, same=same)
     if not done.replayed:
-        return Rolled(done.value, done.entry)
+        return Rolled(done.value, done.entry, campaign=campaign.name)
     faces = [face for _size, face in (done.entry.dice or {}).get("rolls", [])]
-    return Rolled(roll_with(GivenFaces(faces)), done.entry, replayed=True)
+    return Rolled(roll_with(GivenFaces(faces)), done.entry, replayed=True, campaign=campaign.name)
 
 
 def export(store: Store, campaign: Campaign) -> Json:

@@ -1,6 +1,9 @@
 """`Store`: campaigns, characters, fights and their append-only event logs in one database.
 
 A service owns each use case; the store only reads and writes, one transaction per call.
+Campaigns and characters are found by name as people type them (`jdr.names`: no case, no accents,
+no spaces); they keep the spelling they were created with, and a new name that matches an
+existing one that way is refused as a duplicate.
 
 >>> store = open_store("sqlite://")
 >>> campaign = store.create_campaign("example", "Tuesday table")
@@ -18,9 +21,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
+from jdr.i18n import _
+from jdr.names import duplicate, match
 from jdr.store.engine import make_engine, resolve_url, safe_url, translated
 from jdr.store.errors import ConflictError, JournalConflictError, StoreError
 from jdr.store.models import campaigns, characters, epochs, fight_events, fights, journal
@@ -132,17 +137,27 @@ class Store:
         row = {"system": system, "name": name, "settings": settings or {}, "created": _now()}
         try:
             with self._translated(), self.engine.begin() as conn:
-                campaign_id = _insert(conn, campaigns, row)
+                if conn.dialect.name == "postgresql":  # one creation at a time sees the others
+                    conn.execute(text("LOCK TABLE campaigns IN SHARE ROW EXCLUSIVE MODE"))
+                campaign_id = _insert(conn, campaigns, row)  # SQLite: the database's write lock
+                others = select(campaigns.c.name).where(campaigns.c.id != campaign_id)
+                existing = duplicate(name, conn.execute(others).scalars())
+                if existing is not None:  # leaving the block by an error rolls it back
+                    raise StoreError("duplicate_campaign", name=existing)
                 _insert(conn, epochs, _epoch_row(campaign_id, 1, seed))
                 return campaign_id
         except IntegrityError:
             raise StoreError("duplicate_campaign", name=name) from None
 
     def campaign(self, name: str) -> Campaign:
+        """The campaign `name` names (`jdr.names`); `UnknownNameError` with the closest name and
+        the campaigns there are, `AmbiguousNameError` if two match loosely."""
         with self._translated(), self.engine.connect() as conn:
-            row = conn.execute(select(campaigns).where(campaigns.c.name == name)).one_or_none()
-        if row is None:
-            raise StoreError("no_campaign", campaign=name)
+            names = list(
+                conn.execute(select(campaigns.c.name).order_by(campaigns.c.name)).scalars()
+            )
+            found = match(_("campaign"), name, names)
+            row = conn.execute(select(campaigns).where(campaigns.c.name == found)).one()
         return Campaign(**row._asdict())
 
     def campaign_of_fight(self, fight_id: int) -> Campaign:
@@ -167,10 +182,21 @@ class Store:
         return [Campaign(**row._asdict()) for row in rows]
 
     def add_character(self, campaign_id: int, name: str, sheet: Json) -> int:
+        """A new character; refused (`StoreError`) when the campaign has one of that name, as
+        people type it (`Kaito` and `kaito` are one name)."""
         row = {"campaign_id": campaign_id, "name": name, "sheet": sheet, "version": 1}
+        lock = select(campaigns.c.id).where(campaigns.c.id == campaign_id).with_for_update()
         try:
             with self._translated(), self.engine.begin() as conn:
-                return _insert(conn, characters, row)
+                conn.execute(lock)  # PostgreSQL: one addition per campaign at a time
+                character_id = _insert(conn, characters, row)  # SQLite: the write lock
+                others = select(characters.c.name).where(
+                    characters.c.campaign_id == campaign_id, characters.c.id != character_id
+                )
+                existing = duplicate(name, conn.execute(others).scalars())
+                if existing is not None:
+                    raise StoreError("duplicate_character", campaign=campaign_id, name=existing)
+                return character_id
         except IntegrityError:
             raise StoreError("duplicate_character", campaign=campaign_id, name=name) from None
 
@@ -193,13 +219,14 @@ class Store:
             return [Character(**row._asdict()) for row in conn.execute(query)]
 
     def character_named(self, campaign_id: int, name: str) -> Character:
-        query = select(characters).where(
-            characters.c.campaign_id == campaign_id, characters.c.name == name
-        )
+        """The campaign's character `name` names (`jdr.names`); `UnknownNameError` with the
+        closest name and the campaign's characters, `AmbiguousNameError` if two match loosely."""
+        of_campaign = characters.c.campaign_id == campaign_id
         with self._translated(), self.engine.connect() as conn:
-            row = conn.execute(query).one_or_none()
-        if row is None:
-            raise StoreError("no_character", character=name)
+            query = select(characters.c.name).where(of_campaign).order_by(characters.c.name)
+            found = match(_("character"), name, list(conn.execute(query).scalars()))
+            query = select(characters).where(of_campaign, characters.c.name == found)
+            row = conn.execute(query).one()
         return Character(**row._asdict())
 
     def character_counts(self) -> dict[int, int]:

@@ -9,6 +9,11 @@ is asked for, so `jdr --help` stays fast.
 ['coin']
 >>> registry.get("coin").id
 'coin'
+
+Systems are named as people type them (`jdr.names`): case, accents, spaces, `_` and `-` aside.
+
+>>> registry.find("COIN"), registry.find("dice")
+('coin', None)
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 
-from jdr.errors import JdrError, UnknownNameError
+from jdr.errors import JdrError
 from jdr.i18n import _
 from jdr.systems.protocol import RuleSystem
 
@@ -76,13 +81,21 @@ class Registry:
     def ids(self) -> list[str]:
         return sorted(set(self._loaded) | set(self._points))
 
+    def find(self, name: str) -> str | None:
+        """The id of the system `name` stands for (`Pokémon`, `plus_ultra`), or None."""
+        from jdr.names import find
+
+        return find(name, self.ids(), _("system"))
+
     def get(self, system_id: str) -> RuleSystem:
-        key = system_id.strip().lower()
+        """The system `system_id` names (loosely, see `find`), loaded on first use;
+        `UnknownNameError` with the closest id and the known ones."""
+        from jdr.names import match
+
+        key = match(_("system"), system_id, self.ids())
         if key in self._loaded:
             return self._loaded[key]
-        point = self._points.get(key)
-        if point is None:
-            raise UnknownNameError(_("system"), system_id, self.ids())
+        point = self._points[key]
         try:
             system = point.load()
         except Exception as exc:  # a broken plug-in must not crash the tool

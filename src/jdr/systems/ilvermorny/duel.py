@@ -25,8 +25,9 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, _
+from jdr.names import fold
 from jdr.systems.ilvermorny.exact import every_roll, outcome_law
-from jdr.systems.ilvermorny.rules import STAT_LABELS, StatTest, StatValue, fold, stat_test
+from jdr.systems.ilvermorny.rules import STAT_LABELS, StatTest, StatValue, stat_test
 from jdr.systems.ilvermorny.spells import CAST_OUTCOMES, CAST_SUCCESSES
 from jdr.systems.protocol import Odds, Record
 
@@ -48,12 +49,15 @@ WINNERS = ("a", "b", N_("both_cancelled"))
 NEITHER = N_("neither_cast")
 """No spell was cast: nothing lands (only when both casts are given and both failed)."""
 _OUTCOME_KEYS = {fold(k): k for k in CAST_OUTCOMES} | {
-    "reussite": "success",
-    "succes": "success",
-    "echec": "failure",
-    "echec critique": "critical_failure",
-    "parfait": "perfect",
-    "imparfait": "imperfect",
+    fold(word): outcome
+    for word, outcome in (
+        ("réussite", "success"),
+        ("succès", "success"),
+        ("échec", "failure"),
+        ("échec critique", "critical_failure"),
+        ("parfait", "perfect"),
+        ("imparfait", "imperfect"),
+    )
 }
 
 

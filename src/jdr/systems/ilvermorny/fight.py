@@ -65,9 +65,9 @@ from typing import Any
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
+from jdr.names import fold, hint
 from jdr.systems.ilvermorny.duel import Side, meet
 from jdr.systems.ilvermorny.fight_state import evolve, find, opponent
-from jdr.systems.ilvermorny.rules import fold
 from jdr.systems.ilvermorny.sheets import wizard_from
 from jdr.systems.ilvermorny.spells import NOT_LEARNT, advance, cast_spell
 from jdr.systems.protocol import Json
@@ -174,7 +174,8 @@ def _wizard(state: Json, value: Any) -> str:
         raise RulesError(
             _("unknown wizard {name} (duelists: {known})").format(
                 name=value, known=", ".join(state["wizards"])
-            ),
+            )
+            + hint(value, state["wizards"]),
             "IL-11",
         )
     return name

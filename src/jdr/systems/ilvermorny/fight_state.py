@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jdr.systems.ilvermorny.rules import fold
+from jdr.names import find as find_name
 from jdr.systems.protocol import Json
 
 
@@ -74,14 +74,14 @@ def _spell(state: Json, event: Json, xp: int, level: int | None = None) -> Json:
 
 
 def find(names: list[str], value: Any) -> str | None:
-    """The one of `names` that `value` means (case, accents and spaces ignored), or None.
+    """The one of `names` that `value` means (named as people type them, `jdr.names`), or None.
 
     >>> find(["Seraphina Quill", "Tom"], " seraphina  QUILL")
     'Seraphina Quill'
     """
     if not isinstance(value, str):
         return None
-    return next((name for name in names if fold(name) == fold(value)), None)
+    return find_name(value, names)
 
 
 def opponent(state: Json, wizard: str) -> str:

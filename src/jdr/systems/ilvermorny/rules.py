@@ -16,7 +16,6 @@ A test adds the difficulty and any bonus or malus to the die: a negative modifie
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -25,6 +24,7 @@ from pydantic import BeforeValidator, Field
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import N_, _
+from jdr.names import fold, hint
 from jdr.validation import fail
 
 DIE = 12
@@ -88,21 +88,10 @@ DIFFICULTY_ALLOWED = N_(
 _NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
-def fold(text: str) -> str:
-    """How names are compared: no case, no accents, `-` and `_` as spaces, single spaces.
-
-    >>> fold("  Très_DIFFICILE ")
-    'tres difficile'
-    """
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(bare.replace("-", " ").replace("_", " ").split())
-
-
 _STAT_KEYS = {fold(word): stat for stat, words in _STAT_WORDS.items() for word in words}
 _DIFFICULTY_KEYS = {fold(name): value for value, name, _gloss in DIFFICULTIES}
 _DIFFICULTY_KEYS |= {fold(gloss): value for value, _name, gloss in DIFFICULTIES}
-_DIFFICULTY_KEYS |= _MORE_GLOSSES
+_DIFFICULTY_KEYS |= {fold(gloss): value for gloss, value in _MORE_GLOSSES.items()}
 
 
 def stat_id(name: str) -> StatName | None:
@@ -136,7 +125,9 @@ def parse_difficulty(value: str | int) -> int:
         return number
     found = _DIFFICULTY_KEYS.get(fold(text))
     if found is None:
-        raise InputError("difficulty", value, _(DIFFICULTY_ALLOWED), _("unknown difficulty"))
+        spellings = {word: difficulty_label(number) for word, number in _DIFFICULTY_KEYS.items()}
+        reason = _("unknown difficulty") + hint(text, spellings)
+        raise InputError("difficulty", value, _(DIFFICULTY_ALLOWED), reason)
     return found
 
 

@@ -32,9 +32,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _
+from jdr.names import fold
 from jdr.sheets import SheetError, read_toml, validate_sheet
 from jdr.systems.ilvermorny.duel import Element
-from jdr.systems.ilvermorny.rules import STAT_LABELS, STATS, StatValue, fold, stat_id
+from jdr.systems.ilvermorny.rules import STAT_LABELS, STATS, StatValue, stat_id
 from jdr.systems.ilvermorny.spells import (
     MAX_LEVEL,
     MAX_SPELL_DIFFICULTY,

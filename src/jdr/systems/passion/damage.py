@@ -40,7 +40,6 @@ the order its notation lists the sizes.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -53,6 +52,7 @@ from jdr.dice.pool import roll_pool
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import N_, _
+from jdr.names import fold, hint
 from jdr.prob import Probability, pool_distribution
 from jdr.systems.passion.initiative import InitiativeParams, initiative_roll
 from jdr.systems.passion.pool import parse_dice
@@ -100,22 +100,26 @@ OUTCOMES = (N_("wounded"), N_("unharmed"), N_("initiative"))
 MAX_DAMAGE = 999
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(c for c in decomposed if c.isalnum())
-
-
 def damage_type(value: str) -> DamageType:
-    """A damage type in French or English, any case, accents optional.
+    """A damage type in French or English, any case, accents optional; an unknown one is
+    refused listing the types in the reader's language, with the closest.
 
     >>> damage_type("Énergétique"), damage_type("physical")
     ('energetique', 'physique')
+    >>> try:
+    ...     damage_type("physicl")
+    ... except InputError as error:
+    ...     print(error.reason, "|", error.allowed)
+    unknown damage type (PS-14) — did you mean physical? | physical, mental, energetic
     """
-    found = _TYPE_NAMES.get(_fold(value))
+    found = _TYPE_NAMES.get(fold(value))
     if found is None:
-        raise InputError(
-            "type", value, "physique, mental, énergétique", _("unknown damage type (PS-14)")
-        )
+        shown = {kind: type_word(kind) for kind in DAMAGE_TYPES}
+        spellings = {word: shown[kind] for word, kind in _TYPE_NAMES.items()} | {
+            word: word for word in shown.values()
+        }
+        reason = _("unknown damage type (PS-14)") + hint(value, spellings)
+        raise InputError("type", value, ", ".join(shown.values()), reason)
     return found
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from jdr.errors import RulesError
+from jdr.fights.commands import as_list
 from jdr.i18n import _
 from jdr.systems.passion.fight_commands import (
     NPC_ATTACK,
@@ -70,6 +71,7 @@ def _target(state: Json, actor: str, value: Any, rule: str) -> str:
 
 
 def _targets(state: Json, actor: str, values: Any, rule: str, least: int) -> list[str]:
+    values = as_list(values)
     if not isinstance(values, list) or len(values) < least:
         raise RulesError(_("name at least {count} targets").format(count=least), rule)
     names = [_target(state, actor, value, rule) for value in values]
@@ -119,7 +121,7 @@ def _weapon(fighter: Json, value: Any) -> tuple[str | None, int, str, int]:
 def _npc_energy(state: Json, actor: str, command: Json, targets: list[str] | None) -> list[str]:
     """PS-7: NPCs spending 1 Énergie each before the player's roll: +1 to their score. On an
     attack they are its targets; on another action any NPC of another side."""
-    names = command.get("npc_energy", [])
+    names = as_list(command.get("npc_energy", []))
     if not isinstance(names, list):
         raise RulesError(_("npc_energy lists NPC names"), "PS-7")
     found = [fighter_name(state, n, "PS-7") for n in names]
@@ -290,7 +292,7 @@ def combined_attack(script: Script, actor: str, command: Json) -> None:
     """PS-13: several fighters act together: talents add up, damages add up, the smallest marker
     is the minimum dice; one roll. The partners give up their turns of the round."""
     state = script.state
-    partners = command.get("partners")
+    partners = as_list(command.get("partners"))
     if not isinstance(partners, list) or not partners:
         raise RulesError(_("name the partners of the combined attack"), "PS-13")
     names = [fighter_name(state, p, "PS-13") for p in partners]

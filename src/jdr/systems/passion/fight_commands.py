@@ -16,6 +16,7 @@ from typing import Any
 from jdr.errors import RulesError
 from jdr.fights.commands import action_of as shared_action_of
 from jdr.i18n import _
+from jdr.names import hint
 from jdr.systems.passion.damage import type_word
 from jdr.systems.passion.fight_flow import counts_against, reveal, target_results
 from jdr.systems.passion.fight_rolls import Script, roll, spend
@@ -65,7 +66,10 @@ def fighter_name(state: Json, value: Any, rule: str = "PS-9") -> str:
     """The name of a fighter of the fight, or `RulesError`."""
     name = find(state, value)
     if name is None:
-        raise RulesError(_("unknown fighter {name}").format(name=value), rule)
+        raise RulesError(
+            _("unknown fighter {name}").format(name=value) + hint(value, list(state["fighters"])),
+            rule,
+        )
     return name
 
 

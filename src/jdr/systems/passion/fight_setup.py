@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
-from jdr.systems.passion.fight_state import fold_name
+from jdr.names import fold as fold_name
 from jdr.systems.passion.sheet_files import SheetError, sheet_of
 from jdr.systems.protocol import Json
 from jdr.validation import translate

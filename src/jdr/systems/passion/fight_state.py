@@ -16,25 +16,21 @@ every number is in the events (the vocabulary is in `jdr.systems.passion.fight`)
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
+from jdr.i18n import _
+from jdr.names import find as find_name
+from jdr.names import fold as fold_name
 from jdr.systems.passion.initiative import MARKERS
 from jdr.systems.protocol import Json
 
 
-def fold_name(text: str) -> str:
-    """Lower case, accents and spaces removed: how names are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(c for c in decomposed if c.isalnum())
-
-
 def find(state: Json, name: Any) -> str | None:
-    """The fighter's name as the fight knows it (no case, no accents), else None."""
+    """The fighter's name as the fight knows it (named as people type them, `jdr.names`), else
+    None."""
     if not isinstance(name, str):
         return None
-    wanted = fold_name(name)
-    return next((n for n in state["fighters"] if fold_name(n) == wanted), None)
+    return find_name(name, list(state["fighters"]), _("fighter"))
 
 
 def standing(state: Json, name: str) -> bool:

@@ -35,7 +35,6 @@ Where the rules are silent, these sheets read them so:
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -43,6 +42,7 @@ from pydantic_core import PydanticCustomError
 
 from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _
+from jdr.names import fold
 from jdr.systems.passion.damage import Type
 from jdr.systems.passion.initiative import MARKERS
 from jdr.validation import fail
@@ -93,16 +93,6 @@ _MESSAGES: dict[str, tuple[str, str]] = {
 
 def _fail(kind: str, **context: Any) -> PydanticCustomError:
     return fail(kind, *_MESSAGES[kind], **context)
-
-
-def fold(text: str) -> str:
-    """Lower case, accents and spaces removed, for comparing names: `Mobilité` → `mobilite`.
-
-    >>> fold(" Roulés-boulés ")
-    'roulesboules'
-    """
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(c for c in decomposed if c.isalnum())
 
 
 def _name(value: str) -> str:

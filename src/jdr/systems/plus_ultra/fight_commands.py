@@ -15,6 +15,7 @@ from typing import Any
 from jdr.errors import RulesError
 from jdr.fights.commands import action_of as shared_action_of
 from jdr.i18n import _
+from jdr.names import hint
 from jdr.systems.plus_ultra.fight_actions import attacks
 from jdr.systems.plus_ultra.fight_state import (
     cooldown_left,
@@ -50,7 +51,11 @@ def character(state: Json, value: Any, rule: str = "PU-10") -> str:
     """The name of a character of the fight, or `RulesError`."""
     name = find(state, value)
     if name is None:
-        raise RulesError(_("unknown character {name}").format(name=value), rule)
+        raise RulesError(
+            _("unknown character {name}").format(name=value)
+            + hint(value, list(state["characters"])),
+            rule,
+        )
     return name
 
 
@@ -77,7 +82,10 @@ def target(state: Json, actor: str, value: Any, rule: str) -> str:
         )
     name = find(state, value)
     if name is None:
-        raise RulesError(_("unknown target {name}").format(name=value), rule)
+        raise RulesError(
+            _("unknown target {name}").format(name=value) + hint(value, list(state["characters"])),
+            rule,
+        )
     if name == actor:
         raise RulesError(_("{name} cannot attack itself").format(name=actor), rule)
     _in_fight(state, name)

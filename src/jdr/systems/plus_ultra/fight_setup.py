@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.i18n import _
-from jdr.systems.plus_ultra.sheets import Character, SheetError, fold
+from jdr.names import fold
+from jdr.systems.plus_ultra.sheets import Character, SheetError
 from jdr.systems.protocol import Json
 from jdr.validation import translate
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from jdr.systems.plus_ultra.sheets import fold
+from jdr.i18n import _
+from jdr.names import find as find_name
+from jdr.names import fold
 from jdr.systems.protocol import Json
 
 ACTIONS = ("attacked", "technique_used", "defended", "fled", "protected")
@@ -51,11 +53,11 @@ def next_to_play(state: Json) -> str | None:
 
 
 def find(state: Json, name: Any) -> str | None:
-    """The character's name as the fight knows it (no case, no accents), else None."""
+    """The character's name as the fight knows it (named as people type them, `jdr.names`),
+    else None."""
     if not isinstance(name, str):
         return None
-    wanted = fold(name)
-    return next((n for n in state["characters"] if fold(n) == wanted), None)
+    return find_name(name, list(state["characters"]), _("character"))
 
 
 def find_technique(character: Json, name: Any) -> Json | None:

@@ -33,7 +33,6 @@ jdr.sheets.SheetError: willpower: 9 (5 points placed, rank C gives 4 ...)
 
 from __future__ import annotations
 
-import unicodedata
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -51,6 +50,7 @@ from pydantic_core import PydanticCustomError
 
 from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _
+from jdr.names import fold
 from jdr.sheets import SheetError, load_model
 from jdr.systems.plus_ultra.rules import (
     RANKS,
@@ -122,16 +122,6 @@ _MESSAGES: dict[str, tuple[str, str]] = {
 
 def _fail(kind: str, **context: Any) -> PydanticCustomError:
     return fail(kind, *_MESSAGES[kind], **context)
-
-
-def fold(text: str) -> str:
-    """Lower case, accents and spaces removed, for comparing names: `Énergie` → `energie`.
-
-    >>> fold(" Coup  Éclair ")
-    'coupeclair'
-    """
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(c for c in decomposed if c.isalnum() or c == "+")
 
 
 def _rank(value: Any) -> Any:

@@ -249,7 +249,9 @@ class AttackParams(BaseModel):
         default=False, description=N_("physical move not in contact, or special at close range: +2")
     )
     high_crit: bool = Field(default=False, description=N_("high critical move: damage roll at DD5"))
-    move_type: str | None = Field(default=None, description=N_("the move's type"))
+    move_type: str | None = Field(
+        default=None, description=N_("the move's type, French or English (feu, fire)")
+    )
     user_types: str | None = Field(
         default=None, description=N_("the user's types, T or T/T (STAB)")
     )

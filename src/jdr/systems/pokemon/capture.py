@@ -23,15 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError, UnknownNameError
 from jdr.i18n import N_, _
+from jdr.params import PERCENT
 from jdr.systems.pokemon.check import CheckRoll, effective_difficulty, roll_check
-from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, condition_id
+from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, condition_id, shown_names
 from jdr.systems.protocol import Odds, Record
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ def capture_difficulty(
     if len(majors) > 1:
         raise InputError(
             "--condition",
-            ", ".join(majors),
+            ", ".join(shown_names(majors)),
             _("one major condition at most"),
             _("a Pokémon has at most one major condition (PK-16)"),
         )
@@ -198,7 +199,7 @@ class CaptureParams(BaseModel):
 
     ball: Ball = Field(description=N_("the ball: poke 3 dice, super 5, hyper 7, master 15"))
     difficulty: int = Field(ge=1, le=100, description=N_("capture difficulty set by the GM"))
-    vitality_pct: float | None = Field(
+    vitality_pct: Annotated[float | None, PERCENT] = Field(
         default=None, ge=0, le=100, description=N_("Vitalité left, in % of its maximum")
     )
     condition: list[str] = Field(

@@ -18,7 +18,12 @@ def build() -> typer.Typer:
         "types", help=_("The damage multiplier of a move's type against a defender (PK-11).")
     )
     def types_command(
-        move_type: Annotated[str, typer.Argument(metavar="MOVE_TYPE", help=_("The move's type."))],
+        move_type: Annotated[
+            str,
+            typer.Argument(
+                metavar="MOVE_TYPE", help=_("The move's type, French or English (feu, fire).")
+            ),
+        ],
         defender: Annotated[
             str, typer.Argument(metavar="DEFENDER[/DEFENDER2]", help=_("The defender's types."))
         ],

@@ -92,6 +92,7 @@ from pydantic import ValidationError
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.i18n import _
+from jdr.names import duplicate
 from jdr.params import validate_params
 from jdr.systems.pokemon.fight_moves import use_move
 from jdr.systems.pokemon.fight_orders import check_order, legal_orders, usable_moves
@@ -121,7 +122,7 @@ class PokemonFight:
         entries = [_entry(data) for data in raw]
         names = [e["sheet"]["name"] for e in entries]
         for index, name in enumerate(names):
-            if name in names[:index]:
+            if duplicate(name, names[:index]) is not None:
                 raise RulesError(_("two Pokémon are named {name}").format(name=name), "PK-5")
         if len({e["side"] for e in entries}) < 2:
             raise RulesError(_("a fight needs Pokémon on at least two sides"), "PK-5")
@@ -147,7 +148,7 @@ class PokemonFight:
         if command.get("action") == "join":
             data = _entry(command.get("pokemon"))
             name = data["sheet"]["name"]
-            if name in state["pokemon"]:
+            if duplicate(name, state["pokemon"]) is not None:
                 raise RulesError(_("two Pokémon are named {name}").format(name=name), "PK-5")
             script.emit({"type": "joined", "pokemon": name, "entry": data})
             _presets(script, data)

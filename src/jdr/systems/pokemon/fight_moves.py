@@ -22,6 +22,7 @@ Faces of a `move` order, in order:
 
 from __future__ import annotations
 
+from jdr.names import fold as fold_name
 from jdr.systems.pokemon.attack import Defence, defence_difficulty, resolve_attack
 from jdr.systems.pokemon.counter import CounterRoll, resolve_counter
 from jdr.systems.pokemon.fight_orders import is_attack
@@ -37,7 +38,6 @@ from jdr.systems.pokemon.fight_state import (
 from jdr.systems.pokemon.fight_turns import Script, roll_json
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS
 from jdr.systems.pokemon.types import chart_json
-from jdr.systems.pokemon.types import fold as fold_name
 from jdr.systems.protocol import Json
 
 RANGE_SKILLS = {"physique": "Déplacements rapides", "speciale": "Combat rapproché"}

@@ -13,15 +13,17 @@ from typing import Any
 
 from jdr.errors import RulesError
 from jdr.i18n import _
+from jdr.names import fold as fold_name
+from jdr.names import hint
 from jdr.systems.pokemon.fight_state import (
     SNORE_MOVES,
     THAW_MOVES,
     find_move,
+    find_pokemon,
     in_order,
     opponents,
     standing,
 )
-from jdr.systems.pokemon.types import fold as fold_name
 from jdr.systems.protocol import Json
 
 ORDERS = ("move", "wait", "free", "pass")
@@ -114,15 +116,18 @@ def legal_orders(state: Json, name: str) -> list[str]:
 
 
 def check_actor(state: Json, command: Json) -> str:
-    """The Pokémon giving the order: known, standing and to play (PK-5, PK-6)."""
-    name = command.get("actor")
-    pokemon = state["pokemon"].get(name) if isinstance(name, str) else None
-    if pokemon is None:
+    """The Pokémon giving the order (named as people type it, `jdr.names`): known, standing
+    and to play (PK-5, PK-6)."""
+    given = command.get("actor")
+    name = find_pokemon(state, given)
+    if name is None:
         known = ", ".join(state["pokemon"]) or "-"
         raise RulesError(
-            _("unknown Pokémon {name} (in the fight: {known})").format(name=name, known=known),
+            _("unknown Pokémon {name} (in the fight: {known})").format(name=given, known=known)
+            + hint(given, list(state["pokemon"])),
             "PK-7",
         )
+    pokemon = state["pokemon"][name]
     if pokemon["ko"] or not pokemon["in_fight"]:
         raise RulesError(_("{name} is KO and cannot act").format(name=name), "PK-6")
     if name not in state["to_play"]:
@@ -195,10 +200,10 @@ def _check_move(state: Json, actor: str, command: Json) -> Json:
     }
 
 
-def _check_target(state: Json, actor: str, move: Json, target: Any) -> str | None:
+def _check_target(state: Json, actor: str, move: Json, given: Any) -> str | None:
     if not needs_target(move):
         return None
-    if target is None:
+    if given is None:
         choices = opponents(state, actor)
         if len(choices) == 1:
             return choices[0]
@@ -208,14 +213,16 @@ def _check_target(state: Json, actor: str, move: Json, target: Any) -> str | Non
             ),
             "PK-10",
         )
+    target = find_pokemon(state, given)
     if target == actor:
         raise RulesError(_("a Pokémon cannot target itself"), "PK-10")
-    if not isinstance(target, str) or target not in state["pokemon"]:
+    if target is None:
         names = [o for o in in_order(state) if o != actor and standing(state, o)]
         raise RulesError(
             _("unknown target {target} (standing: {names})").format(
-                target=target, names=", ".join(names) or "-"
-            ),
+                target=given, names=", ".join(names) or "-"
+            )
+            + hint(given, names),
             "PK-10",
         )
     if not standing(state, target):

@@ -12,13 +12,15 @@ every computed number is in the events (see `jdr.systems.pokemon.fight` for the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from jdr.i18n import N_
+from jdr.i18n import N_, _
+from jdr.names import find
+from jdr.names import fold as fold_name
+from jdr.params import PERCENT
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, Pokemon, effective_stats
-from jdr.systems.pokemon.types import fold as fold_name
 from jdr.systems.protocol import Json
 
 ACCURACY_BY_STAGE = {
@@ -56,22 +58,22 @@ class FightSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    paralysis_chance: int = Field(
+    paralysis_chance: Annotated[int, PERCENT] = Field(
         default=50, ge=0, le=100, description=N_("% chance that paralysis costs the action")
     )
-    thaw_chance: int = Field(
+    thaw_chance: Annotated[int, PERCENT] = Field(
         default=10, ge=0, le=100, description=N_("% chance to thaw at each turn")
     )
-    wake_chance: int = Field(
+    wake_chance: Annotated[int, PERCENT] = Field(
         default=20, ge=0, le=100, description=N_("% chance to wake at each turn")
     )
     sleep_max_turns: int = Field(
         default=7, ge=0, le=100, description=N_("turns lost asleep at most")
     )
-    confusion_chance: int = Field(
+    confusion_chance: Annotated[int, PERCENT] = Field(
         default=50, ge=0, le=100, description=N_("% chance that confusion hurts itself")
     )
-    infatuation_chance: int = Field(
+    infatuation_chance: Annotated[int, PERCENT] = Field(
         default=50, ge=0, le=100, description=N_("% chance that infatuation stops an attack")
     )
     counter_exchanges: int = Field(
@@ -112,6 +114,14 @@ def find_move(pokemon: Json, name: str) -> Json | None:
     """The move `name` (case- and accent-insensitive) the Pokémon knows, else None."""
     key = fold_name(name)
     return next((m for m in pokemon["moves"] if fold_name(m["name"]) == key), None)
+
+
+def find_pokemon(state: Json, name: Any) -> str | None:
+    """The Pokémon's name as the fight knows it (named as people type it, `jdr.names`), else
+    None."""
+    if not isinstance(name, str):
+        return None
+    return find(name, list(state["pokemon"]), _("Pokémon"))
 
 
 def standing(state: Json, name: str) -> bool:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from jdr.errors import InputError, UnknownNameError
 from jdr.i18n import _
+from jdr.names import fold
 from jdr.sheets import SheetError, read_toml, validate_sheet
 from jdr.systems.pokemon.sheets import (
     EXAMPLES,
@@ -35,7 +36,6 @@ from jdr.systems.pokemon.sheets import (
     Trainer,
     effective_stats,
 )
-from jdr.systems.pokemon.types import fold
 from jdr.validation import translate
 
 M = TypeVar("M", bound=BaseModel)

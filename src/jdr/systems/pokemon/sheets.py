@@ -27,7 +27,7 @@ Reading them from TOML is `sheet_files.py`.
 from __future__ import annotations
 
 import typing
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
@@ -43,8 +43,10 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from jdr.errors import UnknownNameError
-from jdr.i18n import N_, _
-from jdr.systems.pokemon.types import default_chart, fold
+from jdr.i18n import N_, _, current_language
+from jdr.names import closest, fold
+from jdr.params import PERCENT
+from jdr.systems.pokemon.types import default_chart
 from jdr.validation import fail
 
 Category = Literal["physique", "speciale", "statut"]
@@ -71,6 +73,14 @@ CONDITION_WORDS = (
     N_("flinch"),
 )
 """The conditions as a reader sees them: `_("burn")` is `Brûlure` in French."""
+STAT_WORDS = (
+    N_("strength"),
+    N_("concentration"),
+    N_("constitution"),
+    N_("willpower"),
+    N_("dexterity"),
+)
+"""The stats as a reader sees them: `_("willpower")` is `Volonté` in French."""
 STAT_LABELS: dict[str, str] = {
     "strength": "Force",
     "concentration": "Concentration",
@@ -143,7 +153,7 @@ def stat_id(name: str) -> StatName:
     """
     key = _STAT_KEYS.get(fold(name))
     if key is None:
-        raise UnknownNameError(_("stat"), name, list(STAT_NAMES))
+        raise _unknown(_("stat"), name, STAT_LABELS)
     return typing.cast(StatName, key)
 
 
@@ -155,8 +165,29 @@ def condition_id(name: str) -> str:
     """
     key = _CONDITION_KEYS.get(fold(name))
     if key is None:
-        raise UnknownNameError(_("condition"), name, list(CONDITION_LABELS))
+        raise _unknown(_("condition"), name, CONDITION_LABELS)
     return key
+
+
+def _unknown(field: str, name: str, labels: Mapping[str, str]) -> UnknownNameError:
+    """Listing the names as the reader names them; the closest found among every spelling."""
+    shown = dict(zip(labels, shown_names(labels), strict=True))
+    spellings = shown | {label: shown[key] for key, label in labels.items()}
+    spellings |= {key: shown[key] for key in labels}
+    return UnknownNameError(field, name, list(shown.values()), closest(name, spellings))
+
+
+def shown_names(ids: Iterable[str]) -> list[str]:
+    """Stats or conditions as a reader names them: French in French, the ids in English.
+
+    >>> from jdr.i18n import language
+    >>> with language("fr"):
+    ...     shown_names(["sleep", "bad_poison", "willpower"])
+    ['Sommeil', 'Empoisonnement grave', 'Volonté']
+    >>> shown_names(["sleep", "bad_poison"])
+    ['sleep', 'bad_poison']
+    """
+    return list(ids) if current_language() == "en" else [_(name) for name in ids]
 
 
 def _name(value: str) -> str:
@@ -174,7 +205,7 @@ def _type_id(value: str) -> str:
 
 def _stat_key(value: Any) -> Any:
     if isinstance(value, str) and fold(value) not in _STAT_KEYS:
-        raise _fail("unknown_stat", value=value, known=", ".join(STAT_NAMES))
+        raise _fail("unknown_stat", value=value, known=", ".join(shown_names(STAT_NAMES)))
     return _STAT_KEYS[fold(value)] if isinstance(value, str) else value
 
 
@@ -194,7 +225,7 @@ def _condition(value: Any, allowed: Sequence[str]) -> Any:
         return value
     key = _CONDITION_KEYS.get(fold(value))
     if key is None:
-        raise _fail("unknown_condition", value=value, known=", ".join(allowed))
+        raise _fail("unknown_condition", value=value, known=", ".join(shown_names(allowed)))
     return key
 
 
@@ -206,20 +237,26 @@ def _major_condition(value: Any) -> Any:
     """PK-16: one major condition or none; a volatile one belongs in `volatile`."""
     if isinstance(value, list):
         if len(value) > 1:
-            raise _fail("one_major_condition", value=value, known=", ".join(MAJOR_CONDITIONS))
+            raise _fail(
+                "one_major_condition", value=value, known=", ".join(shown_names(MAJOR_CONDITIONS))
+            )
         value = value[0] if value else None
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     key = _condition(value, MAJOR_CONDITIONS)
     if key in VOLATILE_CONDITIONS:
-        raise _fail("volatile_not_major", value=value, known=", ".join(MAJOR_CONDITIONS))
+        raise _fail(
+            "volatile_not_major", value=value, known=", ".join(shown_names(MAJOR_CONDITIONS))
+        )
     return key
 
 
 def _volatile_condition(value: Any) -> Any:
     key = _condition(value, VOLATILE_CONDITIONS)
     if key in MAJOR_CONDITIONS:
-        raise _fail("major_not_volatile", value=value, known=", ".join(VOLATILE_CONDITIONS))
+        raise _fail(
+            "major_not_volatile", value=value, known=", ".join(shown_names(VOLATILE_CONDITIONS))
+        )
     return key
 
 
@@ -281,7 +318,7 @@ class Inflict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     condition: Annotated[str, BeforeValidator(_any_condition)]
-    chance: int = Field(default=100, ge=0, le=100)
+    chance: Annotated[int, PERCENT] = Field(default=100, ge=0, le=100)
 
 
 class StatChange(BaseModel):

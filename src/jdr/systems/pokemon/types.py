@@ -8,14 +8,18 @@ Fraction(6, 1)
 [Fraction(3, 2), Fraction(2, 1), Fraction(2, 1)]
 >>> chart.normalize("Électrik"), chart.normalize("TENEBR")
 ('electrik', 'tenebres')
+
+English type names are accepted too, mapped to the chart's French ids:
+
+>>> chart.normalize("electric"), chart.parse("Water/Flying"), chart.normalize("dark")
+('electrik', ['eau', 'vol'], 'tenebres')
 """
 
 from __future__ import annotations
 
 import tomllib
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -23,16 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from jdr.errors import InputError, UnknownNameError
-from jdr.i18n import _
+from jdr.i18n import _, current_language
+from jdr.names import closest, find, fold
 from jdr.numbers import significant
 
 STAB = Fraction(3, 2)
-
-
-def fold(text: str) -> str:
-    """Lower case, accents and spaces removed: `Ténèbres` → `tenebres`."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return "".join(c for c in decomposed if c.isalnum())
 
 
 @dataclass(frozen=True)
@@ -62,11 +61,13 @@ class Multiplier:
 
 @dataclass(frozen=True)
 class TypeChart:
-    """Type ids with display names, aliases, and the attacker → defender factors."""
+    """Type ids with display names, aliases, the attacker → defender factors, and the English
+    names (accepted as input too) when the chart gives them."""
 
     names: Mapping[str, str]
     aliases: Mapping[str, str]
     factors: Mapping[str, Mapping[str, Fraction]]
+    english: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_toml(cls, text: str, source: str = "chart") -> TypeChart:
@@ -78,6 +79,10 @@ class TypeChart:
         if not names:
             raise InputError(source, "", _("a TOML type chart"), _("it has no [names] table"))
         aliases = {fold(str(k)): str(v) for k, v in data.get("aliases", {}).items()}
+        english = {str(k): str(v) for k, v in data.get("english", {}).items()}
+        for type_id in (*aliases.values(), *english):
+            if type_id not in names:
+                raise UnknownNameError(_("type"), type_id, sorted(names))
         factors: dict[str, dict[str, Fraction]] = {}
         for attacker, row in data.get("chart", {}).items():
             for defender, factor in row.items():
@@ -85,7 +90,7 @@ class TypeChart:
                     if type_id not in names:
                         raise UnknownNameError(_("type"), type_id, sorted(names))
                 factors.setdefault(attacker, {})[defender] = Fraction(str(factor))
-        return cls(names, aliases, factors)
+        return cls(names, aliases, factors, english)
 
     @classmethod
     def from_file(cls, path: Path) -> TypeChart:
@@ -98,15 +103,26 @@ class TypeChart:
         return cls.from_toml(text, str(path))
 
     def normalize(self, name: str) -> str:
-        """A type id from a French name, an id, or an alias; case and accents ignored."""
-        key = fold(name)
-        folded = {fold(type_id): type_id for type_id in self.names}
-        folded.update({fold(display): type_id for type_id, display in self.names.items()})
-        if key in folded:
-            return folded[key]
-        if key in self.aliases:
-            return self.aliases[key]
-        raise UnknownNameError(_("type"), name, sorted(self.names))
+        """A type id from a French or English name, an id, or an alias, as people type them
+        (`jdr.names`); an unknown one is refused listing the types in the reader's language,
+        with the closest."""
+        spellings = {type_id: type_id for type_id in self.names}
+        spellings |= {display: type_id for type_id, display in self.names.items()}
+        spellings |= {english: type_id for type_id, english in self.english.items()}
+        spellings |= dict(self.aliases)
+        found = find(name, spellings, _("type"))
+        if found is not None:
+            return found
+        shown = self.shown_names()
+        suggestion = closest(name, {spelt: shown[t] for spelt, t in spellings.items()})
+        raise UnknownNameError(_("type"), name, sorted(shown.values(), key=fold), suggestion)
+
+    def shown_names(self) -> dict[str, str]:
+        """Each type's name in a list for the reader: its display name in French (`Électrik`),
+        its id in English (`electrik`, what the JSON and the README use)."""
+        if current_language() == "en":
+            return {type_id: type_id for type_id in self.names}
+        return dict(self.names)
 
     def parse(self, text: str) -> list[str]:
         """`Eau/Vol` → `['eau', 'vol']` (one or two types)."""

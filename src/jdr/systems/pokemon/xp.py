@@ -30,6 +30,7 @@ from typing import Literal, TypeVar
 
 from jdr.errors import InputError, RulesError, UnknownNameError
 from jdr.i18n import _
+from jdr.names import fold
 from jdr.systems.pokemon.sheets import (
     MAX_EVS_PER_STAT,
     MAX_EVS_TOTAL,
@@ -39,7 +40,6 @@ from jdr.systems.pokemon.sheets import (
     stat_id,
     total_evs,
 )
-from jdr.systems.pokemon.types import fold
 
 S = TypeVar("S", Pokemon, Trainer)
 Purchase = Literal["skill", "ev", "level"]

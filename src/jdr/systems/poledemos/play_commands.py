@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jdr.errors import RulesError
 from jdr.i18n import _
+from jdr.names import hint
 from jdr.params import validate_params
 from jdr.systems.poledemos.play_setup import MAX_NAME, find_name
 from jdr.systems.poledemos.play_state import find_figure
@@ -84,7 +85,8 @@ def check_player(state: Json, name: str) -> str:
         raise RulesError(
             _("unknown player {name} (players: {known})").format(
                 name=name, known=", ".join(state["seats"])
-            ),
+            )
+            + hint(name, state["seats"]),
             "PD-3",
         )
     if player != state["hand"]:

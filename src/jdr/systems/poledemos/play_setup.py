@@ -23,8 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jdr.errors import RulesError
 from jdr.i18n import N_, _
+from jdr.names import find
+from jdr.names import fold as name_key
 from jdr.params import validate_params
-from jdr.systems.poledemos.warband import Warband, name_key
+from jdr.systems.poledemos.warband import Warband
 from jdr.systems.protocol import Json
 
 MAX_PLAYERS = 12
@@ -107,12 +109,11 @@ def game_started(setup: Any) -> Json:
 
 
 def find_name(names: list[str], name: Any) -> str | None:
-    """The one of `names` that `name` means (case, accents and spaces ignored), or None.
+    """The one of `names` that `name` means (named as people type them, `jdr.names`), or None.
 
     >>> find_name(["Sergent Perry", "Caporal"], " sergent  PERRY")
     'Sergent Perry'
     """
     if not isinstance(name, str):
         return None
-    key = name_key(name)
-    return next((known for known in names if name_key(known) == key), None)
+    return find(name, names)

@@ -22,7 +22,6 @@ Where the rules are silent, a warband file reads them so:
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from importlib import resources
 from importlib.abc import Traversable
@@ -42,6 +41,7 @@ from pydantic_core import PydanticCustomError
 
 from jdr.errors import InputError, UnknownNameError
 from jdr.i18n import N_, _
+from jdr.names import fold as name_key
 from jdr.sheets import SheetError, load_model
 from jdr.systems.poledemos.rules import parse_val
 from jdr.validation import fail, translate
@@ -176,17 +176,6 @@ def _name(value: str) -> str:
 
 
 Name = Annotated[str, AfterValidator(_name)]
-
-
-def name_key(name: str) -> str:
-    """How names are compared: no case, no accents, single spaces.
-
-    >>> name_key("  Éclaireur   Nord ") == name_key("eclaireur nord")
-    True
-    """
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(bare.split())
 
 
 class Figure(BaseModel):

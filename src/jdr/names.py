@@ -1,0 +1,187 @@
+"""Names as people type them: one way to compare names, and what to say when none matches.
+
+Every name a user types — a system, a campaign, a character, a fighter, a Pokémon type or move —
+is compared through `fold`: no case, no accents, and spaces, `_` and `-` (any punctuation but
+`+`, which tells a rank `C+` from `C`) left out. Stored names keep their own spelling; only
+matching is loose.
+
+>>> fold(" Pokémon "), fold("plus_ultra"), fold("Plus-Ultra"), fold("Plus Ultra")
+('pokemon', 'plusultra', 'plusultra', 'plusultra')
+>>> find("kaito arashi", ["Kaito Arashi", "Maître Corbeau"])
+'Kaito Arashi'
+>>> find("Maitre-Corbeau", ["Kaito Arashi", "Maître Corbeau"])
+'Maître Corbeau'
+>>> find("Corbeau", ["Kaito Arashi", "Maître Corbeau"]) is None
+True
+
+An unknown name gets the closest known one (difflib on the folded forms), if any is close:
+
+>>> closest("pokemn", ["pokemon", "passion", "poledemos"])
+'pokemon'
+>>> closest("xyz", ["pokemon", "passion"]) is None
+True
+
+Two known names that fold alike make a loose match ambiguous; an exact spelling still wins:
+
+>>> find("ana", ["Ana", "ANA"])
+Traceback (most recent call last):
+...
+jdr.names.AmbiguousNameError: name: 'ana' (two names match; allowed: Ana, ANA)
+>>> find("ANA", ["Ana", "ANA"])
+'ANA'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+from jdr.errors import InputError, UnknownNameError
+from jdr.i18n import N_, _
+
+__all__ = [
+    "AmbiguousNameError",
+    "closest",
+    "duplicate",
+    "find",
+    "fold",
+    "hint",
+    "match",
+    "same",
+]
+
+MIN_PART = 3
+"""A typed part of a known name (`Corbeau` for `Maître Corbeau`) is suggested from this length."""
+
+Names = Iterable[str] | Mapping[str, str]
+"""Known names: a list, or a mapping from each accepted spelling to the name it stands for."""
+
+CUTOFF = 0.6
+"""How alike (difflib's ratio, on folded forms) a known name must be to be suggested."""
+
+
+class AmbiguousNameError(InputError):
+    """A name that matches two known names loosely: both are listed, the user picks one."""
+
+    code = "ambiguous_name"
+
+    def __init__(self, field: str, value: str, matches: list[str]) -> None:
+        super().__init__(field, value, ", ".join(matches), N_("two names match"))
+        self.matches = matches
+
+    def message(self) -> str:
+        return _("{field} {value} is ambiguous: it matches {matches}").format(
+            field=self.field, value=self.value, matches=_(" and ").join(self.matches)
+        )
+
+
+def fold(text: str) -> str:
+    """How names are compared: lower case, accents off, only letters, digits and `+`.
+
+    >>> fold("  Très_DIFFICILE "), fold("Roulés-boulés"), fold("Maître  Corbeau"), fold("c+")
+    ('tresdifficile', 'roulesboules', 'maitrecorbeau', 'c+')
+    """
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if char.isalnum() or char == "+")
+
+
+def same(a: str, b: str) -> bool:
+    """Whether two names are the same name as people type them.
+
+    >>> same("Maître Corbeau", "maitre-corbeau"), same("Ana", "Anna")
+    (True, False)
+    """
+    return fold(a) == fold(b)
+
+
+def find(value: str, names: Names, field: str = "name") -> str | None:
+    """The known name `value` stands for: spelt exactly, else the one spelt the same in another
+    case, else the one that folds like it; None if no name does; `AmbiguousNameError` if several
+    do at the closest of these three levels.
+
+    With a mapping, its keys are the spellings accepted and its values the names returned:
+
+    >>> find("Fire", {"Feu": "feu", "fire": "feu", "Eau": "eau"})
+    'feu'
+    """
+    spellings = _spellings(names)
+    if value in spellings:
+        return spellings[value]
+    for key, same_key in ((value.strip().casefold(), str.casefold), (fold(value), fold)):
+        found = list(dict.fromkeys(n for spelt, n in spellings.items() if same_key(spelt) == key))
+        if len(found) > 1:
+            raise AmbiguousNameError(field, value, found)
+        if found:
+            return found[0]
+    return None
+
+
+def match(field: str, value: str, names: Names, shown: Iterable[str] | None = None) -> str:
+    """`find`, or `UnknownNameError` listing `shown` (default: the names) with a suggestion.
+
+    >>> match("system", "Plus Ultra", ["plus-ultra", "pokemon"])
+    'plus-ultra'
+    >>> match("system", "pokemn", ["plus-ultra", "pokemon"])
+    Traceback (most recent call last):
+    ...
+    jdr.errors.UnknownNameError: system: 'pokemn' (not allowed; allowed: plus-ultra, pokemon)
+    """
+    found = find(value, names, field)
+    if found is None:
+        known = list(dict.fromkeys(_spellings(names).values())) if shown is None else list(shown)
+        raise UnknownNameError(field, value, known, closest(value, names))
+    return found
+
+
+def duplicate(name: str, names: Iterable[str]) -> str | None:
+    """The name of `names` that `name` would be confused with (same folded form), if any.
+
+    >>> duplicate("mardi soir", ["Mardi Soir", "Jeudi"]), duplicate("Lundi", ["Mardi Soir"])
+    ('Mardi Soir', None)
+    """
+    key = fold(name)
+    return next((known for known in names if fold(known) == key), None)
+
+
+def closest(value: str, names: Names) -> str | None:
+    """The known name most like `value` (difflib on the folded forms), if one is close enough.
+
+    >>> closest("Kaito", ["Kaito Arashi", "Maître Corbeau"])
+    'Kaito Arashi'
+    >>> closest("corbeau", ["Kaito Arashi", "Maître Corbeau"])
+    'Maître Corbeau'
+    >>> closest("electrc", {"Électrik": "Électrik", "electric": "Électrik", "Eau": "Eau"})
+    'Électrik'
+    """
+    import difflib
+
+    by_key: dict[str, str] = {}
+    for spelt, name in _spellings(names).items():
+        by_key.setdefault(fold(spelt), name)
+    key = fold(value)
+    if not key:
+        return None
+    best = difflib.get_close_matches(key, list(by_key), n=1, cutoff=CUTOFF)
+    if best:
+        return by_key[best[0]]
+    containing = [k for k in by_key if len(key) >= MIN_PART and key in k]
+    return by_key[containing[0]] if len(containing) == 1 else None
+
+
+def hint(value: object, names: Names) -> str:
+    """` — did you mean X?` for a sentence about an unknown name, in the current language; ``
+    when no known name is close (or `value` is no text).
+
+    >>> hint("Kaito", ["Kaito Arashi"]), hint("Zed", ["Kaito Arashi"]), hint(3, ["Kaito"])
+    (' — did you mean Kaito Arashi?', '', '')
+    """
+    suggestion = closest(value, names) if isinstance(value, str) else None
+    if suggestion is None:
+        return ""
+    return " — " + _("did you mean {name}?").format(name=suggestion)
+
+
+def _spellings(names: Names) -> dict[str, str]:
+    if isinstance(names, Mapping):
+        return {str(spelt): str(name) for spelt, name in names.items()}
+    return {str(name): str(name) for name in names}
