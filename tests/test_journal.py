@@ -886,3 +886,13 @@ def test_pk_2_a_typed_in_0_on_a_d10_is_journaled_as_10(store: Store) -> None:
     assert rolled.record.faces == [10, 1]
     assert rolled.entry.dice == {"source": "given", "rolls": [[10, 10], [10, 1]]}
     assert rolled.entry.result is not None and rolled.entry.result["outcome"] == "failure"
+
+
+def test_an_actor_naming_a_character_loosely_is_journaled_under_its_name(store: Store) -> None:
+    found = store.create_campaign("poledemos", "Mardi")
+    store.add_character(found, "Élodie Martin", {"name": "Élodie Martin"})
+    params = {"val": "3", "dice": 1}
+    rolled = roll_via(store, "Mardi", "test", params=params, actor="elodie martin")
+    assert (rolled.entry.context or {})["actor"] == "Élodie Martin"
+    other = roll_via(store, "Mardi", "test", params=params, actor=" Bob ")
+    assert (other.entry.context or {})["actor"] == "Bob"

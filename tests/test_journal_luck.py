@@ -526,3 +526,13 @@ def test_a_campaign_without_dice_says_so(tmp_path: Any, capsys: pytest.CaptureFi
     for args in ((), ("--actor", "Ana")):
         code, out = luck_cli(capsys, "Vide", *args, "--db", db)
         assert (code, out) == (0, "No dice derived from the campaign's seed yet.\n")
+
+
+def test_an_actor_typed_in_another_case_or_without_accents_is_one_actor() -> None:
+    report = audit([("Élodie", [(6, 6)]), ("elodie", [(6, 1)]), ("Bo", [(6, 3)])])
+    assert [(a.actor, a.rolls, a.dice, a.observed) for a in report] == [
+        ("Élodie", 2, 2, 7),
+        ("Bo", 1, 1, 3),
+    ]
+    (only,) = audit([("Élodie", [(6, 6)]), ("elodie", [(6, 1)])], actor="ELODIE")
+    assert only.dice == 2

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from jdr.i18n import _
+from jdr.names import fold
 
 Luck = Callable[[int, int], int]
 """`luck(size, face)`: how lucky a face of a die of `size` faces is; higher is luckier."""
@@ -80,15 +81,19 @@ def audit(
     """
     by_actor: dict[Any, list[tuple[int, int]]] = {}
     counts: Counter[Any] = Counter()
+    shown: dict[Any, Any] = {}  # an actor typed `kaito` and `Kaito` is one actor (`jdr.names`)
     for who, dice in rolls:
-        if actor is not None and who != actor:
+        key = fold(who) if isinstance(who, str) else who
+        if actor is not None and key != (fold(actor) if isinstance(actor, str) else actor):
             continue
         if not dice:
             continue
-        by_actor.setdefault(who, []).extend(dice)
-        counts[who] += 1
+        by_actor.setdefault(key, []).extend(dice)
+        shown.setdefault(key, who)
+        counts[key] += 1
     report = []
-    for who, dice in by_actor.items():
+    for key, dice in by_actor.items():
+        who = shown[key]
         use_exact = (
             exact and _work(dice) <= EXACT_BUDGET
         )  # one engine for all of an actor's figures
@@ -100,7 +105,7 @@ def audit(
             else {s: _stat([d for d in dice if d[0] == s], luck, use_exact) for s in sizes}
         )
         figures = {f.name: getattr(whole, f.name) for f in fields(Stat)}
-        report.append(ActorLuck(**figures, actor=who, rolls=counts[who], by_size=by_size))
+        report.append(ActorLuck(**figures, actor=who, rolls=counts[key], by_size=by_size))
     return report
 
 

@@ -251,6 +251,17 @@ def roll_dice(
     )
 
 
+def actor_name(store: Store, campaign: Campaign, actor: str | None) -> str | None:
+    """Who rolls, as the journal keeps it: the campaign's character the name stands for when it
+    is one (`kaito arashi` is `Kaito Arashi`, `jdr.names`), else the name as typed."""
+    from jdr.names import same
+
+    if actor is None:
+        return None
+    found = [c.name for c in store.characters(campaign.id) if same(c.name, actor)]
+    return found[0] if len(found) == 1 else actor.strip()
+
+
 def _roll_through(
     store: Store,
     campaign: Campaign,
@@ -267,7 +278,7 @@ def _roll_through(
 
     `stored_params` reads a stored context's parameters as the roll's identity (an entry written
     before a field was marked display-only still matches)."""
-    base = {**base, "actor": who.actor}
+    base = {**base, "actor": actor_name(store, campaign, who.actor)}
     if who.client_seed is not None:
         base["client_seed"] = who.client_seed
 
