@@ -7,27 +7,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from cli_run import run, run_json
 from conftest import TESTS, write_plugin
-from jdr.cli.app import main
 from jdr.systems import Registry
 
 JDR = Path(sys.executable).with_name("jdr")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
-    code, out, _err = run(capsys, *args, "--json")
-    assert out.count("\n") == 1, "exactly one JSON object on stdout"
-    return code, json.loads(out)
 
 
 # --- roll ------------------------------------------------------------------------------------

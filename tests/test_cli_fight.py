@@ -9,25 +9,11 @@ from typing import Any
 
 import pytest
 
-from jdr.cli.app import main
+from cli_run import answer as run_json
+from cli_run import run
 from jdr.errors import JdrError
 
 SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """The real command line: `jdr.cli.app.main`, whose errors are one line and exit 2."""
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    code, out, err = run(capsys, *args, "--json")
-    assert code == 0, err
-    assert out.count("\n") == 1, "exactly one JSON object on stdout"
-    payload: dict[str, Any] = json.loads(out)
-    return payload
 
 
 @pytest.fixture

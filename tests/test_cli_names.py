@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, insert
 
-from jdr.cli.app import main
+from cli_run import answer as run_json
+from cli_run import run
 from jdr.store import open_store
 from jdr.store.models import characters
 
@@ -20,19 +21,6 @@ HERO = SYSTEMS / "plus_ultra" / "examples" / "hero.toml"  # Kaito Arashi
 VILLAIN = SYSTEMS / "plus_ultra" / "examples" / "villain.toml"  # Maître Corbeau
 POKEMON = SYSTEMS / "pokemon" / "examples" / "pokemon.toml"
 KNOWN_SYSTEMS = "ilvermorny, passion, plus-ultra, pokemon, poledemos"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    code, out, err = run(capsys, *args, "--json")
-    assert code == 0, err
-    payload: dict[str, Any] = json.loads(out)
-    return payload
 
 
 def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:

@@ -9,18 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from jdr.cli.app import main
+from cli_run import run
 from jdr.fights.recap import footnote, in_format, render_events
 
 ATTACK = [
     "roll", "plus-ultra", "attack", "--willpower", "5", "--target-energy", "6", "--rank", "C",
 ]  # fmt: skip
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ syntax errors located with their usual fix, and the example sheets every system 
 
 from __future__ import annotations
 
-import json
 import tomllib
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from jdr.cli.app import main
+from cli_run import run, run_json
 from jdr.sheet_check import accepting, example_text, installed
 from jdr.systems import Registry, System, default_registry, set_default_registry
 from jdr.systems.registry import ENTRY_POINT_GROUP
@@ -27,18 +26,6 @@ QUOTE_KEY_FR = "une clé avec des accents ou des espaces s'écrit entre guilleme
 
 def _system_of(example: Path) -> str:
     return example.parent.parent.name.replace("_", "-")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
-    code, out, _err = run(capsys, *args, "--json")
-    assert out.count("\n") == 1, "exactly one JSON object on stdout"
-    return code, json.loads(out)
 
 
 @pytest.fixture

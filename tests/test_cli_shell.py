@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import typer
 
+from cli_run import run
 from conftest import write_plugin
 from jdr.cli import click_words
 from jdr.cli.app import build_app, main
@@ -25,12 +26,6 @@ from jdr.systems import default_registry
 JDR = Path(sys.executable).with_name("jdr")
 EXAMPLES = Path(__file__).parents[1] / "src" / "jdr" / "systems" / "plus_ultra" / "examples"
 BUILT_IN = ["ilvermorny", "passion", "plus-ultra", "pokemon", "poledemos"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # --- global options anywhere -----------------------------------------------------------------

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from jdr.cli.app import main
+from cli_run import run, run_json
 from jdr.cli.store_commands import to_toml
 from jdr.store import head, open_store
 
@@ -20,19 +19,6 @@ HERO = SYSTEMS / "plus_ultra" / "examples" / "hero.toml"
 
 def _system_of(example: Path) -> str:
     return example.parent.parent.name.replace("_", "-")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """The real command line: `jdr.cli.app.main`, whose errors are one line and exit 2."""
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
-    code, out, _err = run(capsys, *args, "--json")
-    assert out.count("\n") == 1, "exactly one JSON object on stdout"
-    return code, json.loads(out)
 
 
 @pytest.fixture

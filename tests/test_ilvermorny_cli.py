@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
+from cli_run import answer as run_json
+from cli_run import run
 from conftest import installed
-from jdr.cli.app import main
 from jdr.systems import Registry
 
 
@@ -18,19 +18,6 @@ from jdr.systems import Registry
 def ilvermorny_cli() -> Registry:
     """The `ilvermorny` system as installed: found through its `jdr.systems` entry point."""
     return installed("ilvermorny")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    code, out, err = run(capsys, *args, "--json")
-    assert code == 0, err
-    payload: dict[str, Any] = json.loads(out)
-    return payload
 
 
 def test_il_2_il_3_test_roll_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from jdr.cli.app import main
+from cli_run import run
 from jdr.dice.source import GivenFaces
 from jdr.dice.verifiable import commitment, derive_faces
 from jdr.errors import InputError, RulesError
@@ -492,12 +492,6 @@ def test_a_database_from_revision_0001_upgrades_and_its_campaigns_get_a_seed(
 
 
 # --- the command line ------------------------------------------------------------------------
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -3,14 +3,14 @@ list options taking commas, and choices typed in any case."""
 
 from __future__ import annotations
 
-import json
 import tomllib
 from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, Field
 
-from jdr.cli.app import main
+from cli_run import answer as run_json
+from cli_run import run
 from jdr.dice import GivenFaces
 from jdr.errors import InputError
 from jdr.fights import Fight
@@ -20,19 +20,6 @@ from jdr.params import PERCENT, describe_allowed, read_number, read_percent, val
 from jdr.systems.passion.fight import fight_rules
 from jdr.systems.passion.sheet_files import example_path
 from jdr.systems.pokemon.sheets import Pokemon
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    code, out, err = run(capsys, *args, "--json")
-    assert code == 0, err
-    payload: dict[str, Any] = json.loads(out)
-    return payload
 
 
 class Model(BaseModel):

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from jdr.cli.app import main
+from cli_run import run
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError
 from jdr.i18n import language
@@ -272,12 +272,6 @@ def test_every_example_rolls_and_its_odds_hold_its_outcome(name: str) -> None:
 
 
 # --- the command line -------------------------------------------------------------------------
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_pd_2_test_through_the_cli(
