@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli.render import console, emit_json, jsonable
-from jdr.cli.stored import JSON_HELP, LANG_HELP, OUTPUT_HELP, output_file, write_output
+from jdr.cli.stored import JSON_HELP, LANG_HELP, OUTPUT_HELP, deliver
 from jdr.errors import InputError
 from jdr.i18n import N_, _
 
@@ -167,28 +167,15 @@ def print_example(system_id: str, kind: str | None, output: Path | None, json: b
     system = default_registry().get(system_id)
     shown, text = example_text(system, kind)
     kinds = list(getattr(system, "examples", {}))
-    target = output_file(output)
-    if target is not None:
-        write_output(target, text)
-    if json:
-        emit_json(
-            {
-                "system": system.id,
-                "kind": shown,
-                "kinds": kinds,
-                "output": None if target is None else str(target),
-                "toml": text,
-            }
-        )
-        return
-    if target is None:
-        typer.echo(text, nl=False)
-        return
-    console().print(
-        _("example {kind} sheet ({system}) written to {file}").format(
-            kind=shown, system=system.id, file=output
+    payload = {"system": system.id, "kind": shown, "kinds": kinds}
+    deliver(
+        text,
+        output,
+        json,
+        payload,
+        lambda file: _("example {kind} sheet ({system}) written to {file}").format(
+            kind=shown, system=system.id, file=file
         ),
-        markup=False,
     )
 
 

@@ -27,9 +27,8 @@ from jdr.cli.stored import (
     JSON_HELP,
     LANG_HELP,
     OUTPUT_HELP,
+    deliver,
     opened,
-    output_file,
-    write_output,
 )
 from jdr.i18n import N_, _
 
@@ -417,25 +416,13 @@ def _print_campaign(
 
 def _export(found: "Campaign", character: "Character", output: Path | None, json: bool) -> None:
     text = to_toml(character.sheet)
-    target = output_file(output)
-    if target is not None:
-        write_output(target, text)
-    if json:
-        emit_json(
-            {
-                "campaign": found.name,
-                "character": character.name,
-                "output": None if target is None else str(target),
-                "toml": text,
-            }
-        )
-        return
-    if target is None:
-        typer.echo(text, nl=False)
-        return
-    console().print(
-        _("sheet {name} written to {file}").format(name=character.name, file=target),
-        markup=False,
+    payload = {"campaign": found.name, "character": character.name}
+    deliver(
+        text,
+        output,
+        json,
+        payload,
+        lambda file: _("sheet {name} written to {file}").format(name=character.name, file=file),
     )
 
 

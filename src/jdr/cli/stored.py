@@ -1,10 +1,11 @@
 """What every command on stored data shares: the help of `--db`, `--json`, `--lang`, and opening
 the store (imported only when a command runs, so `jdr --help` stays light)."""
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jdr.i18n import N_
 
@@ -51,3 +52,26 @@ def write_output(path: Path, text: str) -> None:
     except OSError as error:
         reason = error.strerror or str(error)
         raise InputError("--output", str(path), _("a writable file"), reason) from None
+
+
+def deliver(
+    text: str,
+    output: Path | None,
+    as_json: bool,
+    payload: dict[str, Any],
+    written: Callable[[Path], str],
+) -> None:
+    """A file's text for `--output` (standard output without it or with `-`); with `--json`, the
+    `payload` plus `output` and `toml` instead; `written(file)` says where it went."""
+    from jdr.cli.render import console, emit_json
+
+    target = output_file(output)
+    if target is not None:
+        write_output(target, text)
+    if as_json:
+        emit_json({**payload, "output": None if target is None else str(target), "toml": text})
+        return
+    if target is None:
+        sys.stdout.write(text)
+        return
+    console().print(written(target), markup=False)
