@@ -1,0 +1,223 @@
+"""Issue 18: three verifiers, one verdict.
+
+`jdr verify` (Python, the library), the browser verifier (`src/jdr/web/static/verify.js`, run
+here under Node.js) and a verifier written from docs/verifiable-rolls.md alone
+(tests/reference_verifier.py, importing nothing from jdr) must name the same problems, in the same
+order, on journals of both formats and on every kind of tampering.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import reference_verifier
+from jdr.dice.source import GivenFaces
+from jdr.journal import service
+from jdr.journal.entries import GENESIS, Entry, frozen_time
+from jdr.journal.verify import verify
+from jdr.params import validate_params
+from jdr.store import Store
+from jdr.systems import default_registry
+
+ROOT = Path(__file__).parents[1]
+VERIFY_JS = ROOT / "src" / "jdr" / "web" / "static" / "verify.js"
+RUNNER = ROOT / "tests" / "js" / "verify_cli.mjs"
+FORMAT_1 = ROOT / "tests" / "fixtures" / "journal-format-1.json"
+NODE = shutil.which("node")
+
+Json = dict[str, Any]
+
+needs_node = pytest.mark.skipif(
+    NODE is None, reason="Node.js is not installed (.ci/run installs it)"
+)
+
+
+def roll(store: Store, name: str, action: str, params: Json, **options: Any) -> None:
+    campaign = store.campaign(name)
+    system = default_registry().get(campaign.system)
+    chosen = system.actions[action]
+    service.roll(store, campaign, system, chosen, validate_params(chosen.params, params), **options)
+
+
+def format_2_journal(store: Store) -> Json:
+    """Two epochs of a Pokémon campaign: a float-bearing capture, a client seed with control and
+    non-BMP characters, a hidden roll disclosed, typed faces, generic dice."""
+    store.create_campaign("pokemon", "Deux")
+    with frozen_time("2026-12-01T20:00:00Z"):
+        capture = {
+            "ball": "super",
+            "difficulty": "8",
+            "vitality_pct": "40,5",
+            "condition": "Sommeil",
+        }
+        roll(store, "Deux", "capture", capture, actor="Sacha", client_seed="tab\t😀 \x01 \u2028")
+        roll(store, "Deux", "check", {"dice": "3"}, actor="MJ", hidden=True)
+        roll(store, "Deux", "check", {"dice": "2"}, actor="Ondine", rng=GivenFaces([0, 4]))
+        service.roll_dice(store, store.campaign("Deux"), _parse("4d10>=6f1"), service.Who("MJ"))
+        campaign = store.campaign("Deux")
+        store.disclose(campaign.id)
+        store.reveal_epoch(campaign.id)
+        roll(store, "Deux", "check", {"dice": "4"}, actor="Sacha")
+    exported: Json = json.loads(json.dumps(service.export(store, store.campaign("Deux"))))
+    return exported
+
+
+def _parse(text: str) -> Any:
+    from jdr.dice import notation
+
+    return notation.parse(text)
+
+
+def rehash(journal: Json, start: int = 0) -> Json:
+    """A forger who knows the format: every hash and link recomputed from entry `start`."""
+    entries = journal["entries"]
+    previous = entries[start - 1]["hash"] if start else GENESIS
+    for item in entries[start:]:
+        item["prev_hash"] = previous
+        item["body_hash"] = Entry.from_json(item).body_hash
+        item["hash"] = Entry.from_json(item).hash
+        previous = item["hash"]
+    return journal
+
+
+def _face(journal: Json) -> Json:
+    item = next(e for e in journal["entries"] if e.get("dice", {}).get("source") == "derived")
+    size, face = item["dice"]["rolls"][0]
+    item["dice"]["rolls"][0][1] = face % size + 1
+    return journal
+
+
+def _delete(journal: Json) -> Json:
+    del journal["entries"][1]
+    return journal
+
+
+def _swap(journal: Json) -> Json:
+    entries = journal["entries"]
+    entries[1], entries[2] = entries[2], entries[1]
+    return journal
+
+
+def _time(journal: Json) -> Json:
+    item = next(e for e in journal["entries"] if "time" in e)
+    item["time"] = "2020-01-01T00:00:00Z"
+    return journal
+
+
+def _seed(journal: Json) -> Json:
+    journal["epochs"][0]["seed"] = bytes(32).hex()
+    return journal
+
+
+def _param(journal: Json) -> Json:
+    item = next(e for e in journal["entries"] if e.get("dice", {}).get("source") == "derived")
+    item["context"]["actor"] = "Quelqu'un d'autre"
+    return rehash(journal)
+
+
+def _context_seq(journal: Json) -> Json:
+    journal["entries"][0]["context"]["seq"] = 9
+    return journal
+
+
+def _commitment(journal: Json) -> Json:
+    journal["entries"][0]["commitment"] = "f" * 64
+    return journal
+
+
+def _body_hash(journal: Json) -> Json:
+    journal["entries"][0]["body_hash"] = "e" * 64
+    return journal
+
+
+def _not_a_journal(journal: Json) -> Json:
+    journal["format"] = "autre"
+    return journal
+
+
+TAMPERINGS: dict[str, Callable[[Json], Json]] = {
+    "none": lambda journal: journal,
+    "face": _face,
+    "face, chain re-hashed": lambda journal: rehash(_face(journal)),
+    "deleted entry": _delete,
+    "deleted entry, re-linked": lambda journal: rehash(_delete(journal)),
+    "swap": _swap,
+    "time": _time,
+    "seed": _seed,
+    "parameter, re-hashed": _param,
+    "context seq": _context_seq,
+    "commitment": _commitment,
+    "body hash": _body_hash,
+    "not a journal": _not_a_journal,
+}
+
+
+def kinds_of_jdr(journal: Json) -> list[tuple[str, int | None]]:
+    return [(p.kind, p.seq) for p in verify(journal).problems]
+
+
+def kinds_of_js(journal: Json, tmp_path: Path) -> list[tuple[str, int | None]]:
+    path = tmp_path / "journal.json"
+    path.write_text(json.dumps(journal, ensure_ascii=False, indent=1), encoding="utf-8")
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, str(RUNNER), str(VERIFY_JS), str(path)], capture_output=True, text=True, check=True
+    )
+    report = json.loads(done.stdout)
+    return [(p["kind"], p["seq"]) for p in report["problems"]]
+
+
+@pytest.fixture(params=["format 1", "format 2"])
+def journal(request: pytest.FixtureRequest, store: Store) -> Json:
+    if request.param == "format 1":
+        loaded: Json = json.loads(FORMAT_1.read_text(encoding="utf-8"))
+        return loaded
+    return format_2_journal(store)
+
+
+@needs_node
+@pytest.mark.parametrize("tampering", list(TAMPERINGS))
+def test_the_three_verifiers_agree(journal: Json, tampering: str, tmp_path: Path) -> None:
+    """Issue 18: `jdr verify`, the Node.js verifier and the document-only verifier agree."""
+    if tampering == "time" and "time" not in journal["entries"][0]:
+        pytest.skip("format-1 entries carry no time: that is what format 2 adds")
+    tampered = TAMPERINGS[tampering](copy.deepcopy(journal))
+    expected = kinds_of_jdr(tampered)
+    assert (tampering == "none") == (expected == []), expected
+    assert kinds_of_js(tampered, tmp_path) == expected
+    assert reference_verifier.verify(copy.deepcopy(tampered)) == expected
+
+
+def test_the_format_1_fixture_verifies_with_every_result_recomputed() -> None:
+    """Journals written before format 2 still verify (tests/fixtures: written by jdr 4ed4214)."""
+    from jdr.journal.replay import replayer_for
+
+    journal = json.loads(FORMAT_1.read_text(encoding="utf-8"))
+    report = verify(journal, replayer_for)
+    assert report.ok, [p.message() for p in report.problems]
+    assert (report.entries, report.dice_checked, report.results_checked) == (11, 7, 9)
+    assert all("v" not in item and "time" not in item for item in journal["entries"])
+
+
+def test_a_format_2_journal_hashes_rfc_8785_bytes_with_its_time(store: Store) -> None:
+    import rfc8785
+
+    journal = format_2_journal(store)
+    first = journal["entries"][0]
+    assert first["v"] == 2 and first["time"] == "2026-12-01T20:00:00Z"
+    assert first["context"]["params"]["vitality_pct"] == 40.5 and first["context"]["v"] == 2
+    header = {k: first[k] for k in ("seq", "prev_hash", "commitment", "hidden", "body_hash")}
+    header.update(time=first["time"], v=2)
+    import hashlib
+
+    assert hashlib.sha256(rfc8785.dumps(header)).hexdigest() == first["hash"]
+    changed = _time(copy.deepcopy(journal))
+    assert [p.kind for p in verify(changed).problems][:1] == ["hash"]
