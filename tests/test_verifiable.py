@@ -134,8 +134,16 @@ def test_canonical_bytes_and_first_blocks_match_the_doc() -> None:
 
 def test_canonical_keeps_v1_and_refuses_other_versions_and_non_json() -> None:
     assert canonical({"v": 1, "a": 1}) == canonical({"a": 1}) == b'{"a":1,"v":1}'
+    assert canonical({"v": 2, "a": 1}) == b'{"a":1,"v":2}'  # scheme 2: RFC 8785
     with pytest.raises(InputError):
-        canonical({"v": 2})
+        canonical({"v": 3})
+    with pytest.raises(InputError):
+        canonical({"v": True})
+    assert canonical({"v": 2, "x": 1.5, "y": 2.5e-7}) == b'{"v":2,"x":1.5,"y":2.5e-7}'
+    with pytest.raises(InputError):
+        canonical({"v": 2, "x": 40.0})  # scheme 2: a whole number is an integer
+    with pytest.raises(InputError):
+        canonical({"v": 2, "x": 2**53})
     with pytest.raises(InputError):
         canonical({"x": float("nan")})
     with pytest.raises(InputError):

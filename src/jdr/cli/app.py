@@ -242,12 +242,23 @@ def build_app() -> typer.Typer:
                 help=_("An entry's hash seen elsewhere (a forum post): the journal must hold it."),
             ),
         ] = None,
+        witness: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--witness",
+                metavar="FILE",
+                help=_(
+                    "A saved text showing journal lines (a recap, a forum thread as text or"
+                    " HTML): every head it shows must lie on the chain."
+                ),
+            ),
+        ] = None,
         json: Annotated[bool, typer.Option("--json", help=json_help)] = False,
         lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
     ) -> int:
         from jdr.cli.journal_commands import verify_file
 
-        code = verify_file(file, pin, json)
+        code = verify_file(file, pin, json, witness)
         if code:
             raise typer.Exit(code)
         return 0

@@ -14,6 +14,8 @@ from jdr.cli.render import command_line
 from jdr.i18n import _
 
 DEMO_SEED = bytes(range(32))
+DEMO_TIME = "2026-01-01T20:00:00Z"
+"""When the demo's entries say they were written (so the demo prints the same hashes every run)."""
 CAMPAIGN = "demo-journal"
 
 
@@ -21,6 +23,7 @@ def verifiable_rolls(out: Console) -> None:
     """Roll twice through a campaign (the second asks for the same action id), reveal, verify."""
     from jdr.cli.journal_commands import journal_lines
     from jdr.journal import service
+    from jdr.journal.entries import frozen_time
     from jdr.journal.replay import replayer_for
     from jdr.journal.verify import verify
     from jdr.params import validate_params
@@ -33,7 +36,10 @@ def verifiable_rolls(out: Console) -> None:
     system = registry.get("poledemos")
     action = system.actions["test"]
     params = validate_params(action.params, {"val": "3+", "dice": 3})
-    with tempfile.TemporaryDirectory(prefix="jdr-demo-") as folder:
+    with (
+        tempfile.TemporaryDirectory(prefix="jdr-demo-") as folder,
+        frozen_time(DEMO_TIME),  # the same hashes at every run
+    ):
         store = open_store(f"sqlite:///{Path(folder) / 'journal.db'}")
         try:
             campaign_id = store.create_campaign(system.id, CAMPAIGN, seed=DEMO_SEED)

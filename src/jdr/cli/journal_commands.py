@@ -481,15 +481,18 @@ def _number(value: Any) -> str:
 # --- jdr verify ------------------------------------------------------------------------------
 
 
-def verify_file(file: str, pins: list[str] | None, json: bool) -> int:
+def verify_file(
+    file: str, pins: list[str] | None, json: bool, witness_files: list[str] | None = None
+) -> int:
     """`jdr verify FILE`: 0 when everything checks, 1 at the first discrepancy."""
     from jdr.errors import InputError
     from jdr.journal.replay import replayer_for
-    from jdr.journal.verify import FORMAT, VERSION, verify
+    from jdr.journal.verify import FORMAT, VERSIONS, verify, witnesses_in
 
     data = _read_journal(file)
     pinned = _pins(pins or [])
-    if data.get("format") != FORMAT or data.get("v") != VERSION:
+    witnesses = [w for name in witness_files or [] for w in witnesses_in(_read_text(name), name)]
+    if data.get("format") != FORMAT or data.get("v") not in VERSIONS:
         raise InputError(
             "FILE",
             file,
@@ -498,12 +501,24 @@ def verify_file(file: str, pins: list[str] | None, json: bool) -> int:
                 format=data.get("format"), v=data.get("v")
             ),
         )
-    report = verify(data, replayer_for, pinned)
+    report = verify(data, replayer_for, pinned, witnesses)
     if json:
         emit_json({"file": file, **report.to_json()})
     else:
         _print_report(data, report)
     return 0 if report.ok else 1
+
+
+def _read_text(file: str) -> str:
+    """A witness file's text (a saved recap or forum page; undecodable bytes are skipped)."""
+    from jdr.errors import InputError
+
+    try:
+        if file == "-":
+            return sys.stdin.read()
+        return Path(file).read_bytes().decode("utf-8", errors="replace")
+    except OSError as error:
+        raise InputError("--witness", file, _("a readable text file"), error.strerror) from None
 
 
 def _read_journal(file: str) -> Json:

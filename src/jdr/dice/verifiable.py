@@ -1,9 +1,14 @@
-"""Verifiable dice: faces anyone can re-compute once the seed is revealed (scheme `v: 1`).
+"""Verifiable dice: faces anyone can re-compute once the seed is revealed.
 
 A secret 32-byte seed is drawn from the OS and its SHA-256 *commitment* is published before any
 roll. A roll's faces come from HMAC-SHA256(seed, canonical JSON of its context ‖ block counter),
 mapped to faces by rejection sampling (no modulo bias). docs/verifiable-rolls.md describes the
 algorithm byte for byte, with test vectors.
+
+Two schemes share everything but the canonical bytes: **scheme 2** (`"v": 2` in the context, what
+jdr writes) canonicalises JSON by RFC 8785 (JCS), which any language reproduces byte for byte, and
+its values never depend on a language's float formatting (`portable`); **scheme 1** (a context
+without `"v"`, journals written before it) used Python's `json.dumps` with sorted keys.
 
 >>> seed = bytes(range(32))
 >>> commitment(seed)[:16]
@@ -22,12 +27,21 @@ import json
 import math
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from jdr.errors import InputError, LimitError
 from jdr.i18n import _
 
 VERSION = 1
-"""The scheme's version, hashed inside every context as `"v": 1`."""
+"""The first scheme: a context without `"v"` is hashed with `"v": 1` added (Python JSON)."""
+
+LATEST = 2
+"""The scheme jdr writes: the context carries `"v": 2` and is canonicalised by RFC 8785."""
+
+SCHEMES = (VERSION, LATEST)
+
+SAFE_INTEGER = 2**53 - 1
+"""The largest integer every JSON reader holds exactly (a JavaScript number's 53-bit mantissa)."""
 
 SEED_BYTES = 32
 MAX_SIZE = 10**6
@@ -65,26 +79,96 @@ def _check_json(value: object, where: str) -> None:
     raise InputError(where, value, _("JSON values"), _("not a JSON value"))
 
 
-def canonical(context: Mapping[str, object]) -> bytes:
-    """The context's canonical bytes: sorted keys, no spaces, UTF-8, with `"v": 1` added.
+def scheme_of(context: Mapping[str, object]) -> int:
+    """A context's scheme: its `"v"` (1 when absent); any other value is refused."""
+    version = context.get("v", VERSION)
+    if isinstance(version, bool) or version not in SCHEMES:
+        raise InputError("context.v", version, "1, 2", _("unknown scheme version"))
+    return int(version)
 
+
+def canonical(context: Mapping[str, object]) -> bytes:
+    """The context's canonical bytes, by its scheme: RFC 8785 for `"v": 2`; sorted keys, no
+    spaces, UTF-8, with `"v": 1` added, for a context without `"v"` (scheme 1).
+
+    >>> canonical({"b": 1, "a": "é", "v": 2})
+    b'{"a":"\\xc3\\xa9","b":1,"v":2}'
     >>> canonical({"b": 1, "a": "é"})
     b'{"a":"\\xc3\\xa9","b":1,"v":1}'
     """
-    if context.get("v", VERSION) != VERSION:
-        raise InputError("context.v", context["v"], str(VERSION), _("unknown scheme version"))
-    return canonical_json({**context, "v": VERSION}, "context")
+    version = scheme_of(context)
+    return canonical_json({**context, "v": version}, "context", version)
 
 
-def canonical_json(value: object, where: str = "value") -> bytes:
-    """Any JSON value's canonical bytes: sorted keys, no spaces, UTF-8 (what the journal hashes).
+def canonical_json(value: object, where: str = "value", version: int = VERSION) -> bytes:
+    """Any JSON value's canonical bytes (what the journal hashes): RFC 8785 for scheme 2; for
+    scheme 1, Python's `json.dumps` with sorted keys, no spaces, UTF-8.
 
+    >>> canonical_json({"b": [1, True], "a": None, "é": "\\u007f\\t"}, version=2)
+    b'{"a":null,"b":[1,true],"\\xc3\\xa9":"\\x7f\\\\t"}'
     >>> canonical_json({"b": [1, True], "a": None})
     b'{"a":null,"b":[1,true]}'
     """
+    if version == LATEST:
+        _check_portable(value, where)
+        import rfc8785
+
+        return rfc8785.dumps(value)  # type: ignore[arg-type]  # checked just above
     _check_json(value, where)
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return text.encode("utf-8")
+
+
+def _check_portable(value: object, where: str) -> None:
+    """Refuse what scheme 2 keeps out of hashed JSON, so that every language reads back the
+    values it hashed: a whole number written as a float (`portable` makes it an integer),
+    NaN and infinities, integers beyond ±(2^53 − 1), and anything a JSON round trip would
+    change. Other numbers are written as RFC 8785 says (ECMAScript's shortest round-trip
+    form, which Python's `repr` and JavaScript's `String(x)` both give)."""
+    if value is None or isinstance(value, str | bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > SAFE_INTEGER:
+            raise InputError(where, value, f"±{SAFE_INTEGER}", _("too large to be exact in JSON"))
+        return
+    if isinstance(value, float):
+        if value.is_integer() or not math.isfinite(value):
+            raise InputError(where, value, _("a whole number as an integer"), _("a float"))
+        return
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise InputError(where, key, _("text keys"), _("JSON object keys must be text"))
+            _check_portable(item, f"{where}.{key}")
+        return
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            _check_portable(item, f"{where}[{index}]")
+        return
+    raise InputError(where, value, _("JSON values"), _("not a JSON value"))
+
+
+def portable(value: Any) -> Any:
+    """`value` (plain JSON) as every language reads it back: a whole number written as a float
+    becomes an integer (`40.0` and `40` are one value in JavaScript), an integer beyond
+    ±(2^53 − 1) its decimal text (JavaScript would round it); other numbers stay numbers.
+
+    >>> portable({"pct": 40.0, "multiplier": 1.5, "big": 2**60, "ok": [3, "x", None]})
+    {'pct': 40, 'multiplier': 1.5, 'big': '1152921504606846976', 'ok': [3, 'x', None]}
+    """
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) <= SAFE_INTEGER else str(value)
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) <= SAFE_INTEGER:
+            return int(value)
+        return value
+    if isinstance(value, Mapping):
+        return {key: portable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [portable(item) for item in value]
+    return value
 
 
 def sha256_hex(data: bytes) -> str:
@@ -101,7 +185,7 @@ def _width(size: int) -> int:
 
 
 class Derived:
-    """A random source whose faces derive from a seed and a roll's context (scheme v1).
+    """A random source whose faces derive from a seed and a roll's context (by its scheme).
 
     Bytes come from HMAC-SHA256 blocks, counter 0, 1, 2 …, consumed in order across calls.
     A d1 always shows 1 and consumes nothing.

@@ -1,21 +1,29 @@
-"""Journal entries: every roll and every fight action of a campaign, hash-chained (scheme `v: 1`).
+"""Journal entries: every roll and every fight action of a campaign, hash-chained.
 
 An entry's **body** is what happened: the roll's `context` (the bytes its dice derive from), its
 `dice` (where the faces came from and each `[size, face]` in roll order) and its `result`. The
-entry's **hash** covers its header, `seq`, `prev_hash` (the previous entry's hash, 64 zeros for the
-first), the epoch's `commitment`, `hidden`, and the SHA-256 of the body:
+entry's **hash** covers its header: `seq`, `prev_hash` (the previous entry's hash, 64 zeros for the
+first), the epoch's `commitment`, `hidden`, the SHA-256 of the body, and (format 2) the entry's
+`time` and its format `v`:
 
     body_hash = SHA-256(canonical JSON of {"context", "dice", "result"} (+ "salt" if hidden))
-    hash      = SHA-256(canonical JSON of {"body_hash", "commitment", "hidden", "prev_hash", "seq"})
+    hash      = SHA-256(canonical JSON of {"body_hash", "commitment", "hidden", "prev_hash",
+                                           "seq"} (+ "time", "v": 2 in format 2))
 
 so changing, removing or moving any entry breaks every hash after it. A hidden entry (a GM's
 secret roll) is published as its header and `body_hash` only; its body, salted with 16 random
 bytes so it cannot be guessed from a short list of possible results, is disclosed later and must
 hash to the same `body_hash`.
 
->>> first = make_entry(1, GENESIS, "c" * 64, {"action": "test"}, dice([[12, 7]]), {"n": 7})
->>> len(first.hash)
-64
+**Formats.** Format 2 (what jdr writes: every new epoch) canonicalises by RFC 8785 and writes
+whole numbers as integers (`jdr.dice.verifiable.portable`), so a verifier in any language hashes
+the same bytes; its contexts carry `"v": 2`. Format 1 (journals written before it: Python's
+JSON, no `time`) still verifies: each entry says which it is.
+
+>>> first = make_entry(1, GENESIS, "c" * 64, {"action": "test"}, dice([[12, 7]]), {"n": 7},
+...                    time="2026-12-01T10:00:00Z")
+>>> len(first.hash), first.header["v"], first.context
+(64, 2, {'action': 'test', 'v': 2})
 >>> second = make_entry(2, first.hash, "c" * 64, {"action": "test"}, dice([]), {"n": 0})
 >>> second.prev_hash == first.hash
 True
@@ -27,11 +35,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from jdr.dice.verifiable import canonical_json, sha256_hex
+from jdr.dice.verifiable import LATEST, VERSION, canonical_json, portable, sha256_hex
 
 Json = dict[str, Any]
 
@@ -51,15 +61,19 @@ def dice(rolls: Sequence[Sequence[int]], source: str = "derived") -> Json:
     return {"source": source, "rolls": [[int(size), int(face)] for size, face in rolls]}
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, version: int = VERSION) -> Any:
     """`value` as the JSON a database or a file gives back: tuples become lists, keys text,
-    Fractions `"a/b"`, enums their value.
+    Fractions `"a/b"`, enums their value; in format 2, whole floats become integers and huge
+    integers text (`portable`).
 
     >>> from fractions import Fraction
-    >>> plain({1: (Fraction(1, 3), None)})
-    {'1': ['1/3', None]}
+    >>> plain({1: (Fraction(1, 3), None), "pct": 40.0})
+    {'1': ['1/3', None], 'pct': 40.0}
+    >>> plain({"pct": 40.0, "multiplier": 1.5}, 2)
+    {'pct': 40, 'multiplier': 1.5}
     """
-    return json.loads(json.dumps(value, ensure_ascii=False, default=_jsonable))
+    loaded = json.loads(json.dumps(value, ensure_ascii=False, default=_jsonable))
+    return portable(loaded) if version == LATEST else loaded
 
 
 def _jsonable(value: Any) -> Any:
@@ -94,6 +108,10 @@ class Entry:
     hidden: bool = False
     salt: str | None = None
     sealed_body_hash: str | None = field(default=None, compare=False)
+    v: int = VERSION
+    """The entry's format: 1 (Python JSON, no time) or 2 (RFC 8785, `time` in the header)."""
+    time: str | None = None
+    """When the entry was written (format 2): UTC, `YYYY-MM-DDTHH:MM:SSZ`."""
 
     @property
     def disclosed(self) -> bool:
@@ -112,21 +130,24 @@ class Entry:
         if not self.disclosed:
             assert self.sealed_body_hash is not None
             return self.sealed_body_hash
-        return sha256_hex(canonical_json(self.body, "entry"))
+        return sha256_hex(canonical_json(self.body, "entry", self.v))
 
     @property
     def header(self) -> Json:
-        return {
+        header: Json = {
             "seq": self.seq,
             "prev_hash": self.prev_hash,
             "commitment": self.commitment,
             "hidden": self.hidden,
             "body_hash": self.body_hash,
         }
+        if self.v != VERSION:
+            header.update(time=self.time, v=self.v)
+        return header
 
     @property
     def hash(self) -> str:
-        return sha256_hex(canonical_json(self.header, "entry"))
+        return sha256_hex(canonical_json(self.header, "entry", self.v))
 
     @property
     def actor(self) -> Any:
@@ -148,6 +169,8 @@ class Entry:
             self.hidden,
             None,
             sealed_body_hash=self.body_hash,
+            v=self.v,
+            time=self.time,
         )
 
     def to_json(self, hash_: str | None = None) -> Json:
@@ -177,6 +200,8 @@ class Entry:
             hidden=bool(data.get("hidden", False)),
             salt=data.get("salt"),
             sealed_body_hash=None if has_body else data["body_hash"],
+            v=data.get("v", VERSION),
+            time=data.get("time"),
         )
 
 
@@ -188,15 +213,49 @@ def make_entry(
     dice: Json,
     result: Json,
     hidden: bool = False,
+    version: int = LATEST,
+    time: str | None = None,
 ) -> Entry:
-    """Entry `seq`, chained to `prev_hash`; a hidden one gets a fresh random salt."""
+    """Entry `seq`, chained to `prev_hash`, in format `version` (written at `time`, now by
+    default); a hidden one gets a fresh random salt. A format-2 context gets `"v": 2`."""
+    if version == LATEST:
+        context = {**context, "v": LATEST}
     return Entry(
         seq=seq,
         prev_hash=prev_hash,
         commitment=commitment,
-        context=plain(context),
-        dice=plain(dice),
-        result=plain(result),
+        context=plain(context, version),
+        dice=plain(dice, version),
+        result=plain(result, version),
         hidden=hidden,
         salt=secrets.token_hex(16) if hidden else None,
+        v=version,
+        time=(time or now()) if version == LATEST else None,
     )
+
+
+_frozen: ContextVar[str | None] = ContextVar("jdr_journal_time", default=None)
+
+
+def now() -> str:
+    """The time an entry is written: UTC to the second, `2026-12-01T10:00:00Z` (or the time
+    `frozen_time` holds)."""
+    from datetime import UTC, datetime
+
+    return _frozen.get() or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@contextmanager
+def frozen_time(time: str) -> Iterator[None]:
+    """Entries written inside are dated `time` (a demo or a test that must print the same hashes
+    at every run).
+
+    >>> with frozen_time("2026-01-01T00:00:00Z"):
+    ...     make_entry(1, GENESIS, "c" * 64, {}, dice([]), {}).time
+    '2026-01-01T00:00:00Z'
+    """
+    token = _frozen.set(time)
+    try:
+        yield
+    finally:
+        _frozen.reset(token)

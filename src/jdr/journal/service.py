@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdr.dice.source import GivenFaces, RandomSource, Recording, Seeded
-from jdr.dice.verifiable import Derived
+from jdr.dice.verifiable import LATEST, Derived
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
-from jdr.journal.entries import GENESIS, Entry, dice, make_entry
+from jdr.journal.entries import GENESIS, Entry, dice, make_entry, plain
 from jdr.params import display_fields, identity
 from jdr.store import (
     Campaign,
@@ -105,18 +105,21 @@ def journaled(
         tail = head.tail
         seq, prev_hash = (tail[0] + 1, tail[1]) if tail else (1, GENESIS)
         chosen = action_id if action_id is not None else f"{AUTO_PREFIX}{seq}"
+        version = entry_format(head.tail_epoch, head.tail_format, epoch.number)
         context = {**base, "campaign": campaign.name, "action_id": chosen, "seq": seq}
+        if version == LATEST:  # the dice derive from the context exactly as the entry keeps it
+            context = plain({**context, "v": LATEST}, LATEST)
         inner = rng if rng is not None else Derived(epoch.seed, context)
         recording = Recording(inner)
         result, value, fight = run(recording)
         rolls = list(zip(recording.sizes, recording.rolled, strict=True))
         source = "derived" if rng is None else source_name(rng)
         entry = make_entry(
-            seq, prev_hash, epoch.commitment, context, dice(rolls, source), result, hidden
+            seq, prev_hash, epoch.commitment, context, dice(rolls, source), result, hidden, version
         )
         row = JournalRow(seq, chosen, epoch.number, hidden, not hidden, entry.hash, entry.to_json())
         try:
-            version = store.record(campaign.id, row, fight)
+            fight_version = store.record(campaign.id, row, fight)
         except (JournalConflictError, ConflictError) as conflict:
             if attempts > retries:
                 if isinstance(conflict, ConflictError) and fight is not None:
@@ -125,7 +128,17 @@ def journaled(
                     ) from conflict
                 raise JournalConflictError(campaign.id, seq, attempts) from conflict
             continue
-        return Journaled(entry, value, version)
+        return Journaled(entry, value, fight_version)
+
+
+def entry_format(tail_epoch: int | None, tail_format: int, epoch: int) -> int:
+    """The format a new entry of `epoch` is written in: the format of the epoch's entries so far
+    (an epoch opened before format 2 keeps format 1 until it is revealed), else the latest.
+
+    >>> entry_format(None, 1, 1), entry_format(1, 1, 1), entry_format(1, 1, 2)
+    (2, 1, 2)
+    """
+    return tail_format if tail_epoch == epoch else LATEST
 
 
 def _replay(
@@ -324,13 +337,15 @@ def export(store: Store, campaign: Campaign) -> Json:
         }
         for epoch in store.epochs(campaign.id)
     ]
-    entries = [_public(row).to_json(row.hash) for row in store.journal(campaign.id)]
+    rows = store.journal(campaign.id)
+    entries = [_public(row).to_json(row.hash) for row in rows]
     return {
         "format": FORMAT,
         "v": VERSION,
         "campaign": campaign.name,
         "system": campaign.system,
         "exported": datetime.now(UTC).isoformat(timespec="seconds"),
+        "head": {"seq": rows[-1].seq, "hash": rows[-1].hash} if rows else None,
         "epochs": epochs,
         "entries": entries,
     }

@@ -24,12 +24,20 @@ yet (or ever, for typed faces).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.dice.source import GivenFaces, RandomSource
-from jdr.dice.verifiable import MAX_SIZE, SEED_BYTES, Derived, commitment
+from jdr.dice.verifiable import (
+    LATEST,
+    MAX_SIZE,
+    SCHEMES,
+    SEED_BYTES,
+    Derived,
+    commitment,
+)
 from jdr.errors import JdrError
 from jdr.i18n import N_, _
 from jdr.journal.entries import GENESIS, Entry, plain, short
@@ -37,7 +45,9 @@ from jdr.journal.entries import GENESIS, Entry, plain, short
 Json = dict[str, Any]
 
 FORMAT = "jdr-journal"
-VERSION = 1
+VERSION = 2
+"""The export file's version: 2 holds entries of either format (each says which); 1 is read."""
+VERSIONS = (1, 2)
 
 MESSAGES = {
     "format": N_("not a jdr journal: {detail}"),
@@ -76,6 +86,13 @@ MESSAGES = {
     "replay": N_("entry {seq}: the rules refuse this action from these dice: {detail}"),
     "pin": N_("entry {seq}: its hash is {found}, the pinned hash is {expected}"),
     "pin_missing": N_("entry {seq} is pinned but not in the journal (last entry: {last})"),
+    "witness": N_(
+        "entry {seq}: {source} saw hash {expected}, the journal shows {found} — the journal was"
+        " rewritten after it was seen"
+    ),
+    "witness_missing": N_(
+        "entry {seq}: {source} saw it, but the journal ends at entry {last} — entries were removed"
+    ),
 }
 
 
@@ -150,16 +167,18 @@ def verify(
     journal: Mapping[str, Any],
     replayer: Callable[[str | None], Replayer | None] | None = None,
     pins: Mapping[int, str] | None = None,
+    witnesses: Sequence[Witness] = (),
 ) -> Report:
     """Check an exported journal (see the module's docstring).
 
     `replayer(system_id)` gives the function that re-computes the results of the system an
     entry's context names (`None`: generic dice notation); without it, results are not
     re-computed. `pins` maps seqs to hashes (or their first digits) seen elsewhere, e.g. on a
-    forum post, which the journal must still hold.
+    forum post, which the journal must still hold; `witnesses` are such heads read from saved
+    texts (`witnesses_in`), each naming where it was seen.
     """
     report = Report()
-    if journal.get("format") != FORMAT or journal.get("v") != VERSION:
+    if journal.get("format") != FORMAT or journal.get("v") not in VERSIONS:
         detail = f"format {journal.get('format')!r}, v {journal.get('v')!r}"
         report.problems.append(Problem("format", None, {"detail": detail}))
         return report
@@ -203,7 +222,7 @@ def verify(
         previous, previous_hash = entry, item["hash"]  # one changed entry is one problem
     if previous is not None:
         report.last = (previous.seq, previous_hash)
-    _check_pins(pins or {}, raw, report)
+    _check_pins(pins or {}, raw, report, witnesses)
     return report
 
 
@@ -264,6 +283,11 @@ def _check_shape(item: Any) -> None:
         value = item[name]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise ValueError(_("{field} has the wrong type").format(field=name))
+    version = item.get("v", 1)
+    if isinstance(version, bool) or version not in SCHEMES:
+        raise ValueError(_("{field} has the wrong type").format(field="v"))
+    if version == LATEST and not isinstance(item.get("time"), str):
+        raise ValueError(_("{field} has the wrong type").format(field="time"))
     if "context" not in item:
         if not isinstance(item.get("body_hash"), str):
             raise ValueError(_("{field} has the wrong type").format(field="body_hash"))
@@ -386,7 +410,11 @@ def _check_dice(entry: Entry, seed: bytes | None, report: Report) -> list[int] |
     if seed is None:
         report.unrevealed.append(entry.seq)
         return None
-    source = Derived(seed, entry.context or {})
+    try:
+        source = Derived(seed, entry.context or {})
+    except JdrError as refused:
+        report.problems.append(Problem("replay", entry.seq, {"detail": refused.message()}))
+        return None
     for number, (size, face) in enumerate(rolls, start=1):
         derived = source.faces(size, 1)[0]
         if derived != face:
@@ -421,8 +449,8 @@ def _check_result(entry: Entry, faces: list[int], replay: Replayer, report: Repo
             Problem("dice_count", entry.seq, {"expected": given.used, "found": len(faces)})
         )
         return
-    if plain(result) != entry.result:
-        where, expected, found = difference(plain(result), entry.result)
+    if plain(result, entry.v) != entry.result:
+        where, expected, found = difference(plain(result, entry.v), entry.result)
         report.problems.append(
             Problem(
                 "result",
@@ -472,7 +500,32 @@ def _brief(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _check_pins(pins: Mapping[int, str], raw: list[Any], report: Report) -> None:
+@dataclass(frozen=True)
+class Witness:
+    """A journal head seen somewhere else: entry `seq` had a hash starting with `hash`."""
+
+    seq: int
+    hash: str
+    source: str
+
+
+_HEAD = re.compile(r"(?:#|n°)\s?(\d{1,12})\s(?:·\s)?([0-9a-f]{10,64})\b")
+
+
+def witnesses_in(text: str, source: str) -> list[Witness]:
+    """The journal heads a text shows: roll lines (`journal #12 · 3fa9c2d1e0`), recap footers
+    (`journal #12 3fa9c2d1e0, #13 …`), in either language (`n°12`), from any saved text: a recap,
+    a forum thread saved as text or HTML.
+
+    >>> witnesses_in("[i]journal n°7 · 3fa9c2d1e0 · engagement …[/i]", "post.txt")
+    [Witness(seq=7, hash='3fa9c2d1e0', source='post.txt')]
+    """
+    return [Witness(int(m[1]), m[2], source) for m in _HEAD.finditer(text)]
+
+
+def _check_pins(
+    pins: Mapping[int, str], raw: list[Any], report: Report, witnesses: Sequence[Witness] = ()
+) -> None:
     hashes = {}
     for item in raw:
         try:
@@ -486,3 +539,11 @@ def _check_pins(pins: Mapping[int, str], raw: list[Any], report: Report) -> None
             report.problems.append(Problem("pin_missing", seq, {"last": last}))
         elif not found.startswith(pinned.lower()):
             report.problems.append(Problem("pin", seq, {"found": short(found), "expected": pinned}))
+    for seen in witnesses:
+        found = hashes.get(seen.seq)
+        if found is None:
+            problem = Problem("witness_missing", seen.seq, {"source": seen.source, "last": last})
+            report.problems.append(problem)
+        elif not found.startswith(seen.hash.lower()):
+            data = {"source": seen.source, "expected": seen.hash, "found": short(found)}
+            report.problems.append(Problem("witness", seen.seq, data))

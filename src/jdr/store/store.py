@@ -103,6 +103,10 @@ class JournalHead:
     known: JournalRow | None
     tail: tuple[int, str] | None
     epoch: Epoch | None
+    tail_epoch: int | None = None
+    """The epoch number of the tail entry (None for an empty journal)."""
+    tail_format: int = 1
+    """The journal format (`"v"`) of the tail entry (1 when it has none)."""
 
 
 @dataclass(frozen=True)
@@ -304,7 +308,7 @@ class Store:
         """What a roll needs before it rolls, in one read: the entry already recorded for
         `action_id` (if any), the journal's tail, and the open epoch (None if there is none)."""
         tail_query = (
-            select(journal.c.seq, journal.c.hash)
+            select(journal.c.seq, journal.c.hash, journal.c.epoch, journal.c.entry)
             .where(journal.c.campaign_id == campaign_id)
             .order_by(journal.c.seq.desc())
             .limit(1)
@@ -330,6 +334,8 @@ class Store:
             known,
             None if tail is None else (int(tail[0]), str(tail[1])),
             None if epoch is None else _epoch(epoch),
+            None if tail is None else int(tail[2]),
+            1 if tail is None else int(dict(tail[3]).get("v", 1)),
         )
 
     def record(
