@@ -60,8 +60,9 @@ def entries() -> list[Entry]:
         3, second.hash, commitment(SEED2), dice, rolled,
         {"total": sum(faces), "faces": faces}, v=2, time="2026-12-02T19:30:00Z",
     )  # fmt: skip
-    undo = {"campaign": "demo", "action_id": "#fight1.9", "actor": None, "action": "undo",
-            "fight": 1, "system": "plus-ultra", "params": {}, "seq": 4, "v": 2}  # fmt: skip
+    undo: dict[str, Any] = {"campaign": "demo", "action_id": "#fight1.9", "actor": None,
+                            "action": "undo", "fight": 1, "system": "plus-ultra", "params": {},
+                            "seq": 4, "v": 2}  # fmt: skip
     fourth = Entry(
         4, third.hash, commitment(SEED2), undo, {"source": "derived", "rolls": []},
         {"events": [{"type": "undone", "seq": 5}]}, v=2, time="2026-12-02T19:31:00Z",
