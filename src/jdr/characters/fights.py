@@ -69,9 +69,9 @@ def outcome(store: Store, fight_id: int) -> tuple[Campaign, list[FighterOutcome]
     found = []
     for fighter in fighters:
         effect = effects.get(fighter.fighter)
-        character = store.character(fighter.character_id)
-        if effect is None:
+        if effect is None or applied(store, campaign, fight_id, fighter.character_id):
             continue
+        character = store.character(fighter.character_id)
         changes = diff(start[fighter.fighter], effect.sheet)
         moved, conflicts = rebase(changes, character.sheet)
         if moved or conflicts:
@@ -95,9 +95,12 @@ def apply_outcome(
     """Write each stored fighter's outcome as a revision of its sheet (see the module)."""
     campaign, found = outcome(store, fight_id)
     system = system_of(campaign)
+    fighters = {
+        f.fighter: [f.character_id, f.revision] for f in _fighters(store, campaign, fight_id)
+    }
     applied = []
     for each in found:
-        revised = _apply_one(store, campaign, system, fight_id, each, actor)
+        revised = _apply_one(store, campaign, system, fight_id, each, fighters, actor)
         applied.append(
             FighterOutcome(
                 each.fighter,
@@ -119,6 +122,7 @@ def _apply_one(
     system: RuleSystem,
     fight_id: int,
     each: FighterOutcome,
+    fighters: Json,
     actor: str | None,
 ) -> Revised | None:
     def decide(now: Character) -> Decision:
@@ -132,8 +136,7 @@ def _apply_one(
             data["conflicts"] = conflicts
         return Decision(FIGHT, checked(system, apply(now.sheet, moved)), now.name, data)
 
-    params = {"fight": fight_id, "fighter": each.fighter, "from_revision": each.start_revision}
-    action_id = f"{fight_action_id(fight_id, 0)[:-1]}outcome.{each.character.id}"
+    params = {"fight": fight_id, "fighter": each.fighter, "fighters": fighters}
     return revise(
         store,
         campaign,
@@ -142,8 +145,18 @@ def _apply_one(
         params,
         decide,
         actor,
-        action_id=action_id,
+        action_id=outcome_id(fight_id, each.character.id),
     )
+
+
+def outcome_id(fight_id: int, character_id: int) -> str:
+    """The journal's action id of a fighter's outcome: `#fight3.outcome.7`."""
+    return f"{fight_action_id(fight_id, 0)[:-1]}outcome.{character_id}"
+
+
+def applied(store: Store, campaign: Campaign, fight_id: int, character_id: int) -> bool:
+    """Whether the fighter's outcome is written already (applying it again writes nothing)."""
+    return store.journal_head(campaign.id, outcome_id(fight_id, character_id)).known is not None
 
 
 def _states(store: Store, fight_id: int, system: RuleSystem) -> tuple[Json, Json]:

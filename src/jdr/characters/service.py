@@ -19,8 +19,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from jdr.characters.changes import Change, apply, diff, invert, parse_path, rebase
+from jdr.characters.changes import Change, apply, diff, rebase
 from jdr.characters.revisions import CREATED, REDONE, UNDONE, stored, timeline
+from jdr.characters.steps import (
+    back,
+    checked,
+    progressed,
+    progression_step,
+    renamed_sheet,
+    set_sheet,
+)
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
 from jdr.journal.entries import Entry
@@ -96,14 +104,6 @@ def system_of(campaign: Campaign) -> RuleSystem:
     from jdr.systems import default_registry
 
     return default_registry().get(campaign.system)
-
-
-def checked(system: RuleSystem, data: Mapping[str, Any], label: str = "") -> Json:
-    """A sheet's table validated by `system` as a new sheet is, as the JSON it is stored as."""
-    from jdr.sheet_check import sheet_of
-
-    sheet: Json = sheet_of(system, dict(data), label).model_dump(mode="json")
-    return sheet
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -313,47 +313,13 @@ def set_fields(
 ) -> Revised:
     """`field=value …` set on the sheet, validated as a new sheet is (the field's path in any
     problem); `field=` (nothing after `=`) removes the field, so its default applies."""
-    if not assignments:
-        raise InputError("FIELD=VALUE", None, "stats.magic=8 …", _("nothing to set"))
-    pairs = [_assignment(text) for text in assignments]
     system = system_of(campaign)
+    set_sheet(system, {}, assignments, check=False)  # the pairs' form, before reading anything
 
     def decide(now: Character) -> Decision:
-        sheet = now.sheet
-        for path_text_, value in pairs:
-            path = parse_path(path_text_, sheet)
-            change: Change = {"path": path} if value is _REMOVE else {"path": path, "after": value}
-            sheet = apply(sheet, [change])
-        return Decision("set", checked(system, sheet), now.name, _reason(reason))
+        return Decision("set", set_sheet(system, now.sheet, assignments), now.name, _reason(reason))
 
-    params = {"set": [f"{p}={'' if v is _REMOVE else v}" for p, v in pairs]}
-    return revise(store, campaign, name, "set", params, decide, actor)
-
-
-_REMOVE = object()
-
-
-def _assignment(text: str) -> tuple[str, Any]:
-    key, equals, value = text.partition("=")
-    if not equals or not key.strip():
-        raise InputError("FIELD=VALUE", text, "stats.magic=8", _("not a field=value pair"))
-    return key.strip(), (_REMOVE if not value.strip() else read_value(value))
-
-
-def read_value(text: str) -> Any:
-    """A value as typed after `=`: a TOML value when it reads as one (`8`, `true`, `["feu"]`,
-    `{current = 3, max = 5}`, `"a b"`), else the text itself.
-
-    >>> read_value("8"), read_value("Sommeil"), read_value('["eau", "vol"]'), read_value("2.5")
-    (8, 'Sommeil', ['eau', 'vol'], 2.5)
-    """
-    import tomllib
-
-    stripped = text.strip()
-    try:
-        return tomllib.loads(f"v = {stripped}")["v"]
-    except tomllib.TOMLDecodeError:
-        return stripped
+    return revise(store, campaign, name, "set", {"set": list(assignments)}, decide, actor)
 
 
 def _reason(reason: str | None) -> Json:
@@ -422,10 +388,7 @@ def rename(
         raise InputError("NEW_NAME", new_name, _("a name"), _("empty"))
 
     def decide(now: Character) -> Decision:
-        sheet = now.sheet
-        if sheet.get("name") == now.name:
-            sheet = {**sheet, "name": wanted}
-        return Decision("renamed", sheet, wanted)
+        return Decision("renamed", renamed_sheet(now.sheet, now.name, wanted), wanted)
 
     return revise(store, campaign, name, "renamed", {"name": wanted}, decide, actor)
 
@@ -483,16 +446,8 @@ def redo(store: Store, campaign: Campaign, name: str, actor: str | None = None) 
 
 def _back(now: Character, target: SheetRevision, kind: str) -> Decision:
     """The decision that takes back (`undone`) or puts back (`redone`) `target`'s changes."""
-    changes = target.data.get("changes", [])
-    wanted = invert(changes) if kind == UNDONE else changes
-    moved, conflicts = rebase(wanted, now.sheet)
-    if conflicts:  # only a change made outside the revisions could cause this
-        raise EditConflictError(now.name, target.revision, now.version, conflicts)
-    name = now.name
-    rename = target.data.get("rename")
-    if rename:
-        name = rename[0] if kind == UNDONE else rename[1]
-    return Decision(kind, apply(now.sheet, moved), name, {"target": target.revision})
+    sheet, name = back(now.sheet, now.name, target.data, kind)
+    return Decision(kind, sheet, name, {"target": target.revision})
 
 
 # --- progression -----------------------------------------------------------------------------
@@ -510,40 +465,16 @@ def progress(
 ) -> Revised:
     """A progression step of the campaign's system (`buy`, `award`, `year`, `grant`, `rank`)
     on the character: `Decision.value` keeps what the system said (`Progressed`)."""
-    from jdr.params import identity, validate_params
+    from jdr.params import identity
 
     system = system_of(campaign)
-    steps = getattr(system, "progression", {}) or {}
-    step = steps.get(command)
-    if step is None:
-        offered = ", ".join(steps) or "-"
-        raise InputError(
-            command,
-            system.id,
-            offered,
-            _("{system} has no such progression step").format(system=system.id),
-        )
-    fields = list(step.words)
-    given = list(words)
-    if fields and fields[-1] == "reason" and len(given) > len(fields):  # a reason in words
-        given = [*given[: len(fields) - 1], " ".join(given[len(fields) - 1 :])]
-    if len(given) > len(fields):
-        raise InputError(
-            _("word"),
-            " ".join(words),
-            " ".join(f.upper() for f in fields) or "-",
-            _("too many words"),
-        )
-    raw = {**dict(zip(fields, given, strict=False)), **pairs}
-    params = validate_params(step.params, raw)
+    step, params = progression_step(system, command, words, pairs)
     reason = reason or getattr(params, "reason", None)
 
     def decide(now: Character) -> Decision:
-        done = step.run(now.sheet, params)
+        done = progressed(system, step, params, now.sheet)
         data: Json = {"command": command, "rules": list(done.rules), "cost": dict(done.cost)}
-        return Decision(
-            command, checked(system, done.sheet), now.name, data | _reason(reason), done
-        )
+        return Decision(command, done.sheet, now.name, data | _reason(reason), done)
 
     return revise(
         store, campaign, name, command, {"command": command, **identity(params)}, decide, actor

@@ -170,11 +170,12 @@ def bind_attack(name: str, sheet: Json, uses: AttackUses, lookup: Lookup | None)
         if uses.defence is not None:
             if uses.defence == "dodge":
                 dice, text = roll_stat(target, "dexterity")
-                values["dodge_dice"], sources["dodge_dice"] = dice, f"{text} (PK-13)"
+                values["dodge_dice"], sources["dodge_dice"] = dice, f"{target_name}: {text} (PK-13)"
             else:
                 stat = "constitution" if move.category == "physique" else "willpower"
                 dice, text = roll_stat(target, stat)
-                values["endure_dice"], sources["endure_dice"] = dice, f"{text} (PK-12)"
+                values["endure_dice"] = dice
+                sources["endure_dice"] = f"{target_name}: {text} (PK-12)"
     elif uses.defence is not None:
         raise InputError(
             "--defence", uses.defence, "--target NAME", _("who defends: give --target")
