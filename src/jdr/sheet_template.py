@@ -42,12 +42,11 @@ def template(system: RuleSystem, kind: str | None = None) -> str:
     example = tomllib.loads(text)
     model = type(sheet_of(system, example))
     lines = [
-        _(
-            "# A new {system} sheet ({kind}): each field says what it takes; the values are the"
-            " example's,"
-        ).format(system=display_name(system, current_language()), kind=shown),
-        _("# replace them. Check it with `jdr sheet validate FILE`, store it with"),
-        _("# `jdr sheet add FILE --campaign NAME`."),
+        _("# A new {system} sheet ({kind}).").format(
+            system=display_name(system, current_language()), kind=shown
+        ),
+        _("# Each field says what it takes; the values are the example's: replace them."),
+        _("# Check it with `jdr sheet validate FILE`, store it with `jdr sheet add FILE`."),
         f"{SYSTEM_KEY} = {_value(system.id)}",
     ]
     _write(lines, model, example, [])

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from jdr.characters.changes import apply
+from jdr.i18n import N_
 
 if TYPE_CHECKING:
     from jdr.fights.service import Timeline
@@ -38,19 +39,25 @@ UNDONE = "undone"
 REDONE = "redone"
 
 KINDS = (
-    CREATED,
-    "set",
-    "edited",
-    "renamed",
-    "rolled",
-    "fight",
-    "progressed",
-    UNDONE,
-    REDONE,
+    N_("created"),
+    N_("set"),
+    N_("edited"),
+    N_("renamed"),
+    N_("rolled"),
+    N_("fight"),
+    N_("buy"),
+    N_("award"),
+    N_("year"),
+    N_("grant"),
+    N_("rank"),
+    N_("undone"),
+    N_("redone"),
+    N_("removed"),
 )
-"""What a revision can be: created, a field set, the sheet edited, renamed, changed by a roll
-made through it, by a fight's outcome, by a progression step (bought, awarded, year, granted,
-rank), or an earlier revision undone or redone."""
+"""What a revision can be, as a reader sees it (`_()` of the kind): created, a field set, the
+sheet edited, renamed, changed by a roll made through it, by a fight's outcome, by a progression
+step (a system's own: buy, award, year, grant, rank), an earlier revision undone or redone, and
+the character removed."""
 
 
 def fold(revisions: Iterable[tuple[str, Json]]) -> tuple[str, Json]:
