@@ -170,13 +170,15 @@ def invert(changes: Sequence[Change]) -> list[Change]:
     return inverted
 
 
-def rebase(changes: Sequence[Change], current: Any) -> tuple[list[Change], list[Change]]:
+def rebase(
+    changes: Sequence[Change], current: Any, numbers: bool = True
+) -> tuple[list[Change], list[Change]]:
     """`changes` decided on an older sheet, moved onto `current`: `(rebased, conflicts)`.
 
     For each change: where `current` still shows the value before, the value after lands; where
-    it already shows the value after, nothing is to do; a whole number that moved since moves by
-    the same amount again (XP gained in a fight adds to XP awarded meanwhile); anything else is a
-    conflict, left out of `rebased`.
+    it already shows the value after, nothing is to do; with `numbers`, a number that moved since
+    moves by the same amount again (XP gained in a fight adds to XP awarded meanwhile); anything
+    else is a conflict, left out of `rebased` (an edit that typed a number meant that number).
 
     >>> rebase([{"path": ["condition"], "before": None, "after": "sleep"}],
     ...        {"condition": "burn"})[1]
@@ -194,7 +196,7 @@ def rebase(changes: Sequence[Change], current: Any) -> tuple[list[Change], list[
             moved = after
         elif _same_or_absent(now, after):
             continue
-        elif _number(now) and _number(before) and _number(after):
+        elif numbers and _number(now) and _number(before) and _number(after):
             moved = now + (after - before)
         else:
             conflicts.append(change)

@@ -353,7 +353,7 @@ def replace(
         if base_sheet is None or base_revision == now.version:
             sheet = edited
         else:
-            moved, conflicts = rebase(diff(base_sheet, edited), now.sheet)
+            moved, conflicts = rebase(diff(base_sheet, edited), now.sheet, numbers=False)
             if conflicts:
                 raise EditConflictError(now.name, base_revision or 0, now.version, conflicts)
             sheet = checked(system, apply(now.sheet, moved), label)

@@ -96,7 +96,7 @@ def back(sheet: Json, name: str, target: Json, kind: str) -> tuple[Json, str]:
     back (`redone`)."""
     changes = target.get("changes", [])
     wanted = invert(changes) if kind == UNDONE else changes
-    moved, conflicts = rebase(wanted, sheet)
+    moved, conflicts = rebase(wanted, sheet, numbers=False)
     if conflicts:  # only a change made outside the revisions could cause this
         from jdr.characters.changes import changed_fields
 
