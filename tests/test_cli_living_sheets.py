@@ -430,5 +430,7 @@ def test_poledemos_has_no_progression(
     capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
 ) -> None:
     table(capsys, db, tmp_path, "poledemos", "warband")
-    code, _out, err = run(capsys, "sheet", "award", "Section Perry", "xp=1", "--campaign", "C", "--db", db)
+    code, _out, err = run(
+        capsys, "sheet", "award", "Section Perry", "xp=1", "--campaign", "C", "--db", db
+    )
     assert code == 2 and "poledemos has no such progression step (allowed: -)" in err

@@ -67,7 +67,7 @@ def test_a_number_moved_since_moves_by_the_same_amount() -> None:
 
 
 def test_a_value_changed_on_both_sides_is_a_conflict_and_left_out() -> None:
-    changes = [
+    changes: list[dict[str, Any]] = [
         {"path": ["condition"], "before": None, "after": "burn"},
         {"path": ["xp"], "before": 4, "after": 7},
     ]

@@ -211,7 +211,10 @@ def _sheet_lines(source: Any) -> list[str]:
         return []
     lines = [_("from {name}'s sheet:").format(name=source.character.name)]
     for field, (value, text) in source.used.items():
-        lines.append(f"  {option_name(field)} {_value_words(value)}: {text}")
+        used = _("{option} {value}: {source}").format(
+            option=option_name(field), value=_value_words(value), source=text
+        )
+        lines.append(f"  {used}")
     return lines
 
 
