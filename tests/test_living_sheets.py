@@ -255,3 +255,9 @@ def test_a_database_from_revision_0002_upgrades_and_its_sheets_get_revision_1(
     done = service.progress(store, campaign, "Kai", "rank", ["energy"], {})
     assert done.character is not None and done.character.sheet["rank"] == "E+"
     store.close()
+
+
+def test_the_head_revision_opened_without_alembic_is_the_migrations_head() -> None:
+    from jdr.store.schema import HEAD, head
+
+    assert HEAD == head()
