@@ -10,7 +10,7 @@ note if neither is set), then times, median of `--repeat` runs:
 - `show`: the sheet now (`characters.sheet`, the fold kept up to date with each revision);
 - `show --at`: the sheet at revisions 1, the middle one and the one before the last (the snapshot
   at or before it, then at most `SNAPSHOT_EVERY` − 1 revisions' changes);
-- `history --last 50`;
+- `history --last 50`, and an undo followed by a redo (two revisions written);
 - for comparison, folding all the revisions from the creation (what `--at` would cost without
   snapshots);
 - the whole command, `jdr sheet show NAME --campaign C --db URL --json` in a new process, beside
@@ -25,15 +25,9 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -41,32 +35,10 @@ from jdr.characters import service
 from jdr.characters.revisions import fold_onto
 from jdr.sheet_check import systems_example
 from jdr.store import SNAPSHOT_EVERY, Store, open_store
-from timing import median_time
+from timing import median_time, pg_url, sqlite_url
 
 TARGET = 0.2
 JDR = Path(sys.executable).parent / "jdr"
-
-
-@contextmanager
-def sqlite_url() -> Iterator[str]:
-    with tempfile.TemporaryDirectory() as folder:
-        yield f"sqlite:///{Path(folder) / 'bench.db'}"
-
-
-@contextmanager
-def pg_url(base: str) -> Iterator[str]:
-    """A schema of its own on the server at `base`, dropped on exit."""
-    name = f"jdr_bench_{uuid.uuid4().hex[:12]}"
-    engine = create_engine(base)
-    with engine.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA {name}"))
-    sep = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{sep}options=-csearch_path%3D{name}"
-    finally:
-        with engine.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {name} CASCADE"))
-        engine.dispose()
 
 
 def build(store: Store, revisions: int) -> tuple[Any, float]:
@@ -106,6 +78,12 @@ def measure(url: str, label: str, revisions: int, repeat: int) -> bool:
     )
     rows.append(
         (
+            "undo + redo (2 revisions written)",
+            median_time(lambda: _undo_redo(store, campaign), max(3, repeat // 3)),
+        )
+    )
+    rows.append(
+        (
             f"fold all {revisions} (no snapshot)",
             median_time(
                 lambda: fold_onto("", {}, store.revisions(character.id)), max(3, repeat // 3)
@@ -138,6 +116,11 @@ def measure(url: str, label: str, revisions: int, repeat: int) -> bool:
         print(f"{what:<36} | {seconds:8.4f} | {mark}")
     store.close()
     return ok
+
+
+def _undo_redo(store: Store, campaign: Any) -> None:
+    service.undo(store, campaign, "Pikachu")
+    service.redo(store, campaign, "Pikachu")
 
 
 def _run(command: list[str]) -> None:

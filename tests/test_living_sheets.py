@@ -260,4 +260,4 @@ def test_a_database_from_revision_0002_upgrades_and_its_sheets_get_revision_1(
 def test_the_head_revision_opened_without_alembic_is_the_migrations_head() -> None:
     from jdr.store.schema import HEAD, head
 
-    assert HEAD == head()
+    assert head() == HEAD

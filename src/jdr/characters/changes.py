@@ -26,6 +26,7 @@ only land where nobody changed them since:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -129,7 +130,7 @@ def apply(doc: Any, changes: Sequence[Change]) -> Any:
 
 def _set(doc: Any, path: Path, value: Any) -> Any:
     if not path:
-        return _copy(value)
+        return copy.deepcopy(value)
     head, rest = path[0], path[1:]
     if isinstance(doc, dict) and isinstance(head, str):
         new = dict(doc)
@@ -143,14 +144,6 @@ def _set(doc: Any, path: Path, value: Any) -> Any:
         items[head] = _set(doc[head], rest, value)
         return items
     raise InputError(_("field"), path_text(path), _("a field of the sheet"), _("no such field"))
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def invert(changes: Sequence[Change]) -> list[Change]:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 
+SHEET_ACTION = "sheet."
+"""The journal's `action` of a sheet revision: `sheet.` and its kind (`sheet.set` …)."""
 CREATED = "created"
 UNDONE = "undone"
 REDONE = "redone"

@@ -20,7 +20,7 @@ from jdr.characters.changes import diff
 from jdr.characters.service import Decision, checked, revision_write
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
-from jdr.journal.service import Rolled, Who, Writes
+from jdr.journal.service import Rolled, Who, Writes, check_system
 from jdr.journal.service import roll as journal_roll
 from jdr.params import identity, validate_params
 from jdr.store import Campaign, Character, Store
@@ -85,13 +85,7 @@ def bind(
     """The parameters of `action` (as `model`) from the character `sheet`: the sheet's values,
     overridden by the options given (`raw`); `uses` says what to use (`--stat`, `--target` …).
     `name` shows a field the way the user types it (`--attack-dice`)."""
-    if campaign.system != system.id:
-        raise InputError(
-            "--campaign",
-            campaign.name,
-            _("a campaign played with {system}").format(system=system.id),
-            _("this campaign plays {system}").format(system=campaign.system),
-        )
+    check_system(campaign, system)
     binding = sheet_roll_of(system, action)
     what = validate_params(binding.uses, dict(uses), name)
     character = store.character_named(campaign.id, sheet)

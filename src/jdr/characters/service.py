@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from jdr.characters.changes import Change, apply, diff, rebase
-from jdr.characters.revisions import CREATED, REDONE, UNDONE, stored, timeline
+from jdr.characters.revisions import CREATED, REDONE, SHEET_ACTION, UNDONE, timeline
 from jdr.characters.steps import (
     back,
     checked,
@@ -29,15 +28,17 @@ from jdr.characters.steps import (
     renamed_sheet,
     set_sheet,
 )
+from jdr.characters.views import HistoryLine, SheetView, history, show
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
 from jdr.journal.entries import Entry
 from jdr.journal.service import Writes, journaled
-from jdr.store import Campaign, Character, SheetRevision, SheetWrite, Store, StoreError
+from jdr.store import Campaign, Character, SheetRevision, SheetWrite, Store
 from jdr.systems.protocol import Json, RuleSystem
 
 __all__ = [
     "Decision",
+    "HistoryLine",
     "Revised",
     "SheetView",
     "add",
@@ -56,8 +57,6 @@ __all__ = [
 ]
 
 REMOVED = "removed"
-SHEET_ACTION = "sheet."
-"""The journal's `action` of a sheet revision: `sheet.` and its kind (`sheet.set` …)."""
 
 
 @dataclass(frozen=True)
@@ -87,73 +86,11 @@ class Decision:
     value: Any = None
 
 
-@dataclass(frozen=True)
-class SheetView:
-    """A stored sheet as of a revision (the last one unless asked): the character now, the name
-    and sheet at that revision, and which revision it is of how many."""
-
-    character: Character
-    name: str
-    sheet: Json
-    revision: int
-    last: int
-
-
 def system_of(campaign: Campaign) -> RuleSystem:
     """The rule system the campaign plays."""
     from jdr.systems import default_registry
 
     return default_registry().get(campaign.system)
-
-
-# --- reading ---------------------------------------------------------------------------------
-
-
-def show(store: Store, campaign: Campaign, name: str, at: int | None = None) -> SheetView:
-    """The character `name` (as people type it), as of revision `at` (default: the last)."""
-    character = store.character_named(campaign.id, name)
-    if at is None or at == character.version:
-        return SheetView(
-            character, character.name, character.sheet, character.version, character.version
-        )
-    if not 1 <= at <= character.version:
-        raise StoreError("no_revision", name=character.name, revision=at, last=character.version)
-    shown_name, sheet = store.sheet_at(character.id, at)
-    return SheetView(character, shown_name, sheet, at, character.version)
-
-
-@dataclass(frozen=True)
-class HistoryLine:
-    """One revision as `jdr sheet history` shows it; `undone` when a later revision took it
-    back (and none put it back)."""
-
-    revision: int
-    kind: str
-    created: datetime
-    actor: str | None
-    journal_seq: int | None
-    data: Json
-    undone: bool
-
-
-def history(
-    store: Store, campaign: Campaign, name: str, last: int | None = None
-) -> tuple[Character, list[HistoryLine]]:
-    """The character's revisions, oldest first (`last`: only the last that many)."""
-    character = store.character_named(campaign.id, name)
-    found = store.revisions(character.id, last=last)
-    undone = set()
-    if last is None or last >= character.version:
-        undone = timeline(stored(found)).undone
-    else:  # the marks need every revision: read them all only for the undo flags
-        undone = timeline(stored(store.revisions(character.id))).undone
-    lines = [
-        HistoryLine(
-            r.revision, r.kind, r.created, r.actor, r.journal_seq, r.data, r.revision in undone
-        )
-        for r in found
-    ]
-    return character, lines
 
 
 # --- the one way a sheet changes -------------------------------------------------------------
@@ -416,11 +353,10 @@ def undo(store: Store, campaign: Campaign, name: str, actor: str | None = None) 
     """Take back the last revision not yet undone (never the creation): a revision of its own."""
 
     def decide(now: Character) -> Decision:
-        revisions = store.revisions(now.id)
-        target = timeline(stored(revisions)).last_undoable()
+        target = timeline(store.revision_marks(now.id)).last_undoable()
         if target is None:
             raise RulesError(_("nothing to undo on {name}'s sheet").format(name=now.name))
-        return _back(now, revisions[target - 1], UNDONE)
+        return _back(now, _revision(store, now, target), UNDONE)
 
     return revise(store, campaign, name, UNDONE, {}, decide, actor)
 
@@ -429,8 +365,7 @@ def redo(store: Store, campaign: Campaign, name: str, actor: str | None = None) 
     """Put back the revision undone last, while no other revision came since."""
 
     def decide(now: Character) -> Decision:
-        revisions = store.revisions(now.id)
-        line = timeline(stored(revisions))
+        line = timeline(store.revision_marks(now.id))
         if not line.redo_stack:
             if line.redo_blocked:
                 raise RulesError(
@@ -439,9 +374,13 @@ def redo(store: Store, campaign: Campaign, name: str, actor: str | None = None) 
                     )
                 )
             raise RulesError(_("nothing to redo on {name}'s sheet").format(name=now.name))
-        return _back(now, revisions[line.redo_stack[-1] - 1], REDONE)
+        return _back(now, _revision(store, now, line.redo_stack[-1]), REDONE)
 
     return revise(store, campaign, name, REDONE, {}, decide, actor)
+
+
+def _revision(store: Store, character: Character, number: int) -> SheetRevision:
+    return store.revisions(character.id, after=number - 1, upto=number)[0]
 
 
 def _back(now: Character, target: SheetRevision, kind: str) -> Decision:

@@ -13,7 +13,6 @@ from jdr.cli.options import (
     common_parameters,
     make_command,
     model_parameters,
-    option_name,
     sheet_parameters,
 )
 from jdr.cli.render import (
@@ -26,9 +25,9 @@ from jdr.cli.render import (
     jsonable,
     outcomes_table,
 )
+from jdr.cli.sheet_actions import read_params, roll_from_sheet, sheet_json, sheet_lines
 from jdr.cli.shell import ShellGroup
-from jdr.cli.stored import opened
-from jdr.errors import InputError, NotOfferedError
+from jdr.errors import NotOfferedError
 from jdr.i18n import _, current_language
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
@@ -138,122 +137,12 @@ def system_lines(mode: str) -> list[tuple[str, str]]:
     return sorted(rows)
 
 
-def _given(
-    system: RuleSystem, action: Action[Any], model: Any, values: dict[str, Any], common: Common
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The action's options the user gave, and what to use of the sheet (`--stat` …).
-
-    An option both have (Passion's `--talent`) names the sheet's score with `--sheet`, and gives
-    the number without; a "what to use" option without `--sheet` is refused."""
-    from jdr.cli.options import raw_values
-
-    raw = raw_values(model, values)
-    binding = (getattr(system, "sheet_rolls", {}) or {}).get(action.name)
-    given = {k: v for k, v in (common.uses or {}).items() if v not in (None, [], False)}
-    if common.sheet is None:
-        for name, value in given.items():
-            raise InputError(option_name(name), value, "--sheet NAME", _("only with --sheet NAME"))
-        return raw, {}
-    if binding is None:
-        return raw, given
-    shared = [f for f in binding.uses.model_fields if f in model.model_fields and f in raw]
-    uses = {**given, **{f: raw[f] for f in shared}}
-    return {k: v for k, v in raw.items() if k not in shared}, uses
-
-
-def _params(
-    system: RuleSystem, action: Action[Any], model: Any, values: dict[str, Any], common: Common
-) -> tuple[Any, Any]:
-    """The action's parameters, and where they came from when read from a sheet (`FromSheet`,
-    or None)."""
-    from jdr.params import validate_params
-
-    raw, uses = _given(system, action, model, values, common)
-    if common.sheet is None:
-        return validate_params(model, raw, option_name), None
-    from jdr.characters.rolls import bind
-
-    journal = common.journal
-    with opened(journal.db if journal else None) as store:
-        found = store.campaign(_sheet_campaign(common))
-        source = bind(
-            store, found, system, action.name, model, common.sheet, raw, uses, option_name
-        )
-    return source.params, source
-
-
-def _sheet_campaign(common: Common) -> str:
-    campaign = common.journal.campaign if common.journal is not None else None
-    if campaign is None:
-        raise InputError(
-            "--sheet", common.sheet, "--campaign NAME", _("a sheet is stored in a campaign")
-        )
-    return campaign
-
-
-def _sheet_json(source: Any) -> dict[str, Any]:
-    """The `sheet` key: the character read, and each value it gave with where it came from."""
-    return {
-        "name": source.character.name,
-        "character": source.character.id,
-        "revision": source.character.version,
-        "uses": source.uses,
-        "used": {
-            field: {"value": jsonable(value), "from": text}
-            for field, (value, text) in source.used.items()
-        },
-    }
-
-
-def _sheet_lines(source: Any) -> list[str]:
-    """`from Pikachu's sheet:` and one line per value it gave."""
-    if not source.used:
-        return []
-    lines = [_("from {name}'s sheet:").format(name=source.character.name)]
-    for field, (value, text) in source.used.items():
-        used = _("{option} {value}: {source}").format(
-            option=option_name(field), value=_value_words(value), source=text
-        )
-        lines.append(f"  {used}")
-    return lines
-
-
-def _value_words(value: Any) -> str:
-    from jdr.cli.sheet_render import value_text
-
-    return value_text(value)
-
-
-def _changed_json(changed: list[dict[str, Any]], docs: list[Any]) -> list[dict[str, Any]]:
-    from jdr.cli.sheet_render import changes_json
-
-    return [
-        {**each, "changes": changes_json(each["changes"], doc)}
-        for each, doc in zip(changed, docs, strict=False)
-    ]
-
-
-def _changed_lines(changed: list[dict[str, Any]], docs: list[Any]) -> list[str]:
-    """`Pikachu: revision 2 (PK-10)` and its changes, for each sheet a roll changed."""
-    from jdr.cli.sheet_render import changes_lines
-
-    lines = []
-    for each, doc in zip(changed, docs, strict=False):
-        head = _("{name}: revision {revision}").format(
-            name=each["sheet"], revision=each["revision"]
-        )
-        rules = each.get("rules") or []
-        lines.append(head + (f" ({', '.join(rules)})" if rules else ""))
-        lines += changes_lines(each["changes"], doc)
-    return lines
-
-
 def _payload(system: RuleSystem, action: Action[Any], params: Any) -> dict[str, Any]:
     """The keys every JSON answer about an action starts with."""
     return {"system": system.id, "action": action.name, "params": params.model_dump(mode="json")}
 
 
-def _title(system: RuleSystem, action: Action[Any], post: bool = False) -> Console:
+def title(system: RuleSystem, action: Action[Any], post: bool = False) -> Console:
     """Standard output, after the system and action's title line; for a post-ready recap
     (`post`), the title goes to stderr so that piping the answer gives only the recap."""
     out = console()
@@ -277,15 +166,15 @@ def run_roll(
     if journal is not None:
         journal.check()
     if common.sheet is not None:
-        _roll_from_sheet(system, action, common, values)
+        roll_from_sheet(system, action, common, values)
         return
-    params, _source = _params(system, action, action.params, values, common)
+    params, _source = read_params(system, action, action.params, values, common)
     if journal is not None and journal.campaign is not None:
         from jdr.cli.journal_commands import journal_json, roll_in_campaign
 
         rolled = roll_in_campaign(system, action, params, common, journal)
         record = rolled.record
-        lines = _journal_footer(params, rolled)
+        lines = journal_footer(params, rolled)
         extra: dict[str, Any] | None = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
     else:
         rng = make_source(common.faces, common.seed)
@@ -295,18 +184,18 @@ def run_roll(
         lines, extra = [], None
     explanation = record.explain()
     if common.json:
-        payload = _record_json(system, action, params, record, explanation)
+        payload = record_json(system, action, params, record, explanation)
         if extra is not None:
             payload["journal"] = extra
         emit_json(payload)
         return
-    out = _title(system, action, post=getattr(params, "recap", None) is not None)
+    out = title(system, action, post=getattr(params, "recap", None) is not None)
     out.print(explanation, markup=False)
     for line in lines:
         out.print(line, markup=False, style="dim")
 
 
-def _record_json(
+def record_json(
     system: RuleSystem, action: Action[Any], params: Any, record: Any, explanation: str
 ) -> dict[str, Any]:
     payload = _payload(system, action, params)
@@ -316,7 +205,7 @@ def _record_json(
     return payload
 
 
-def _journal_footer(params: Any, rolled: Any) -> list[str]:
+def journal_footer(params: Any, rolled: Any) -> list[str]:
     """The journal's lines under a roll; a post-ready recap's footnote (the journal line joins
     the recap)."""
     from jdr.cli.journal_commands import journal_lines
@@ -330,49 +219,11 @@ def _journal_footer(params: Any, rolled: Any) -> list[str]:
     return lines
 
 
-def _roll_from_sheet(
-    system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
-) -> None:
-    """`jdr roll SYSTEM ACTION --sheet NAME --campaign C …`: the roll through the journal, and
-    what it changed on the sheets."""
-    from jdr.characters.rolls import roll
-    from jdr.cli.journal_commands import journal_json, showing_original
-    from jdr.dice.source import make_source
-    from jdr.journal.service import Who
-
-    journal = common.journal
-    assert journal is not None  # a roll has the journal's options
-    campaign = _sheet_campaign(common)
-    raw, uses = _given(system, action, action.params, values, common)
-    given = common.faces is not None or common.seed is not None
-    rng = make_source(common.faces, common.seed) if given else None
-    who = Who(journal.actor, journal.action_id, journal.client_seed, journal.hidden)
-    assert common.sheet is not None
-    with opened(journal.db) as store, showing_original(campaign, common.json):
-        found = store.campaign(campaign)
-        done = roll(store, found, system, action, common.sheet, raw, uses, who, rng, option_name)
-    rolled, params = done.rolled, done.source.params
-    explanation = rolled.record.explain()
-    if common.json:
-        payload = _record_json(system, action, params, rolled.record, explanation)
-        payload["sheet"] = _sheet_json(done.source)
-        payload["sheets"] = _changed_json(done.changed, done.after)
-        payload["journal"] = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
-        emit_json(payload)
-        return
-    out = _title(system, action, post=getattr(params, "recap", None) is not None)
-    out.print(explanation, markup=False)
-    for line in [*_sheet_lines(done.source), *_changed_lines(done.changed, done.after)]:
-        out.print(line, markup=False)
-    for line in _journal_footer(params, rolled):
-        out.print(line, markup=False, style="dim")
-
-
 def run_odds(
     system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
 ) -> None:
     assert action.odds is not None  # only actions with odds are listed
-    params, source = _params(system, action, action.params, values, common)
+    params, source = read_params(system, action, action.params, values, common)
     odds = action.odds(params, common.exact)
     if common.json:
         payload = _payload(system, action, params)
@@ -384,12 +235,12 @@ def run_odds(
             payload["distribution_of"] = odds.label
         _add(payload, odds.extra, common.exact)
         if source is not None:
-            payload["sheet"] = _sheet_json(source)
+            payload["sheet"] = sheet_json(source)
         emit_json(payload)
         return
-    out = _title(system, action)
+    out = title(system, action)
     if source is not None:
-        for line in _sheet_lines(source):
+        for line in sheet_lines(source):
             out.print(line, markup=False)
     out.print(outcomes_table(odds.outcomes, common.exact))
     if odds.mean is not None:
@@ -406,7 +257,7 @@ def run_advise(
     system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
 ) -> None:
     assert action.advise is not None  # only actions with an advisor are listed
-    params, source = _params(system, action, action.advise.params, values, common)
+    params, source = read_params(system, action, action.advise.params, values, common)
     advice = action.advise.advise(params, common.exact)
     sentence = advice.summary() if advice.summary is not None else ""
     if common.json:
@@ -416,15 +267,15 @@ def run_advise(
         payload["choices"] = jsonable(list(advice.choices), common.exact)
         _add(payload, advice.extra, common.exact)
         if source is not None:
-            payload["sheet"] = _sheet_json(source)
+            payload["sheet"] = sheet_json(source)
         emit_json(payload)
         return
     if source is not None:
-        for line in _sheet_lines(source):
+        for line in sheet_lines(source):
             console().print(line, markup=False)
     if sentence:
         console().print(sentence, markup=False)
-    _title(system, action).print(choices_table(advice.choices))
+    title(system, action).print(choices_table(advice.choices))
 
 
 def show_systems(as_json: bool) -> None:

@@ -115,24 +115,26 @@ def sheet_parameters(uses: Any, model: Any, mode: str) -> list[inspect.Parameter
         *(p.replace(name=USE + p.name) for p in own),
     ]
     if mode != "roll":  # a roll has these already, as the journal's options
-        for name, option, metavar, help_text, completer in (
-            ("campaign", "--campaign", "NAME", SHEET_CAMPAIGN_HELP, complete.campaigns),
-            ("db", "--db", "URL", DB_HELP, None),
-        ):
-            params.append(
-                inspect.Parameter(
-                    f"jdr_{name}",
-                    kw,
-                    default=None,
-                    annotation=Annotated[
-                        str | None,
-                        typer.Option(
-                            option, metavar=metavar, help=_(help_text), autocompletion=completer
-                        ),
-                    ],
-                )
-            )
+        params += [
+            _text_option("campaign", "--campaign", "NAME", SHEET_CAMPAIGN_HELP, complete.campaigns),
+            _text_option("db", "--db", "URL", DB_HELP, None),
+        ]
     return params
+
+
+def _text_option(
+    name: str, option: str, metavar: str, help_text: str, completer: Any
+) -> inspect.Parameter:
+    """A `--option TEXT` the command gets as `jdr_<name>` (None when not given)."""
+    return inspect.Parameter(
+        f"jdr_{name}",
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[
+            str | None,
+            typer.Option(option, metavar=metavar, help=_(help_text), autocompletion=completer),
+        ],
+    )
 
 
 def option_name(field: str) -> str:
@@ -170,20 +172,7 @@ def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
             ),
         ]
     if rolls:
-        for name, option, metavar, help_text, completer in _JOURNAL_OPTIONS:
-            params.append(
-                inspect.Parameter(
-                    f"jdr_{name}",
-                    kw,
-                    default=None,
-                    annotation=Annotated[
-                        str | None,
-                        typer.Option(
-                            option, metavar=metavar, help=_(help_text), autocompletion=completer
-                        ),
-                    ],
-                )
-            )
+        params += [_text_option(*spec) for spec in _JOURNAL_OPTIONS]
         params.append(
             inspect.Parameter(
                 "jdr_hidden",

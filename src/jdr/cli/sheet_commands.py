@@ -8,10 +8,6 @@ refused, so nothing typed is lost.
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
 
-import os
-import re
-import shlex
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,13 +17,12 @@ from jdr.cli import complete
 from jdr.cli.render import console, emit_json
 from jdr.cli.sheet_render import show_revised, value_text
 from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, OUTPUT_HELP, deliver, opened
-from jdr.errors import InputError, JdrError
 from jdr.i18n import N_, _
 
 if TYPE_CHECKING:
-    from jdr.store import Campaign
+    pass
 
-__all__ = ["add_sheet_commands", "edit_file"]
+__all__ = ["add_sheet_commands"]
 
 PROGRESSION_HELP = {
     "buy": N_("Buy with XP or points: a skill, an EV, a level, Passion … (the system's rules)."),
@@ -36,7 +31,6 @@ PROGRESSION_HELP = {
     "grant": N_("Ilvermorny: the GM grants a spell's level 1 after a lesson (IL-8)."),
     "rank": N_("Plus Ultra: the next rank, its free point in energy or willpower (PU-2)."),
 }
-EDIT_HEADER = re.compile(r"^# jdr sheet edit: .* revision (\d+)\b", re.MULTILINE)
 
 
 def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads the options
@@ -130,7 +124,9 @@ def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _edit(name, campaign, discard, actor, db, json)
+        from jdr.cli.sheet_edit import edit
+
+        edit(name, campaign, discard, actor, db, json)
 
     @app.command("rename", help=_("Store a character under a new name."))
     def rename_command(
@@ -420,114 +416,3 @@ def _progress(
         revised = service.progress(store, found, name, command, bare, pairs, actor, reason)
     summary = revised.value.summary() if revised.value is not None else None
     show_revised(found, _stored(revised, name), revised, json, summary)
-
-
-# --- edit ------------------------------------------------------------------------------------
-
-
-def edit_file(campaign: str, name: str) -> Path:
-    """Where `jdr sheet edit` keeps a sheet being edited: the user's data folder, one file per
-    campaign and character."""
-    import platformdirs
-
-    folder = Path(platformdirs.user_data_dir("jdr", appauthor=False)) / "edits"
-    safe = re.sub(r"[^\w.-]+", "_", f"{campaign}-{name}", flags=re.UNICODE).strip("_")
-    return folder / f"{safe}.toml"
-
-
-class EditKeptError(JdrError):
-    """An edit refused: its problem, and where the edited file is kept."""
-
-    def __init__(self, error: JdrError, path: Path, command: str) -> None:
-        super().__init__(str(error))
-        self.error = error
-        self.code = error.code
-        self.path = path
-        self.command = command
-        self.extra = {"kept": str(path)}
-        self.problems = getattr(error, "problems", None)
-
-    def message(self) -> str:
-        return "\n".join(
-            [
-                self.error.message(),
-                _("your edit is kept in {path}: `{command}` opens it again").format(
-                    path=self.path, command=self.command
-                ),
-            ]
-        )
-
-
-def _edit(
-    name: str, campaign: str, discard: bool, actor: str | None, db: str | None, json: bool
-) -> None:
-    from jdr.characters import service
-    from jdr.cli.render import command_line
-    from jdr.sheets import read_toml
-    from jdr.toml_write import to_toml
-
-    with opened(db) as store:
-        found = store.campaign(campaign)
-        view = service.show(store, found, name)
-    path = edit_file(found.name, view.character.name)
-    again = command_line("jdr", "sheet", "edit", view.character.name, "--campaign", found.name)
-    written = None
-    if discard or not path.exists():
-        header = _header(found, view.character.name, view.revision)
-        written = header + to_toml(view.sheet)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(written, encoding="utf-8")
-    elif not json:
-        console().print(
-            _("continuing the edit kept in {path} (--discard: start again)").format(path=path),
-            markup=False,
-        )
-    _run_editor(path, again)
-    text = path.read_text(encoding="utf-8")
-    if text == written:
-        path.unlink()
-        if json:
-            emit_json({"campaign": found.name, "character": view.character.name, "changed": False})
-        else:
-            console().print(_("no change"), markup=False)
-        return
-    match = EDIT_HEADER.search(text)
-    base = int(match.group(1)) if match else None
-    try:
-        data, _label = read_toml(text if text.strip() else "\n", "sheet")
-        with opened(db) as store:
-            revised = service.replace(
-                store, found, view.character.name, data, base, actor, str(path)
-            )
-    except JdrError as error:
-        raise EditKeptError(error, path, again) from None
-    path.unlink()
-    show_revised(found, _stored(revised, name), revised, json)
-
-
-def _header(campaign: "Campaign", name: str, revision: int) -> str:
-    return (
-        f"# jdr sheet edit: {name} (campaign {campaign.name}), revision {revision}\n"
-        + "# "
-        + _("Save and close the editor to store it; a sheet with a problem stays in this file.")
-        + "\n\n"
-    )
-
-
-def _run_editor(path: Path, again: str) -> None:
-    """`$VISUAL` or `$EDITOR` (else `vi`) on `path`; a missing or failing editor keeps it."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    try:
-        done = subprocess.run([*shlex.split(editor), str(path)], check=False)
-    except OSError as error:
-        raise InputError(
-            "EDITOR", editor, _("an editor command"), error.strerror or str(error)
-        ) from None
-    if done.returncode != 0:
-        problem = InputError(
-            "EDITOR",
-            editor,
-            _("an editor that exits with 0"),
-            _("it exited with {code}").format(code=done.returncode),
-        )
-        raise EditKeptError(problem, path, again)

@@ -241,13 +241,7 @@ def roll(
     gives what the roll changes besides (the sheets' revisions), written with its entry."""
     from jdr.journal.replay import roll_result
 
-    if campaign.system != system.id:
-        raise InputError(
-            "--campaign",
-            campaign.name,
-            _("a campaign played with {system}").format(system=system.id),
-            _("this campaign plays {system}").format(system=campaign.system),
-        )
+    check_system(campaign, system)
     base: Json = {"system": system.id, "action": action.name, "params": identity(params)}
     shown_only = display_fields(type(params))
     return _roll_through(
@@ -262,6 +256,17 @@ def roll(
         context,
         then,
     )
+
+
+def check_system(campaign: Campaign, system: RuleSystem) -> None:
+    """Refuse a roll of `system` through a campaign that plays another."""
+    if campaign.system != system.id:
+        raise InputError(
+            "--campaign",
+            campaign.name,
+            _("a campaign played with {system}").format(system=system.id),
+            _("this campaign plays {system}").format(system=campaign.system),
+        )
 
 
 def roll_dice(

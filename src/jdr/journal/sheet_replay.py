@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.characters.changes import apply, diff, rebase, value_at
-from jdr.characters.revisions import CREATED, REDONE, UNDONE, timeline
+from jdr.characters.revisions import CREATED, REDONE, SHEET_ACTION, UNDONE, timeline
 from jdr.characters.steps import (
     back,
     checked,
@@ -37,7 +37,6 @@ from jdr.systems.protocol import FightEnd, Json, RuleSystem
 
 __all__ = ["SHEET_ACTION", "SheetLedger"]
 
-SHEET_ACTION = "sheet."
 RENAMED = "renamed"
 REMOVED = "removed"
 

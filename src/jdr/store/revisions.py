@@ -50,6 +50,8 @@ from the snapshot before it, so `--at` costs at most this many changes."""
 
 OPEN = "open"
 REMOVED = "removed"
+UNDONE = "undone"
+REDONE = "redone"
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,23 @@ class Revisions:
         with self._translated(), self.engine.connect() as conn:
             found = [SheetRevision(*row) for row in conn.execute(query)]
         return sorted(found, key=lambda r: r.revision)
+
+    def revision_marks(self, character_id: int) -> list[tuple[int, str, Json]]:
+        """Every revision as `(number, kind, {"target": …})`: what undo and redo need, without
+        reading each revision's changes (only those of undo and redo, for their targets)."""
+        marks = (UNDONE, REDONE)
+        kinds = (
+            select(sheet_revisions.c.revision, sheet_revisions.c.kind)
+            .where(sheet_revisions.c.character_id == character_id)
+            .order_by(sheet_revisions.c.revision)
+        )
+        targets = select(sheet_revisions.c.revision, sheet_revisions.c.data).where(
+            sheet_revisions.c.character_id == character_id, sheet_revisions.c.kind.in_(marks)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            found = {int(n): data.get("target") for n, data in conn.execute(targets)}
+            rows = conn.execute(kinds).all()
+        return [(int(n), str(kind), {"target": found.get(int(n))}) for n, kind in rows]
 
     def sheet_at(self, character_id: int, revision: int) -> tuple[str, Json]:
         """The character's name and sheet as they were at `revision`: the snapshot at or before
