@@ -357,10 +357,15 @@ def _action_text(context: Json) -> str:
     action = str(context.get("action", "?"))
     if "fight" in context:
         return _("fight {fight}: {action}").format(fight=context["fight"], action=action)
+    if "sheet" in context:  # a sheet's own revision, or a roll made through it
+        kind = action.removeprefix("sheet.")
+        return _("sheet {name}: {action}").format(name=context["sheet"], action=_(kind))
     return action
 
 
 def _result_text(result: Json) -> str:
+    if "revision" in result and "changes" in result:  # a sheet's revision
+        return _("revision {revision}").format(revision=result["revision"])
     if "outcome" in result:  # an identifier, shown in the reader's words (as the odds tables do)
         return _(str(result["outcome"]))
     if "total" in result:
