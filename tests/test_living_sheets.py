@@ -158,7 +158,7 @@ def test_rm_is_refused_while_the_character_fights_then_keeps_the_journal(store: 
     ]
     assert system.fight is not None
     fight = open_fight(store, campaign.id, system.fight, build_setup(system, fighters, {})).fight_id
-    record_start(store, campaign, fight, [c.name for c in store.characters(campaign.id)])
+    record_start(store, fight, store.characters(campaign.id))
     with pytest.raises(RulesError, match=f"is in fight {fight}, which has not ended"):
         service.remove(store, campaign, "Kaito Arashi")
     store.set_fight_status(fight, "ended")

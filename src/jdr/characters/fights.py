@@ -46,13 +46,10 @@ class FighterOutcome:
     revised: Revised | None = None
 
 
-def record_start(store: Store, campaign: Campaign, fight_id: int, names: Sequence[str]) -> None:
-    """Note the revision each stored character named in `names` starts fight `fight_id` from."""
-    fighters = []
-    for name in names:
-        character = store.character_named(campaign.id, name)
-        fighters.append(Fighter(character.id, name, character.version))
-    store.record_fighters(fight_id, fighters)
+def record_start(store: Store, fight_id: int, characters: Sequence[Character]) -> None:
+    """Note the revision each stored character starts fight `fight_id` from: the one it was read
+    at to set the fight up (a revision written since does not change the fight's copy)."""
+    store.record_fighters(fight_id, [Fighter(c.id, c.name, c.version) for c in characters])
 
 
 def outcome(store: Store, fight_id: int) -> tuple[Campaign, list[FighterOutcome]]:

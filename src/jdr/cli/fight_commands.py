@@ -224,7 +224,7 @@ def _new(
         assert system.fight is not None  # build_setup refuses a system without fights
         started = open_fight(store, found.id, system.fight, setup, names, rng)
         fight_id, events = started.fight_id, started.events
-        record_fighters(store, found.id, fight_id, names)  # the sheets' revisions (issue 16)
+        record_fighters(store, fight_id, list(stored.values()))  # their revisions (issue 16)
         legal = system.fight.legal_commands(_state(store, fight_id, system))
     if json:
         emit_json(
@@ -287,7 +287,7 @@ def _act(
         if command == "join" and joiner is not None:  # its sheet's revision (issue 16)
             from jdr.cli.fight_outcome import record_fighters
 
-            record_fighters(store, store.fight(fight).campaign_id, fight, [character.name])
+            record_fighters(store, fight, [character])
         legal = rules.legal_commands(_state(store, fight, system))
         campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
     if json:

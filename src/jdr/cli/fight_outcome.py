@@ -103,11 +103,11 @@ def add_outcome_commands(app: typer.Typer) -> None:
         _print_outcome(found, None)
 
 
-def record_fighters(store: Any, campaign_id: int, fight_id: int, names: list[str]) -> None:
+def record_fighters(store: Any, fight_id: int, characters: list[Any]) -> None:
     """Note the revision each stored fighter of a new fight (or one joining) starts from."""
     from jdr.characters.fights import record_start
 
-    record_start(store, store.campaign_by_id(campaign_id), fight_id, names)
+    record_start(store, fight_id, characters)
 
 
 def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:
