@@ -14,9 +14,11 @@ note if neither is set), then times, median of `--repeat` runs:
 - for comparison, folding all the revisions from the creation (what `--at` would cost without
   snapshots);
 - the whole command, `jdr sheet show NAME --campaign C --db URL --json` in a new process, beside
-  `jdr --help` (the cost of starting Python and the CLI) in the same run.
+  `jdr campaign list` on the same database (a store command that reads no sheet: the cost of
+  starting Python, the CLI and SQLAlchemy) and `jdr --help`, in the same run.
 
-Exit status 1 if `show`, `show --at` or the command is over the 0.2 s target.
+Exit status 1 if `show` or `show --at` is over the 0.2 s target, or if the command takes more
+than 0.2 s longer than `jdr campaign list` (what the revisions add to a process).
 """
 
 from __future__ import annotations
@@ -107,13 +109,15 @@ def measure(url: str, label: str, revisions: int, repeat: int) -> bool:
         )
     )
     ok = True
+    baseline = dict(rows)["jdr campaign list (process)"]
     print(f"{'what':<36} | {'seconds':>8} | target")
     for what, seconds in rows:
         timed = what.startswith(("show", "jdr sheet"))
-        over = timed and seconds > TARGET
+        over = timed and (seconds - baseline if "process" in what else seconds) > TARGET
         ok = ok and not over
         mark = ("OVER" if over else "ok") if timed else ""
         print(f"{what:<36} | {seconds:8.4f} | {mark}")
+    print("(a process's target: what it takes over `jdr campaign list`, any store command's start)")
     store.close()
     return ok
 
