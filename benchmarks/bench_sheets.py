@@ -102,6 +102,10 @@ def measure(url: str, label: str, revisions: int, repeat: int) -> bool:
             median_time(lambda: _run([*command, "--at", str(revisions // 2)]), max(3, repeat // 3)),
         )
     )
+    listing = [str(JDR), "campaign", "list", "--db", url, "--json"]
+    rows.append(
+        ("jdr campaign list (process)", median_time(lambda: _run(listing), max(3, repeat // 3)))
+    )
     rows.append(
         (
             "jdr --help (process)",

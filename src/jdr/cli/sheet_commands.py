@@ -299,11 +299,11 @@ def _stored(revised: Any, fallback: str) -> str:
 def _history(name: str, campaign: str, last: int | None, db: str | None, json: bool) -> None:
     from rich.table import Table
 
-    from jdr.characters import service
+    from jdr.characters.views import history  # reading only: no rules, no pydantic
 
     with opened(db) as store:
         found = store.campaign(campaign)
-        character, lines = service.history(store, found, name, last)
+        character, lines = history(store, found, name, last)
     if json:
         emit_json(
             {

@@ -439,11 +439,11 @@ def build_sheet() -> typer.Typer:
 
 
 def _show_sheet(name: str, campaign: str, at: int | None, db: str | None, json: bool) -> None:
-    from jdr.characters import service
+    from jdr.characters.views import show  # reading only: no rules, no pydantic
 
     with opened(db) as store:
         found = store.campaign(campaign)
-        view = service.show(store, found, name, at)
+        view = show(store, found, name, at)
     if json:
         shown = _character_json(view.character, True)
         shown.update(name=view.name, sheet=view.sheet)
