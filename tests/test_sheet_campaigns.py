@@ -182,3 +182,23 @@ def test_verify_finds_a_purchase_the_rules_would_not_have_allowed(
     assert code == 1 and [(p["seq"], p["kind"]) for p in problems] == [(3, "result"), (4, "replay")]
     assert problems[0]["where"] == "result.changes[1].after"  # 12 - 11 = 1 XP left, not 11
     assert problems[1]["detail"] == "not enough XP: 12 needed, 11 left (PK-21)"
+
+
+def test_a_hidden_roll_through_a_sheet_leaves_verify_quiet_until_disclosed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path}/t.db"
+    table(capsys, db, tmp_path, "ilvermorny", "wizard")
+    name = "Seraphina Quill"
+    hidden = answer(
+        capsys, "roll", "ilvermorny", "cast", "--sheet", name, "--spell", "Lumos", "--hidden",
+        "--campaign", "C", "--db", db,
+    )  # fmt: skip
+    assert hidden["journal"]["hidden"] and hidden["sheets"][0]["revision"] == 2
+    answer(capsys, "sheet", "grant", name, "Stupefix", "--campaign", "C", "--db", db)
+    path = tmp_path / "journal.json"
+    assert run(capsys, "journal", "export", "C", "--output", str(path), "--db", db)[0] == 0
+    code, out, _err = run(capsys, "verify", str(path), "--json")
+    assert code == 0 and json.loads(out)["sealed"] == [2]  # the grant after it: not checked
+    run(capsys, "journal", "disclose", "C", "--db", db)
+    assert verified(capsys, db, tmp_path)["ok"]

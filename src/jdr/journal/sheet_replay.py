@@ -101,7 +101,7 @@ class SheetLedger:
             self.unlinked[fold(name)] = Tracked(name, None, [sheet], [(1, CREATED, {})])
             return expected if check else shown
         tracked = self.find(context.get("character"), context.get("sheet"))
-        if tracked is None:
+        if tracked is None or self._lost(tracked, shown):
             return shown
         try:
             expected = self._decide(tracked, kind, context, shown, fights) if check else shown
@@ -171,6 +171,15 @@ class SheetLedger:
         moved, _conflicts = rebase(diff(mine, effect.sheet), tracked.sheet)
         return moved
 
+    def _lost(self, tracked: Tracked, shown: Json) -> bool:
+        """Whether the journal shows a revision the ledger did not see come (a hidden roll made
+        through the sheet, not disclosed yet): the sheet is then no longer checked."""
+        if shown.get("revision") == len(tracked.revisions) + 1:
+            return False
+        if tracked.id is not None:
+            self.by_id.pop(tracked.id, None)
+        return True
+
     def _move(self, tracked: Tracked, kind: str, shown: Json) -> None:
         number = len(tracked.revisions) + 1
         data: Json = {"changes": shown.get("changes", [])}
@@ -190,11 +199,13 @@ class SheetLedger:
         """The `sheets` a roll made through a sheet should show (`shown` when it cannot be
         checked), and the ledger moved on by what the entry shows."""
         tracked = self.find(context.get("character"), context.get("sheet"))
+        lost = False
         for each in shown:  # link the other sheets the roll changed by their ids
-            self.find(each.get("character"), each.get("sheet"))
+            other = self.find(each.get("character"), each.get("sheet"))
+            lost = lost or (other is not None and self._lost(other, each))
         expected: Any = shown
         try:
-            if check and tracked is not None:
+            if check and tracked is not None and not lost:
                 expected = self._roll(tracked, context, params, record)
         finally:
             for each in shown:
