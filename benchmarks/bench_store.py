@@ -19,15 +19,10 @@ import argparse
 import os
 import random
 import sys
-import tempfile
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -35,33 +30,11 @@ import example_system  # the tests' example system: a two-fighter Duel
 from jdr.dice import GivenFaces, Seeded
 from jdr.fights import service
 from jdr.store import Store, open_store
-from timing import median_time
+from timing import median_time, pg_url, sqlite_url
 
 TARGET = 0.5
 RULES = example_system.Duel()
 VITALITY = 10**9  # nobody is knocked out, however long the fight
-
-
-@contextmanager
-def sqlite_url() -> Iterator[str]:
-    with tempfile.TemporaryDirectory() as folder:
-        yield f"sqlite:///{Path(folder) / 'bench.db'}"
-
-
-@contextmanager
-def pg_url(base: str) -> Iterator[str]:
-    """A schema of its own on the server at `base`, dropped on exit."""
-    name = f"jdr_bench_{uuid.uuid4().hex[:12]}"
-    engine = create_engine(base)
-    with engine.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA {name}"))
-    sep = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{sep}options=-csearch_path%3D{name}"
-    finally:
-        with engine.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {name} CASCADE"))
-        engine.dispose()
 
 
 def new_fight(store: Store, label: str) -> int:

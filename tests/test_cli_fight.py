@@ -418,7 +418,8 @@ def test_end(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert "this fight has ended" in run(capsys, "fight", "show", "1", "--db", db)[1]
     assert len(run_json(capsys, "fight", "log", "1", "--db", db)["events"]) == 10
     assert recap(capsys, db, "--actor", "Kaito") == KAITO_TEXT
-    assert run_json(capsys, "fight", "end", "1", "--db", db) == {"fight": 1, "status": "ended"}
+    ended = {"fight": 1, "status": "ended", "applied": True, "outcome": []}  # PU-1: none kept
+    assert run_json(capsys, "fight", "end", "1", "--db", db) == ended
     code, _out, err = run(capsys, "fight", "end", "7", "--db", db)
     assert (code, err) == (2, "jdr: error: no fight 7\n")
 

@@ -368,9 +368,29 @@ def test_a_bare_store_group_lists_its_subcommands(
     code, out, err = run(capsys, group)
     assert (code, err) == (0, "")
     expected = {
-        "campaign": ["new", "list", "show", "reveal"],
-        "sheet": ["add", "list", "show", "validate", "export", "example"],
-        "fight": ["new", "act", "show", "log", "undo", "redo", "recap", "end"],
+        "campaign": ["new", "list", "show", "rm", "reveal"],
+        "sheet": [
+            "add",
+            "list",
+            "show",
+            "validate",
+            "export",
+            "example",
+            "history",
+            "set",
+            "edit",
+            "rename",
+            "rm",
+            "undo",
+            "redo",
+            "buy",
+            "award",
+            "year",
+            "grant",
+            "rank",
+            "new",
+        ],
+        "fight": ["new", "act", "show", "log", "undo", "redo", "recap", "outcome", "end"],
         "journal": ["show", "export", "luck", "disclose"],
         "db": ["upgrade"],
     }[group]

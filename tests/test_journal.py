@@ -550,7 +550,7 @@ def test_cli_fight_lines_and_recap_show_the_journal(
     code, out, _ = run(
         capsys, "fight", "new", "--campaign", "Jeudi", "--with", names, "--order", names, "--db", db
     )
-    assert code == 0 and "journal #1 · " in out
+    assert code == 0 and "journal #3 · " in out  # #1 and #2: the sheets added (issue 16)
     code, out, _ = run(
         capsys,
         "fight",
@@ -564,15 +564,15 @@ def test_cli_fight_lines_and_recap_show_the_journal(
         db,
     )
     acted = json.loads(out)["journal"]
-    assert acted["seq"] == 2 and acted["action_id"] == "#fight1.4" and acted["source"] == "derived"
+    assert acted["seq"] == 4 and acted["action_id"] == "#fight1.4" and acted["source"] == "derived"
     code, out, _ = run(capsys, "fight", "recap", "1", "--format", "bbcode", "--db", db)
     assert (
-        f"[i]journal #2 {acted['short']} · seed commitment {acted['commitment'][:16]}…[/i]" in out
+        f"[i]journal #4 {acted['short']} · seed commitment {acted['commitment'][:16]}…[/i]" in out
     )
     code, out, _ = run(
         capsys, "fight", "recap", "1", "--actor", "Kaito Arashi", "--format", "markdown", "--db", db
     )
-    assert f"_journal #2 {acted['short']}" in out
+    assert f"_journal #4 {acted['short']}" in out
     code, out, _ = run(capsys, "journal", "show", "Jeudi", "--db", db)
     assert "fight 1: attack" in out and acted["short"] in out
     code, out, _ = run(
@@ -582,7 +582,7 @@ def test_cli_fight_lines_and_recap_show_the_journal(
     assert code == 0
     code, out, _ = run(capsys, "journal", "show", "Jeudi", "--last", "1", "--json", "--db", db)
     [entry] = json.loads(out)["entries"]
-    assert entry["context"]["client_seed"] == "mon jet à moi" and entry["seq"] == 3
+    assert entry["context"]["client_seed"] == "mon jet à moi" and entry["seq"] == 5
 
 
 def test_cli_journal_luck_reports_exact_percentiles(
@@ -808,7 +808,7 @@ def test_an_entry_never_joins_an_epoch_revealed_while_it_was_rolled(
     real_record = store.record
     revealed: list[int] = []
 
-    def record_after_a_reveal(*args: Any) -> int | None:
+    def record_after_a_reveal(*args: Any) -> Any:
         if not revealed:  # the GM reveals the seed while the roll is being made
             revealed.append(store.reveal_epoch(campaign.id)[0].number)
         return real_record(*args)

@@ -6,6 +6,7 @@ Every test runs on SQLite; the `postgresql` ones also run when `JDR_TEST_DATABAS
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -172,10 +173,12 @@ def test_act_redecides_after_a_conflict(store: Store, monkeypatch: pytest.Monkey
     real_record = store.record
     sneaked: list[int] = []
 
-    def record_after_a_rival(campaign: int, row: JournalRow, append: FightAppend) -> int | None:
+    def record_after_a_rival(
+        campaign: int, row: JournalRow, append: FightAppend, sheets: Any = ()
+    ) -> Any:
         if not sneaked:  # Ana's first decision loses the race to another process's attack
             sneaked.append(store.append(append.fight_id, append.expected_version, [rival_attack]))
-        return real_record(campaign, row, append)
+        return real_record(campaign, row, append, sheets)
 
     rival_attack = {"type": "attacked", "actor": "Ana", "target": "Bo", "faces": [], "damage": 1}
     monkeypatch.setattr(store, "record", record_after_a_rival)
@@ -190,7 +193,7 @@ def test_act_gives_up_clearly_after_its_retries(
 ) -> None:
     fight = new_fight(store)
 
-    def always_late(campaign: int, row: JournalRow, append: FightAppend) -> int:
+    def always_late(campaign: int, row: JournalRow, append: FightAppend, *_sheets: Any) -> int:
         raise ConflictError(append.fight_id, append.expected_version, append.expected_version + 1)
 
     monkeypatch.setattr(store, "record", always_late)

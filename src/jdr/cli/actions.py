@@ -8,7 +8,13 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from jdr.cli.options import Common, common_parameters, make_command, model_parameters, option_name
+from jdr.cli.options import (
+    Common,
+    common_parameters,
+    make_command,
+    model_parameters,
+    sheet_parameters,
+)
 from jdr.cli.render import (
     choices_table,
     console,
@@ -19,6 +25,7 @@ from jdr.cli.render import (
     jsonable,
     outcomes_table,
 )
+from jdr.cli.sheet_actions import read_params, roll_from_sheet, sheet_json, sheet_lines
 from jdr.cli.shell import ShellGroup
 from jdr.errors import NotOfferedError
 from jdr.i18n import _, current_language
@@ -79,6 +86,9 @@ def system_group(system: RuleSystem, mode: str) -> Any:
         parameters = model_parameters(model) + common_parameters(
             rolls=mode == "roll", exact=mode in ("odds", "advise")
         )
+        binding = (getattr(system, "sheet_rolls", {}) or {}).get(name)
+        if binding is not None:
+            parameters += sheet_parameters(binding.uses, model, mode)
 
         def run(common: Common, values: dict[str, Any], action: Action[Any] = action) -> None:
             {"roll": run_roll, "odds": run_odds, "advise": run_advise}[mode](
@@ -127,19 +137,12 @@ def system_lines(mode: str) -> list[tuple[str, str]]:
     return sorted(rows)
 
 
-def _params(model: Any, values: dict[str, Any]) -> Any:
-    from jdr.cli.options import raw_values
-    from jdr.params import validate_params
-
-    return validate_params(model, raw_values(model, values), option_name)
-
-
 def _payload(system: RuleSystem, action: Action[Any], params: Any) -> dict[str, Any]:
     """The keys every JSON answer about an action starts with."""
     return {"system": system.id, "action": action.name, "params": params.model_dump(mode="json")}
 
 
-def _title(system: RuleSystem, action: Action[Any], post: bool = False) -> Console:
+def title(system: RuleSystem, action: Action[Any], post: bool = False) -> Console:
     """Standard output, after the system and action's title line; for a post-ready recap
     (`post`), the title goes to stderr so that piping the answer gives only the recap."""
     out = console()
@@ -162,18 +165,16 @@ def run_roll(
     journal = common.journal
     if journal is not None:
         journal.check()
-    params = _params(action.params, values)
+    if common.sheet is not None:
+        roll_from_sheet(system, action, common, values)
+        return
+    params, _source = read_params(system, action, action.params, values, common)
     if journal is not None and journal.campaign is not None:
-        from jdr.cli.journal_commands import journal_json, journal_lines, roll_in_campaign
-        from jdr.fights.recap import footnote
+        from jdr.cli.journal_commands import journal_json, roll_in_campaign
 
         rolled = roll_in_campaign(system, action, params, common, journal)
         record = rolled.record
-        recap = getattr(params, "recap", None)  # a post-ready recap: the journal line joins it
-        fmt = str(getattr(recap, "value", recap)) if recap is not None else "text"
-        lines = [footnote(line, fmt) for line in journal_lines(rolled.entry, rolled.replayed)]
-        if fmt == "markdown":  # a blank line, or the footnote joins the recap's last item
-            lines.insert(0, "")
+        lines = journal_footer(params, rolled)
         extra: dict[str, Any] | None = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
     else:
         rng = make_source(common.faces, common.seed)
@@ -183,25 +184,46 @@ def run_roll(
         lines, extra = [], None
     explanation = record.explain()
     if common.json:
-        payload = _payload(system, action, params)
-        payload.update(faces=list(record.faces), outcome=record.outcome)
-        _add(payload, {**record.totals, **record.details})
-        payload["explanation"] = explanation
+        payload = record_json(system, action, params, record, explanation)
         if extra is not None:
             payload["journal"] = extra
         emit_json(payload)
         return
-    out = _title(system, action, post=getattr(params, "recap", None) is not None)
+    out = title(system, action, post=getattr(params, "recap", None) is not None)
     out.print(explanation, markup=False)
     for line in lines:
         out.print(line, markup=False, style="dim")
+
+
+def record_json(
+    system: RuleSystem, action: Action[Any], params: Any, record: Any, explanation: str
+) -> dict[str, Any]:
+    payload = _payload(system, action, params)
+    payload.update(faces=list(record.faces), outcome=record.outcome)
+    _add(payload, {**record.totals, **record.details})
+    payload["explanation"] = explanation
+    return payload
+
+
+def journal_footer(params: Any, rolled: Any) -> list[str]:
+    """The journal's lines under a roll; a post-ready recap's footnote (the journal line joins
+    the recap)."""
+    from jdr.cli.journal_commands import journal_lines
+    from jdr.fights.recap import footnote
+
+    recap = getattr(params, "recap", None)
+    fmt = str(getattr(recap, "value", recap)) if recap is not None else "text"
+    lines = [footnote(line, fmt) for line in journal_lines(rolled.entry, rolled.replayed)]
+    if fmt == "markdown":  # a blank line, or the footnote joins the recap's last item
+        lines.insert(0, "")
+    return lines
 
 
 def run_odds(
     system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
 ) -> None:
     assert action.odds is not None  # only actions with odds are listed
-    params = _params(action.params, values)
+    params, source = read_params(system, action, action.params, values, common)
     odds = action.odds(params, common.exact)
     if common.json:
         payload = _payload(system, action, params)
@@ -212,9 +234,14 @@ def run_odds(
         if odds.label:
             payload["distribution_of"] = odds.label
         _add(payload, odds.extra, common.exact)
+        if source is not None:
+            payload["sheet"] = sheet_json(source)
         emit_json(payload)
         return
-    out = _title(system, action)
+    out = title(system, action)
+    if source is not None:
+        for line in sheet_lines(source):
+            out.print(line, markup=False)
     out.print(outcomes_table(odds.outcomes, common.exact))
     if odds.mean is not None:
         out.print(_("mean: {mean}").format(mean=decimal(odds.mean)))
@@ -230,7 +257,7 @@ def run_advise(
     system: RuleSystem, action: Action[Any], common: Common, values: dict[str, Any]
 ) -> None:
     assert action.advise is not None  # only actions with an advisor are listed
-    params = _params(action.advise.params, values)
+    params, source = read_params(system, action, action.advise.params, values, common)
     advice = action.advise.advise(params, common.exact)
     sentence = advice.summary() if advice.summary is not None else ""
     if common.json:
@@ -239,11 +266,16 @@ def run_advise(
             payload["summary"] = sentence
         payload["choices"] = jsonable(list(advice.choices), common.exact)
         _add(payload, advice.extra, common.exact)
+        if source is not None:
+            payload["sheet"] = sheet_json(source)
         emit_json(payload)
         return
+    if source is not None:
+        for line in sheet_lines(source):
+            console().print(line, markup=False)
     if sentence:
         console().print(sentence, markup=False)
-    _title(system, action).print(choices_table(advice.choices))
+    title(system, action).print(choices_table(advice.choices))
 
 
 def show_systems(as_json: bool) -> None:

@@ -180,9 +180,9 @@ def build_fight() -> typer.Typer:
     ) -> None:
         _recap(fight, fmt, round_, actor, db, json)
 
-    end_help = N_("End a fight: no command can be played in it any more.")
-    app.command("end", help=_(end_help))(on_fight(_end))
+    from jdr.cli.fight_outcome import add_outcome_commands
 
+    add_outcome_commands(app)  # `outcome`, and `end` with --apply/--no-apply (sheets, issue 16)
     return app
 
 
@@ -197,6 +197,7 @@ def _new(
     db: str | None,
     json: bool,
 ) -> None:
+    from jdr.cli.fight_outcome import record_fighters
     from jdr.cli.journal_commands import journal_json
     from jdr.fights.service import open_fight
     from jdr.fights.setup import build_setup, fighters_named, parse_pairs, participants
@@ -223,6 +224,7 @@ def _new(
         assert system.fight is not None  # build_setup refuses a system without fights
         started = open_fight(store, found.id, system.fight, setup, names, rng)
         fight_id, events = started.fight_id, started.events
+        record_fighters(store, fight_id, list(stored.values()))  # their revisions (issue 16)
         legal = system.fight.legal_commands(_state(store, fight_id, system))
     if json:
         emit_json(
@@ -282,6 +284,10 @@ def _act(
         except RulesError as refused:
             legal = rules.legal_commands(service.state(store, fight, rules))
             raise RulesError(_legal_message(refused.reason, legal), refused.rule) from None
+        if command == "join" and joiner is not None:  # its sheet's revision (issue 16)
+            from jdr.cli.fight_outcome import record_fighters
+
+            record_fighters(store, fight, [character])
         legal = rules.legal_commands(_state(store, fight, system))
         campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
     if json:
@@ -352,15 +358,6 @@ def _help_commands(fight: int, actor: str, db: str | None, json: bool) -> None:
         emit_json({"fight": fight, "actor": actor, "legal_commands": legal})
         return
     _print_legal(legal)
-
-
-def _end(fight: int, db: str | None, json: bool) -> None:
-    with opened(db) as store:
-        store.set_fight_status(fight, ENDED)
-    if json:
-        emit_json({"fight": fight, "status": ENDED})
-        return
-    console().print(_("fight {fight} ended").format(fight=fight), markup=False)
 
 
 def _recap(

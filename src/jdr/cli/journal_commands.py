@@ -41,6 +41,7 @@ __all__ = [
     "journal_lines",
     "reveal",
     "roll_in_campaign",
+    "showing_original",
     "verify_file",
 ]
 
@@ -62,7 +63,7 @@ def roll_in_campaign(
     assert journal.campaign is not None
     given = common.faces is not None or common.seed is not None
     rng = make_source(common.faces, common.seed) if given else None
-    with opened(journal.db) as store, _showing_original(journal.campaign, common.json):
+    with opened(journal.db) as store, showing_original(journal.campaign, common.json):
         campaign = store.campaign(journal.campaign)
         return service.roll(
             store,
@@ -88,12 +89,12 @@ def roll_dice_in_campaign(
     assert journal.campaign is not None
     rng = make_source(faces, seed) if faces is not None or seed is not None else None
     who = service.Who(journal.actor, journal.action_id, journal.client_seed, journal.hidden)
-    with opened(journal.db) as store, _showing_original(journal.campaign, as_json):
+    with opened(journal.db) as store, showing_original(journal.campaign, as_json):
         return service.roll_dice(store, store.campaign(journal.campaign), expression, who, rng)
 
 
 @contextmanager
-def _showing_original(campaign: str, as_json: bool) -> "Iterator[None]":
+def showing_original(campaign: str, as_json: bool) -> "Iterator[None]":
     """A re-ask refused because its action id names another roll shows that roll: printed before
     the error, or under the error's `original` key in JSON."""
     from jdr.journal.replay import stored_roll
@@ -356,10 +357,15 @@ def _action_text(context: Json) -> str:
     action = str(context.get("action", "?"))
     if "fight" in context:
         return _("fight {fight}: {action}").format(fight=context["fight"], action=action)
+    if "sheet" in context:  # a sheet's own revision, or a roll made through it
+        kind = action.removeprefix("sheet.")
+        return _("sheet {name}: {action}").format(name=context["sheet"], action=_(kind))
     return action
 
 
 def _result_text(result: Json) -> str:
+    if "revision" in result and "changes" in result:  # a sheet's revision
+        return _("revision {revision}").format(revision=result["revision"])
     if "outcome" in result:  # an identifier, shown in the reader's words (as the odds tables do)
         return _(str(result["outcome"]))
     if "total" in result:

@@ -23,7 +23,7 @@ from jdr.cli.stored import (
     DB_HELP,
     HIDDEN_HELP,
 )
-from jdr.i18n import _
+from jdr.i18n import N_, _
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,10 @@ class Common:
     lang: str | None = None
     exact: bool = False
     journal: Journal | None = None
+    sheet: str | None = None
+    uses: dict[str, Any] | None = None
+    """What to use of the sheet (`--stat`, `--move` …), as given: the options a system's
+    `SheetRoll.uses` adds."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,62 @@ _JOURNAL_OPTIONS = (
 )
 
 
+SHEET_CAMPAIGN_HELP = N_("The campaign the sheet (--sheet) is in.")
+USE = "jdr_use_"
+"""The prefix of a "what to use" option's parameter (`--stat` is `jdr_use_stat`)."""
+
+
+def sheet_parameters(uses: Any, model: Any, mode: str) -> list[inspect.Parameter]:
+    """`--sheet NAME` and the options of `uses` (what to use of the sheet) that the action's
+    `model` does not have already (an option both have, such as Passion's `--talent`, names
+    the sheet's score with `--sheet` and gives the number without); for odds and advice also
+    `--campaign` and `--db`, which a roll has already."""
+    kw = inspect.Parameter.KEYWORD_ONLY
+    own = [p for p in model_parameters(uses) if p.name not in model.model_fields]
+    shown = ", ".join(option_name(name) for name in uses.model_fields) or "-"
+    params = [
+        inspect.Parameter(
+            "jdr_sheet",
+            kw,
+            default=None,
+            annotation=Annotated[
+                str | None,
+                typer.Option(
+                    "--sheet",
+                    metavar="NAME",
+                    help=_(
+                        "Read the options from this stored character (with --campaign); options"
+                        " given override it. What to use: {options}."
+                    ).format(options=shown),
+                    autocompletion=complete.characters,
+                ),
+            ],
+        ),
+        *(p.replace(name=USE + p.name) for p in own),
+    ]
+    if mode != "roll":  # a roll has these already, as the journal's options
+        params += [
+            _text_option("campaign", "--campaign", "NAME", SHEET_CAMPAIGN_HELP, complete.campaigns),
+            _text_option("db", "--db", "URL", DB_HELP, None),
+        ]
+    return params
+
+
+def _text_option(
+    name: str, option: str, metavar: str, help_text: str, completer: Any
+) -> inspect.Parameter:
+    """A `--option TEXT` the command gets as `jdr_<name>` (None when not given)."""
+    return inspect.Parameter(
+        f"jdr_{name}",
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[
+            str | None,
+            typer.Option(option, metavar=metavar, help=_(help_text), autocompletion=completer),
+        ],
+    )
+
+
 def option_name(field: str) -> str:
     return "--" + field.replace("_", "-")
 
@@ -112,20 +172,7 @@ def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
             ),
         ]
     if rolls:
-        for name, option, metavar, help_text, completer in _JOURNAL_OPTIONS:
-            params.append(
-                inspect.Parameter(
-                    f"jdr_{name}",
-                    kw,
-                    default=None,
-                    annotation=Annotated[
-                        str | None,
-                        typer.Option(
-                            option, metavar=metavar, help=_(help_text), autocompletion=completer
-                        ),
-                    ],
-                )
-            )
+        params += [_text_option(*spec) for spec in _JOURNAL_OPTIONS]
         params.append(
             inspect.Parameter(
                 "jdr_hidden",
@@ -257,7 +304,9 @@ def make_command(
 
     def command(**values: Any) -> None:
         journal = _taken(Journal, values)
-        run(replace(_taken(Common, values), journal=journal), values)
+        uses = {k.removeprefix(USE): values.pop(k) for k in list(values) if k.startswith(USE)}
+        common = _taken(Common, values)
+        run(replace(common, journal=journal, uses=uses), values)
 
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}

@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # pydantic and the systems load only when a command runs
 
 __all__ = [
     "add_example_command",
-    "campaign_sheet",
     "print_example",
     "read_sheet",
     "validate_command",
@@ -54,20 +53,6 @@ def validate_file(system: "RuleSystem", file: Path | str) -> "BaseModel":
 
     data, label = read_sheet(Path(file))
     return sheet_of(system, data, label)
-
-
-def campaign_sheet(system: "RuleSystem", file: Path, campaign: str) -> "BaseModel":
-    """`file` as a sheet for a campaign playing `system`; another system's sheet is refused
-    saying which it is."""
-    from jdr.sheet_check import check_sheet, installed
-    from jdr.systems import default_registry
-
-    data, label = read_sheet(file)
-
-    def systems() -> "list[RuleSystem]":  # loaded only for a sheet refused or keyed
-        return _others(system, installed(default_registry()))
-
-    return check_sheet(data, label, system, systems, campaign)
 
 
 def validate_command(file: Path, system_id: str | None, json: bool) -> None:

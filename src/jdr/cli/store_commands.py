@@ -8,10 +8,7 @@ No `from __future__ import annotations` here: Typer reads these functions' annot
 """
 
 import json as jsonlib
-import math
-import re
 from collections.abc import Mapping
-from datetime import date, datetime, time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,7 +18,7 @@ from rich.table import Table
 
 from jdr.cli import complete
 from jdr.cli.render import console, emit_json
-from jdr.cli.sheet_files import add_example_command, campaign_sheet, sheet_name, validate_file
+from jdr.cli.sheet_files import add_example_command, validate_file
 from jdr.cli.stored import (
     DB_HELP,
     JSON_HELP,
@@ -31,6 +28,7 @@ from jdr.cli.stored import (
     opened,
 )
 from jdr.i18n import N_, _
+from jdr.toml_write import to_toml
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and pydantic load only when a command runs
     from jdr.store import Campaign, Character, Epoch, Store
@@ -183,6 +181,29 @@ def build_campaign() -> typer.Typer:
         _print_commitment(epochs)
 
     @app.command(
+        "rm",
+        help=_(
+            "Remove a campaign and everything it holds: characters, fights, journal (asks for"
+            " its name, or --yes)."
+        ),
+    )
+    def rm_command(
+        name: Annotated[
+            str,
+            typer.Argument(
+                metavar="NAME", help=_("The campaign's name."), autocompletion=complete.campaigns
+            ),
+        ],
+        yes: Annotated[
+            bool, typer.Option("--yes", help=_("Remove without asking for the name."))
+        ] = False,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _remove_campaign(name, yes, db, json)
+
+    @app.command(
         "reveal",
         help=_(
             "Publish the campaign's secret seed so anyone can verify its rolls, and commit to a"
@@ -205,6 +226,37 @@ def build_campaign() -> typer.Typer:
         reveal(name, db, json)
 
     return app
+
+
+def _remove_campaign(name: str, yes: bool, db: str | None, json: bool) -> None:
+    """`jdr campaign rm NAME`: the campaign's name typed again to confirm, unless `--yes`."""
+    from jdr.errors import InputError
+
+    with opened(db) as store:
+        campaign = store.campaign(name)
+        characters = len(store.characters(campaign.id))
+        fights = len(store.fights(campaign.id))
+        entries = len(store.journal(campaign.id))
+        if not yes:
+            if json:
+                raise InputError("--yes", None, "--yes", _("--json cannot ask: give --yes"))
+            console().print(
+                _(
+                    "This removes campaign {name}: {characters} characters, {fights} fights and"
+                    " {entries} journal entries, for good."
+                ).format(name=campaign.name, characters=characters, fights=fights, entries=entries),
+                markup=False,
+            )
+            typed = typer.prompt(_("Type the campaign's name to confirm"), default="")
+            if typed.strip() != campaign.name:
+                raise InputError(
+                    _("confirmation"), typed, campaign.name, _("not the campaign's name: kept")
+                )
+        store.delete_campaign(campaign.id)
+    if json:
+        emit_json({"removed": campaign.name, "characters": characters, "fights": fights})
+        return
+    console().print(_("campaign {name} removed").format(name=campaign.name), markup=False)
 
 
 def _seed_json(epochs: "list[Epoch]") -> Json:
@@ -279,17 +331,22 @@ def build_sheet() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
+        from jdr.characters import service
+        from jdr.cli.sheet_files import read_sheet
+
+        data, label = read_sheet(file)
         with opened(db) as store:
             found = store.campaign(campaign)
-            sheet = campaign_sheet(_system(found.system), file, found.name)
-            stored = name or sheet_name(sheet, file)
-            character_id = store.add_character(found.id, stored, sheet.model_dump(mode="json"))
-            character = store.character(character_id)
+            revised = service.add(store, found, data, name, label or Path(file).stem)
+        character = revised.character
+        assert character is not None
         if json:
             emit_json({"campaign": found.name, "character": _character_json(character, True)})
             return
         console().print(
-            _("sheet {name} added to campaign {campaign}").format(name=stored, campaign=found.name),
+            _("sheet {name} added to campaign {campaign}").format(
+                name=character.name, campaign=found.name
+            ),
             markup=False,
         )
 
@@ -317,26 +374,19 @@ def build_sheet() -> typer.Typer:
             table.add_row(character.name, str(character.version))
         out.print(table)
 
-    @app.command("show", help=_("Show a stored character sheet."))
+    @app.command("show", help=_("Show a stored character sheet (as of a revision with --at)."))
     def show_command(
         name: name_argument,
         campaign: campaign_option,
+        at: Annotated[
+            int | None,
+            typer.Option("--at", metavar="REVISION", help=_("The sheet as it was at a revision.")),
+        ] = None,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        with opened(db) as store:
-            found = store.campaign(campaign)
-            character = store.character_named(found.id, name)
-        if json:
-            emit_json({"campaign": found.name, "character": _character_json(character, True)})
-            return
-        out = console()
-        out.print(f"[bold]{escape(character.name)}[/bold] — {escape(found.name)} ({found.system})")
-        table = _table(_("field"), _("value"))
-        for key, value in character.sheet.items():
-            table.add_row(str(key), _shown(value))
-        out.print(table)
+        _show_sheet(name, campaign, at, db, json)
 
     @app.command(
         "validate",
@@ -382,7 +432,33 @@ def build_sheet() -> typer.Typer:
         _export(found, character, output, json)
 
     add_example_command(app)
+    from jdr.cli.sheet_commands import add_sheet_commands
+
+    add_sheet_commands(app)
     return app
+
+
+def _show_sheet(name: str, campaign: str, at: int | None, db: str | None, json: bool) -> None:
+    from jdr.characters.views import show  # reading only: no rules, no pydantic
+
+    with opened(db) as store:
+        found = store.campaign(campaign)
+        view = show(store, found, name, at)
+    if json:
+        shown = _character_json(view.character, True)
+        shown.update(name=view.name, sheet=view.sheet)
+        emit_json({"campaign": found.name, "revision": view.revision, "character": shown})
+        return
+    out = console()
+    out.print(f"[bold]{escape(view.name)}[/bold] — {escape(found.name)} ({found.system})")
+    out.print(
+        _("revision {revision} of {last}").format(revision=view.revision, last=view.last),
+        markup=False,
+    )
+    table = _table(_("field"), _("value"))
+    for key, value in view.sheet.items():
+        table.add_row(str(key), _shown(value))
+    out.print(table)
 
 
 def _print_campaign(
@@ -477,95 +553,3 @@ def _table(*columns: str) -> Table:
     for column in columns:
         table.add_column(column)
     return table
-
-
-# --- a small TOML writer ---------------------------------------------------------------------
-
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f"}
-_ESCAPES["\r"] = "\\r"
-
-
-def to_toml(data: Mapping[str, Any]) -> str:
-    """`data` (tables, lists, text, numbers, booleans, dates) as TOML text; None values are left
-    out, TOML having no null.
-
-    >>> print(to_toml({"name": "Kai", "stats": {"force": 3}, "moves": [{"name": "Éclair"}]}))
-    name = "Kai"
-    <BLANKLINE>
-    [stats]
-    force = 3
-    <BLANKLINE>
-    [[moves]]
-    name = "Éclair"
-    <BLANKLINE>
-    """
-    lines: list[str] = []
-    _write_table(lines, [], data)
-    return "\n".join(lines).lstrip("\n") + "\n"
-
-
-def _is_table_array(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
-
-
-def _write_table(lines: list[str], path: list[str], table: Mapping[str, Any]) -> None:
-    tables: list[tuple[str, Any]] = []
-    for key, value in table.items():
-        if value is None:
-            continue
-        if (isinstance(value, Mapping) and value) or _is_table_array(value):
-            tables.append((key, value))
-        else:
-            lines.append(f"{_key(key)} = {_value(value)}")
-    for key, value in tables:
-        inner = [*path, _key(key)]
-        if isinstance(value, Mapping):
-            lines += ["", f"[{'.'.join(inner)}]"]
-            _write_table(lines, inner, value)
-        else:
-            for item in value:
-                lines += ["", f"[[{'.'.join(inner)}]]"]
-                _write_table(lines, inner, item)
-
-
-def _key(key: Any) -> str:
-    text = str(key)
-    return text if _BARE_KEY.fullmatch(text) else _string(text)
-
-
-def _string(text: str) -> str:
-    out = []
-    for char in text:
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, datetime | date | time):
-        return value.isoformat()
-    if isinstance(value, Mapping):
-        items = (f"{_key(k)} = {_value(v)}" for k, v in value.items() if v is not None)
-        return "{ " + ", ".join(items) + " }" if value else "{}"
-    if isinstance(value, list | tuple):
-        if any(v is None for v in value):
-            raise ValueError("TOML has no null: a list cannot hold None")
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    raise TypeError(f"no TOML form for {type(value).__name__}")

@@ -50,23 +50,42 @@ class SystemReplayer:
     """The `verify` replayer for one rule system (see the module's docstring)."""
 
     def __init__(self, system: RuleSystem) -> None:
+        from jdr.journal.sheet_replay import SheetLedger
+
         self.system = system
         self.fights: dict[Any, list[Any]] = {}
+        self.sheets = SheetLedger(system)
 
     def __call__(self, entry: Entry, source: RandomSource | None) -> Any:
         context = entry.context or {}
+        shown = entry.result or {}
+        if is_sheet_step(context):
+            return self.sheets.revision(context, shown, source is not None, self.fights)
         if "fight" in context:
             return self._fight(entry, context, source)
         if source is None:
+            if "sheet" in context:  # the sheets it changed, as shown, for the entries after it
+                self.sheets.roll(context, None, None, list(shown.get("sheets", [])), False)
             return SKIP
-        return self.roll(context, source)
+        return self.roll(context, source, list(shown.get("sheets", [])))
 
-    def roll(self, context: Json, source: RandomSource) -> Any:
-        """A roll's result from `source`'s faces, by the system's action."""
-        return roll_result(self.record(context, source))
+    def roll(self, context: Json, source: RandomSource, sheets: list[Json] | None = None) -> Any:
+        """A roll's result from `source`'s faces, by the system's action; for a roll made through
+        a sheet, what it changed on the sheets too (`sheets`: what the journal shows)."""
+        params, record = self.made(context, source)
+        result = roll_result(record)
+        if "sheet" in context:
+            changed = self.sheets.roll(context, params, record, sheets or [], True)
+            if changed:
+                result["sheets"] = changed
+        return result
 
     def record(self, context: Json, source: RandomSource) -> Record:
         """A roll's record from `source`'s faces, by the system's action."""
+        return self.made(context, source)[1]
+
+    def made(self, context: Json, source: RandomSource) -> tuple[Any, Record]:
+        """A roll's parameters and record from `source`'s faces, by the system's action."""
         from jdr.params import validate_params
 
         action = self.system.actions.get(str(context.get("action")))
@@ -75,7 +94,7 @@ class SystemReplayer:
                 _("action"), context.get("action"), ", ".join(self.system.actions) or "-"
             )
         params = validate_params(action.params, dict(context.get("params") or {}))
-        return action.roll(params, source)
+        return params, action.roll(params, source)
 
     def _fight(self, entry: Entry, context: Json, source: RandomSource | None) -> Any:
         from jdr.fights.fold import fold
@@ -109,6 +128,13 @@ class SystemReplayer:
                 StoredEvent(version + i, version + 1, event)
                 for i, event in enumerate(shown, start=1)
             )
+
+
+def is_sheet_step(context: Json) -> bool:
+    """Whether an entry is a sheet's own revision (`sheet.set`, `sheet.buy` …), not a roll."""
+    from jdr.journal.sheet_replay import SHEET_ACTION
+
+    return "sheet" in context and str(context.get("action", "")).startswith(SHEET_ACTION)
 
 
 def replay_dice(entry: Entry, source: RandomSource | None) -> Any:
@@ -153,7 +179,7 @@ def stored_roll(entry: Entry) -> Any | None:
     from jdr.dice.source import GivenFaces
 
     context = entry.context or {}
-    if entry.hidden or "fight" in context or entry.dice is None:
+    if entry.hidden or "fight" in context or entry.dice is None or is_sheet_step(context):
         return None
     faces = GivenFaces([int(face) for _size, face in entry.dice.get("rolls", [])])
     if context.get("system") is None:

@@ -28,6 +28,8 @@ from jdr.store import (
     FightAppend,
     JournalConflictError,
     JournalRow,
+    SheetConflictError,
+    SheetWrite,
     Store,
 )
 from jdr.systems.protocol import Action, RuleSystem
@@ -40,17 +42,30 @@ MAX_ACTION_ID = 200
 
 @dataclass(frozen=True)
 class Journaled:
-    """One journaled action: its entry, what `run` returned, and the fight's new version."""
+    """One journaled action: its entry, what `run` returned, the fight's new version, and the
+    sheet revisions written, as (character id, revision)."""
 
     entry: Entry
     value: Any = None
     version: int | None = None
     replayed: bool = False
+    sheets: tuple[tuple[int, int], ...] = ()
 
 
-Run = Callable[[RandomSource], tuple[Json, Any, FightAppend | None]]
-"""Runs the action on a source; returns the entry's `result`, any value for the caller, and the
-fight events to append with the entry (or None)."""
+@dataclass(frozen=True)
+class Writes:
+    """What a journaled action writes with its entry: fight events, sheet revisions."""
+
+    fight: FightAppend | None = None
+    sheets: tuple[SheetWrite, ...] = ()
+
+
+Run = Callable[[RandomSource], tuple[Json, Any, FightAppend | Writes | None]]
+Then = Callable[[Any], tuple[Json, Writes]]
+"""What a roll changes besides its result, from its record: more keys of the entry's `result`
+and what to write with it."""
+"""Runs the action on a source; returns the entry's `result`, any value for the caller, and what
+to write with the entry: fight events, sheet revisions (`Writes`), or None."""
 
 
 def source_name(rng: RandomSource) -> str:
@@ -94,7 +109,12 @@ def journaled(
     `base` is the context without `campaign`, `action_id` and `seq`, which are added here.
     `action_id` None gets an auto id (`#seq`); a known one returns its entry if `same(entry)`
     (default: its context matches `base`), else a `RulesError`.
+
+    Faces given (`GivenFaces`) or seeded are the same on every attempt: each one rolls from a
+    fresh copy of `rng`, never from what an attempt left of it.
     """
+    import copy
+
     attempts = 0
     while True:
         attempts += 1
@@ -109,7 +129,7 @@ def journaled(
         context = {**base, "campaign": campaign.name, "action_id": chosen, "seq": seq}
         if version == LATEST:  # the dice derive from the context exactly as the entry keeps it
             context = plain({**context, "v": LATEST}, LATEST)
-        inner = rng if rng is not None else Derived(epoch.seed, context)
+        inner = copy.deepcopy(rng) if rng is not None else Derived(epoch.seed, context)
         recording = Recording(inner)
         result, value, fight = run(recording)
         rolls = list(zip(recording.sizes, recording.rolled, strict=True))
@@ -119,16 +139,24 @@ def journaled(
         )
         row = JournalRow(seq, chosen, epoch.number, hidden, not hidden, entry.hash, entry.to_json())
         try:
-            fight_version = store.record(campaign.id, row, fight)
-        except (JournalConflictError, ConflictError) as conflict:
+            writes = fight if isinstance(fight, Writes) else Writes(fight)
+            recorded = store.record(campaign.id, row, writes.fight, writes.sheets)
+        except (JournalConflictError, ConflictError, SheetConflictError) as conflict:
             if attempts > retries:
-                if isinstance(conflict, ConflictError) and fight is not None:
+                if isinstance(conflict, ConflictError) and writes.fight is not None:
                     raise ConflictError(
-                        fight.fight_id, fight.expected_version, conflict.found, attempts
+                        writes.fight.fight_id,
+                        writes.fight.expected_version,
+                        conflict.found,
+                        attempts,
+                    ) from conflict
+                if isinstance(conflict, SheetConflictError):
+                    raise SheetConflictError(
+                        conflict.name, conflict.expected, conflict.found, attempts
                     ) from conflict
                 raise JournalConflictError(campaign.id, seq, attempts) from conflict
             continue
-        return Journaled(entry, value, fight_version)
+        return Journaled(entry, value, recorded.version, sheets=recorded.sheets)
 
 
 def entry_format(tail_epoch: int | None, tail_format: int, epoch: int) -> int:
@@ -186,6 +214,7 @@ class Rolled:
     entry: Entry
     replayed: bool = False
     campaign: str = ""
+    sheets: tuple[tuple[int, int], ...] = ()
 
 
 DICE = "dice"
@@ -214,19 +243,18 @@ def roll(
     client_seed: str | None = None,
     hidden: bool = False,
     rng: RandomSource | None = None,
+    context: Json | None = None,
+    then: Then | None = None,
 ) -> Rolled:
     """Roll `action` through `campaign`'s journal (its dice derive from the epoch's seed unless
     `rng` is given). The same `action_id` twice gives the same roll; with other parameters, a
-    `RulesError`."""
+    `RulesError`.
+
+    `context` adds keys to the roll's context (a roll made through a sheet names it); `then`
+    gives what the roll changes besides (the sheets' revisions), written with its entry."""
     from jdr.journal.replay import roll_result
 
-    if campaign.system != system.id:
-        raise InputError(
-            "--campaign",
-            campaign.name,
-            _("a campaign played with {system}").format(system=system.id),
-            _("this campaign plays {system}").format(system=campaign.system),
-        )
+    check_system(campaign, system)
     base: Json = {"system": system.id, "action": action.name, "params": identity(params)}
     shown_only = display_fields(type(params))
     return _roll_through(
@@ -238,7 +266,20 @@ def roll(
         Who(actor, action_id, client_seed, hidden),
         rng,
         lambda stored: {k: v for k, v in stored.items() if k not in shown_only},
+        context,
+        then,
     )
+
+
+def check_system(campaign: Campaign, system: RuleSystem) -> None:
+    """Refuse a roll of `system` through a campaign that plays another."""
+    if campaign.system != system.id:
+        raise InputError(
+            "--campaign",
+            campaign.name,
+            _("a campaign played with {system}").format(system=system.id),
+            _("this campaign plays {system}").format(system=campaign.system),
+        )
 
 
 def roll_dice(
@@ -284,6 +325,8 @@ def _roll_through(
     who: Who,
     rng: RandomSource | None,
     stored_params: Callable[[Json], Json] = dict,
+    context: Json | None = None,
+    then: Then | None = None,
 ) -> Rolled:
     """One roll through the journal; a known action id gives its stored roll again (the record
     rebuilt from the stored faces, shown with the display options asked now), or an
@@ -291,16 +334,19 @@ def _roll_through(
 
     `stored_params` reads a stored context's parameters as the roll's identity (an entry written
     before a field was marked display-only still matches)."""
-    base = {**base, "actor": actor_name(store, campaign, who.actor)}
+    base = {**base, **(context or {}), "actor": actor_name(store, campaign, who.actor)}
     if who.client_seed is not None:
         base["client_seed"] = who.client_seed
 
-    def run(source: RandomSource) -> tuple[Json, Any, None]:
+    def run(source: RandomSource) -> tuple[Json, Any, Writes | None]:
         record = roll_with(source)
         inner = source.inner if isinstance(source, Recording) else source
         if isinstance(inner, GivenFaces):
             inner.finish()
-        return result_of(record), record, None
+        if then is None:
+            return result_of(record), record, None
+        extra, writes = then(record)
+        return {**result_of(record), **extra}, record, writes
 
     def same(entry: Entry) -> bool:
         context = dict(entry.context or {})
@@ -312,7 +358,7 @@ def _roll_through(
     chosen = check_action_id(who.action_id) if who.action_id is not None else None
     done = journaled(store, campaign, base, run, rng, chosen, who.hidden, same=same)
     if not done.replayed:
-        return Rolled(done.value, done.entry, campaign=campaign.name)
+        return Rolled(done.value, done.entry, campaign=campaign.name, sheets=done.sheets)
     faces = [face for _size, face in (done.entry.dice or {}).get("rolls", [])]
     return Rolled(roll_with(GivenFaces(faces)), done.entry, replayed=True, campaign=campaign.name)
 

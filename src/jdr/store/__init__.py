@@ -7,7 +7,13 @@ SQLAlchemy 2 and Alembic; an embedded SQLite file by default, PostgreSQL by URL.
 1
 """
 
-from jdr.store.errors import ConflictError, JournalConflictError, StoreError
+from jdr.store.errors import (
+    ConflictError,
+    JournalConflictError,
+    SheetConflictError,
+    StoreError,
+)
+from jdr.store.revisions import SNAPSHOT_EVERY, Fighter, SheetRevision, SheetWrite
 from jdr.store.schema import head, upgrade
 from jdr.store.store import (
     Campaign,
@@ -16,20 +22,27 @@ from jdr.store.store import (
     FightAppend,
     FightRecord,
     JournalRow,
+    Recorded,
     Store,
     StoredEvent,
     open_store,
 )
 
 __all__ = [
+    "SNAPSHOT_EVERY",
     "Campaign",
     "Character",
     "ConflictError",
     "Epoch",
     "FightAppend",
     "FightRecord",
+    "Fighter",
     "JournalConflictError",
     "JournalRow",
+    "Recorded",
+    "SheetConflictError",
+    "SheetRevision",
+    "SheetWrite",
     "Store",
     "StoreError",
     "StoredEvent",

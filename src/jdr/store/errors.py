@@ -53,6 +53,14 @@ MESSAGES = {
     "gave_up": N_(
         "fight {fight} kept changing while the action was decided ({attempts} attempts): try again"
     ),
+    "sheet_conflict": N_(
+        "sheet {name} changed meanwhile: the change was decided on revision {expected}, the"
+        " sheet is at revision {found}"
+    ),
+    "sheet_gave_up": N_(
+        "sheet {name} kept changing while the change was decided ({attempts} attempts): try again"
+    ),
+    "no_revision": N_("sheet {name} has no revision {revision} (revisions: 1..{last})"),
 }
 
 
@@ -105,3 +113,22 @@ class JournalConflictError(StoreError):
             super().__init__("journal_conflict", campaign=campaign, seq=seq)
         else:
             super().__init__("journal_gave_up", campaign=campaign, attempts=attempts)
+
+
+class SheetConflictError(StoreError):
+    """Another revision landed on the sheet first: the change was decided on a stale revision.
+
+    With `attempts`, the service decided it again that many times and gave up.
+    """
+
+    code = "conflict"
+
+    def __init__(self, name: str, expected: int, found: int, attempts: int | None = None) -> None:
+        self.name = name
+        self.expected = expected
+        self.found = found
+        self.attempts = attempts
+        if attempts is None:
+            super().__init__("sheet_conflict", name=name, expected=expected, found=found)
+        else:
+            super().__init__("sheet_gave_up", name=name, attempts=attempts)

@@ -8,6 +8,13 @@ The journal (issue 9) is append-only too: one row per roll or fight action of a 
 1, 2, … per campaign, each holding its hash-chained entry; only `disclosed` ever changes (a hidden
 roll made public). `epochs` hold each campaign's secret seeds and their commitments, one open
 (unrevealed) epoch at a time.
+
+A character's sheet is a fold over its revisions (issue 16): `sheet_revisions` numbers them 1, 2,
+… per character, each holding what it changed (`data`: the changes, why, what caused it) and the
+journal entry that records it; `characters.sheet` is the fold kept up to date in the same
+transaction, and `characters.version` its last revision. Every `SNAPSHOT_EVERY`-th revision also
+keeps the whole sheet (`snapshot`), so a sheet at any revision folds from at most that many.
+`fight_characters` says which revision of each stored fighter a fight started from.
 """
 
 from __future__ import annotations
@@ -92,6 +99,28 @@ epochs = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("revealed", DateTime(timezone=True), nullable=True),
     UniqueConstraint("campaign_id", "number"),
+)
+
+sheet_revisions = Table(
+    "sheet_revisions",
+    metadata,
+    Column("character_id", ForeignKey("characters.id", ondelete="CASCADE"), primary_key=True),
+    Column("revision", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(32), nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("actor", String(200), nullable=True),
+    Column("journal_seq", Integer, nullable=True),
+    Column("snapshot", JSON(none_as_null=True), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+fight_characters = Table(
+    "fight_characters",
+    metadata,
+    Column("fight_id", ForeignKey("fights.id", ondelete="CASCADE"), primary_key=True),
+    Column("character_id", ForeignKey("characters.id", ondelete="CASCADE"), primary_key=True),
+    Column("fighter", String(200), nullable=False),
+    Column("revision", Integer, nullable=False),
 )
 
 journal = Table(

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.i18n import _
@@ -29,6 +29,9 @@ from jdr.names import duplicate, match
 from jdr.store.engine import make_engine, resolve_url, safe_url, translated
 from jdr.store.errors import ConflictError, JournalConflictError, StoreError
 from jdr.store.models import campaigns, characters, epochs, fight_events, fights, journal
+from jdr.store.revisions import Revisions, SheetWrite
+from jdr.store.rows import insert_row as _insert
+from jdr.store.rows import now as _now
 from jdr.store.schema import ensure_current
 
 Json = dict[str, Any]
@@ -118,7 +121,16 @@ class FightAppend:
     events: Sequence[Json]
 
 
-class Store:
+@dataclass(frozen=True)
+class Recorded:
+    """What `Store.record` wrote besides the entry: the fight's new version (if a fight moved)
+    and each sheet revision as (character id, revision)."""
+
+    version: int | None = None
+    sheets: tuple[tuple[int, int], ...] = ()
+
+
+class Store(Revisions):
     """The database behind one URL. Create with `open_store`."""
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -186,21 +198,14 @@ class Store:
         return [Campaign(**row._asdict()) for row in rows]
 
     def add_character(self, campaign_id: int, name: str, sheet: Json) -> int:
-        """A new character; refused (`StoreError`) when the campaign has one of that name, as
-        people type it (`Kaito` and `kaito` are one name)."""
-        row = {"campaign_id": campaign_id, "name": name, "sheet": sheet, "version": 1}
-        lock = select(campaigns.c.id).where(campaigns.c.id == campaign_id).with_for_update()
+        """A new character, its revision 1 (`created`) not journaled; refused (`StoreError`)
+        when the campaign has one of that name, as people type it (`Kaito` and `kaito` are one
+        name). The sheet service (`jdr.characters.service.add`) journals it instead."""
+        data = {"changes": [{"path": [], "after": sheet}], "name": name}
+        write = SheetWrite(campaign_id, None, 0, "created", data, name, sheet)
         try:
             with self._translated(), self.engine.begin() as conn:
-                conn.execute(lock)  # PostgreSQL: one addition per campaign at a time
-                character_id = _insert(conn, characters, row)  # SQLite: the write lock
-                others = select(characters.c.name).where(
-                    characters.c.campaign_id == campaign_id, characters.c.id != character_id
-                )
-                existing = duplicate(name, conn.execute(others).scalars())
-                if existing is not None:
-                    raise StoreError("duplicate_character", campaign=campaign_id, name=existing)
-                return character_id
+                return self.write_sheet(conn, write, seq=None)[0]
         except IntegrityError:
             raise StoreError("duplicate_character", campaign=campaign_id, name=name) from None
 
@@ -343,13 +348,14 @@ class Store:
         campaign_id: int,
         row: JournalRow,
         fight: FightAppend | None = None,
-    ) -> int | None:
-        """Append a journal entry, and the fight events it decided, in one transaction.
+        sheets: Sequence[SheetWrite] = (),
+    ) -> Recorded:
+        """Append a journal entry, and the fight events or sheet revisions it decided, in one
+        transaction.
 
         Raises `JournalConflictError` if another entry took `row.seq` (or `row.action_id`)
-        first or the epoch was revealed meanwhile, and `ConflictError` if the fight moved on;
-        nothing is written then. Returns the
-        fight's new version when `fight` is given.
+        first or the epoch was revealed meanwhile, `ConflictError` if the fight moved on and
+        `SheetConflictError` if a sheet did; nothing is written then.
         """
         values = {
             "campaign_id": campaign_id,
@@ -374,6 +380,7 @@ class Store:
             .values(number=row.epoch)
         )
         version = None
+        written = []
         try:
             with self._translated(), self.engine.begin() as conn:
                 if conn.execute(still_open).rowcount != 1:
@@ -382,12 +389,14 @@ class Store:
                     version = self._append(
                         conn, fight.fight_id, fight.expected_version, fight.events
                     )
+                for write in sheets:
+                    written.append(self.write_sheet(conn, write, row.seq))
                 conn.execute(insert(journal).values(values))
         except IntegrityError:
             if fight is not None and self.fight(fight.fight_id).version != fight.expected_version:
                 raise self._conflict(fight.fight_id, fight.expected_version) from None
             raise JournalConflictError(campaign_id, row.seq) from None
-        return version
+        return Recorded(version, tuple(written))
 
     def disclose(self, campaign_id: int, seqs: Sequence[int] | None = None) -> list[int]:
         """Make hidden entries public (all undisclosed ones if `seqs` is None); return their seqs.
@@ -528,13 +537,6 @@ def open_store(url: str | None = None) -> Store:
     return Store(engine, safe_url(url))
 
 
-def _insert(conn: Connection, table: Table, row: Json) -> int:
-    """Insert `row` into `table`; return its new id."""
-    key = conn.execute(insert(table).values(row)).inserted_primary_key
-    assert key is not None
-    return int(key[0])
-
-
 _JOURNAL = (
     journal.c.seq,
     journal.c.action_id,
@@ -564,7 +566,3 @@ def _epoch_row(campaign_id: int, number: int, seed: bytes | None = None) -> Json
 
 def _epoch(row: Any) -> Epoch:
     return Epoch(row.number, bytes.fromhex(row.seed), row.commitment, row.created, row.revealed)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)

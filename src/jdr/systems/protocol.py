@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 Json = dict[str, Any]
 P = TypeVar("P", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
+U = TypeVar("U", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,94 @@ class Action(Generic[P]):
     """Raw parameters of a typical roll, run by the meta-tests over every plug-in."""
 
 
+@dataclass(frozen=True)
+class Effect:
+    """A stored sheet a roll, a purchase or a fight changes: its stored `name`, the whole `sheet`
+    after (as JSON), and the `rules` that say so."""
+
+    name: str
+    sheet: Json
+    rules: tuple[str, ...] = ()
+
+
+Lookup = Callable[[str], tuple[str, Json]]
+"""Another stored character of the campaign, named as people type it: `(stored name, sheet)`."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """An action's parameters read from stored sheets (`SheetRoll.bind`).
+
+    `values` are raw parameter values (as the command line would give them); `sources` says, for
+    each, where it came from in the reader's words (`Dextérité 4 + 1 EV + Escalade 1`);
+    `effects(params, record, sheets)` gives what the roll changes on the sheets, from their
+    current JSON by stored name (the roller's and every name in `others`), or None when a roll
+    changes nothing. Raise `RulesError` from `bind` (or `check`, once the parameters are known)
+    for a roll the sheet cannot make (too little Énergie), and from `effects` when the sheets
+    changed meanwhile so that it no longer can.
+    """
+
+    values: Mapping[str, Any]
+    sources: Mapping[str, str] = field(default_factory=dict)
+    effects: Callable[[Any, Record, Mapping[str, Json]], Sequence[Effect]] | None = None
+    others: tuple[str, ...] = ()
+    check: Callable[[Any], None] | None = None
+    """`check(params)`: refuse (`RulesError`) parameters the sheet cannot pay for, before any
+    die is rolled (`--passion 3` with 2 Passion left)."""
+
+
+@dataclass(frozen=True)
+class SheetRoll(Generic[U]):
+    """How an action rolls from a stored sheet: `jdr roll|odds|advise SYSTEM ACTION --sheet NAME`.
+
+    `uses` is a pydantic model of what to use (`--stat`, `--move`, `--target` …: one option per
+    field, like the action's own); `bind(name, sheet, uses, lookup)` reads the parameters from
+    the sheet (see `Bound`). Options given on the command line override what the sheet gives.
+    """
+
+    uses: type[U]
+    bind: Callable[[str, Json, U, Lookup], Bound]
+
+
+@dataclass(frozen=True)
+class Progressed:
+    """A sheet after a progression step: the new `sheet`, what it cost (`{"xp": 11}`), the rules,
+    and the step in a sentence of the current language (called when shown)."""
+
+    sheet: Json
+    summary: Callable[[], str]
+    rules: tuple[str, ...] = ()
+    cost: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Progression(Generic[U]):
+    """A progression command on a stored sheet: `jdr sheet NAME_OF_COMMAND CHARACTER [WORDS…]
+    [key=value…]` (`buy`, `award`, `year`, `grant`, `rank`).
+
+    `words` name the fields the command's bare words fill, in order (`("what", "which")`: `buy
+    Pikachu ev dexterity`); `run(sheet, params)` is pure: the sheet as JSON in, `Progressed` out,
+    or `RulesError` naming the rule (not enough XP).
+    """
+
+    name: str
+    params: type[U]
+    run: Callable[[Json, U], Progressed]
+    words: tuple[str, ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class FightEnd:
+    """A fight as it ends, for `System.fight_outcome`: each stored fighter's sheet as the fight
+    started from it (`start`, by fighter name), the state after the opening events (`initial`)
+    and the final state (`final`)."""
+
+    start: Mapping[str, Json]
+    initial: Json
+    final: Json
+
+
 @runtime_checkable
 class FightRules(Protocol):
     """A fight as a decider. State and events are JSON-serialisable dicts; events have a `type`.
@@ -177,6 +266,13 @@ class System:
     luck: Callable[[int, int], int] | None = None
     """`luck(size, face)`: how lucky a face is for its roller, higher luckier, for the journal's
     luck audit (None: the face itself)."""
+    sheet_rolls: Mapping[str, SheetRoll[Any]] = field(default_factory=dict)
+    """By action name: how the action rolls from a stored sheet (`--sheet NAME`)."""
+    progression: Mapping[str, Progression[Any]] = field(default_factory=dict)
+    """By command name (`buy`, `award` …): the progression steps a stored sheet may take."""
+    fight_outcome: Callable[[FightEnd], Mapping[str, Effect]] | None = None
+    """What a fight changes on its stored fighters' sheets when it ends, by fighter name: each
+    `Effect`'s sheet is computed from the fighter's sheet at the fight's start."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None

@@ -10,6 +10,9 @@ from jdr.sheets import shipped_examples
 from jdr.systems.ilvermorny.actions import ACTIONS
 from jdr.systems.ilvermorny.fight import fight_rules
 from jdr.systems.ilvermorny.fight_from_sheets import fight_setup
+from jdr.systems.ilvermorny.fight_outcome import fight_outcome
+from jdr.systems.ilvermorny.progress import PROGRESSION
+from jdr.systems.ilvermorny.sheet_rolls import SHEET_ROLLS
 from jdr.systems.ilvermorny.sheets import EXAMPLES, Wizard
 from jdr.systems.protocol import System
 
@@ -29,4 +32,7 @@ SYSTEM = System(
     fight=fight_rules(),
     fight_setup=fight_setup,
     luck=luck,
+    progression=PROGRESSION,
+    sheet_rolls=SHEET_ROLLS,
+    fight_outcome=fight_outcome,
 )

@@ -8,7 +8,10 @@ from jdr.systems.passion.actions import ACTIONS
 from jdr.systems.passion.damage import DAMAGE_ACTIONS
 from jdr.systems.passion.fight import fight_rules
 from jdr.systems.passion.fight_from_sheets import fight_setup
+from jdr.systems.passion.fight_outcome import fight_outcome
 from jdr.systems.passion.pool import luck
+from jdr.systems.passion.progress import PROGRESSION
+from jdr.systems.passion.sheet_rolls import SHEET_ROLLS
 from jdr.systems.passion.sheets import EXAMPLES, Sheet
 from jdr.systems.protocol import System
 
@@ -21,4 +24,7 @@ SYSTEM = System(
     fight=fight_rules(),
     fight_setup=fight_setup,
     luck=luck,
+    progression=PROGRESSION,
+    sheet_rolls=SHEET_ROLLS,
+    fight_outcome=fight_outcome,
 )

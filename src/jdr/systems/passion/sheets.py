@@ -110,8 +110,8 @@ class Gauge(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    current: int = Field(ge=0, le=MAX_POOL)
-    max: int = Field(ge=0, le=MAX_POOL)
+    current: int = Field(ge=0, le=MAX_POOL, description=N_("what is left now"))
+    max: int = Field(ge=0, le=MAX_POOL, description=N_("the maximum"))
 
     @model_validator(mode="after")
     def _within(self) -> Gauge:
@@ -125,13 +125,15 @@ class Weapon(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: Name
-    score: Score
-    type: Type = "physique"
-    potential: str | None = None
+    name: Name = Field(description=N_("the weapon's name"))
+    score: Score = Field(description=N_("its damage (PS-14)"))
+    type: Type = Field(default="physique", description=N_("physique, mental or énergétique"))
+    potential: str | None = Field(
+        default=None, description=N_("melee: the potential the score adds to (Corps)")
+    )
     """Melee: the potential the score adds to (usually Corps); none for a ranged weapon."""
-    violence: Score = 0
-    energy: Gauge | None = None
+    violence: Score = Field(default=0, description=N_("extra damage dice (PS-14)"))
+    energy: Gauge | None = Field(default=None, description=N_("its Énergie pool (PS-14)"))
 
 
 class Protection(BaseModel):
@@ -139,11 +141,11 @@ class Protection(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: Name
-    score: Score
-    type: Type = "physique"
-    robustness: Score = 0
-    energy: Gauge | None = None
+    name: Name = Field(description=N_("the protection's name"))
+    score: Score = Field(description=N_("its resistance (PS-15)"))
+    type: Type = Field(default="physique", description=N_("physique, mental or énergétique"))
+    robustness: Score = Field(default=0, description=N_("dice rolled to soak (PS-15)"))
+    energy: Gauge | None = Field(default=None, description=N_("its Énergie pool (PS-15)"))
 
 
 class Power(BaseModel):
@@ -151,8 +153,8 @@ class Power(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: Name
-    text: str = ""
+    name: Name = Field(description=N_("the power's name"))
+    text: str = Field(default="", description=N_("what it does, for the GM"))
 
 
 class Uses(BaseModel):
@@ -160,11 +162,11 @@ class Uses(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    mobility: Name = "Mobilité"
-    body: Name = "Corps"
-    mind: Name = "Esprit"
-    combat: Name = "Combat"
-    dodge: Name = "Esquive"
+    mobility: Name = Field(default="Mobilité", description=N_("the mobility potential (PS-9)"))
+    body: Name = Field(default="Corps", description=N_("the body potential (PS-16)"))
+    mind: Name = Field(default="Esprit", description=N_("the mind potential (PS-16)"))
+    combat: Name = Field(default="Combat", description=N_("the attack score (PS-11)"))
+    dodge: Name = Field(default="Esquive", description=N_("the dodge score (PS-11)"))
 
 
 class Sheet(BaseModel):
@@ -172,19 +174,27 @@ class Sheet(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: Name
-    npc: bool = False
-    potentials: dict[str, Score]
-    talents: dict[str, Score] = Field(default_factory=dict)
-    passion: Gauge
-    energy: Gauge
-    ticked_markers: list[int] = Field(default_factory=list)
-    weapons: list[Weapon] = Field(default_factory=list)
-    protections: list[Protection] = Field(default_factory=list)
-    powers: list[Power] = Field(default_factory=list)
-    uses: Uses = Field(default_factory=Uses)
-    xp: dict[str, int] = Field(default_factory=dict)
-    scenario_points: int = Field(default=0, ge=0, le=MAX_POOL)
+    name: Name = Field(description=N_("the character's name"))
+    npc: bool = Field(default=False, description=N_("a non-player character (PS-7)"))
+    potentials: dict[str, Score] = Field(description=N_("potentials: Corps, Esprit, Mobilité …"))
+    talents: dict[str, Score] = Field(default_factory=dict, description=N_("talents"))
+    passion: Gauge = Field(description=N_("Passion, spent for good (PS-5)"))
+    energy: Gauge = Field(description=N_("Énergie, back with rest (PS-5)"))
+    ticked_markers: list[int] = Field(
+        default_factory=list, description=N_("initiative markers ticked off (PS-12)")
+    )
+    weapons: list[Weapon] = Field(default_factory=list, description=N_("weapons (PS-14)"))
+    protections: list[Protection] = Field(
+        default_factory=list, description=N_("protections (PS-15)")
+    )
+    powers: list[Power] = Field(default_factory=list, description=N_("powers"))
+    uses: Uses = Field(default_factory=Uses, description=N_("which score plays which part"))
+    xp: dict[str, int] = Field(
+        default_factory=dict, description=N_("XP per talent or potential (PS-17, PS-18)")
+    )
+    scenario_points: int = Field(
+        default=0, ge=0, le=MAX_POOL, description=N_("end-of-scenario points to spend (PS-19)")
+    )
 
     @model_validator(mode="after")
     def _coherent(self) -> Sheet:

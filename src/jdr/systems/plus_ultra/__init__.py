@@ -7,6 +7,8 @@ from jdr.sheets import shipped_examples
 from jdr.systems.plus_ultra.actions import ACTIONS
 from jdr.systems.plus_ultra.fight import fight_rules
 from jdr.systems.plus_ultra.fight_from_sheets import fight_setup
+from jdr.systems.plus_ultra.progress import PROGRESSION
+from jdr.systems.plus_ultra.sheet_rolls import SHEET_ROLLS
 from jdr.systems.plus_ultra.sheets import EXAMPLES, Character
 from jdr.systems.protocol import System
 
@@ -18,4 +20,6 @@ SYSTEM = System(
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
     fight_setup=fight_setup,
+    progression=PROGRESSION,
+    sheet_rolls=SHEET_ROLLS,
 )

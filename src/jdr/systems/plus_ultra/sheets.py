@@ -154,19 +154,31 @@ class Effects(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    extra_attacks: int = Field(default=0, ge=0, le=MAX_EXTRA_ATTACKS)
+    extra_attacks: int = Field(
+        default=0, ge=0, le=MAX_EXTRA_ATTACKS, description=N_("extra attack rolls (PU-8)")
+    )
     """Extra attack rolls in the same action (multi-hit; PU-8 stops them at a KO)."""
-    attack_bonus: int = Field(default=0, ge=0, le=MAX_VALUE)
+    attack_bonus: int = Field(
+        default=0, ge=0, le=MAX_VALUE, description=N_("added to the attack roll")
+    )
     """Added to the attack roll."""
-    extra_damage: int = Field(default=0, ge=0, le=MAX_VALUE)
+    extra_damage: int = Field(
+        default=0, ge=0, le=MAX_VALUE, description=N_("Énergie removed on a hit, more (PU-3)")
+    )
     """Énergie removed on a hit, on top of the rank's damage (PU-3)."""
-    defense_bonus: int = Field(default=0, ge=0, le=MAX_VALUE)
+    defense_bonus: int = Field(
+        default=0, ge=0, le=MAX_VALUE, description=N_("added to the defense until the next turn")
+    )
     """Added to the user's defense until the start of its next turn."""
-    lower_willpower: int = Field(default=0, ge=0, le=MAX_VALUE)
+    lower_willpower: int = Field(
+        default=0, ge=0, le=MAX_VALUE, description=N_("Volonté the target loses")
+    )
     """Volonté the target loses."""
-    lower_energy: int = Field(default=0, ge=0, le=MAX_VALUE)
+    lower_energy: int = Field(
+        default=0, ge=0, le=MAX_VALUE, description=N_("Énergie the target loses")
+    )
     """Énergie the target loses."""
-    text: str = ""
+    text: str = Field(default="", description=N_("anything else, resolved by the GM"))
     """Anything else, resolved by the GM."""
 
 
@@ -175,11 +187,11 @@ class Technique(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: Name
-    cost: int = Field(ge=0, le=MAX_VALUE)
-    cooldown: int = Field(default=0, ge=0, le=MAX_VALUE)
-    equipment: bool = False
-    effects: Effects = Field(default_factory=Effects)
+    name: Name = Field(description=N_("the technique's name"))
+    cost: int = Field(ge=0, le=MAX_VALUE, description=N_("its Volonté cost, paid after use (PU-7)"))
+    cooldown: int = Field(default=0, ge=0, le=MAX_VALUE, description=N_("its cooldown in turns"))
+    equipment: bool = Field(default=False, description=N_("equipment: may cost 0 (PU-7)"))
+    effects: Effects = Field(default_factory=Effects, description=N_("what it does"))
 
     @model_validator(mode="after")
     def _costs_willpower(self) -> Technique:
@@ -197,11 +209,11 @@ class Character(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: Name
-    rank: Rank
-    energy: int = Field(ge=1, le=MAX_VALUE)
-    willpower: int = Field(ge=0, le=MAX_VALUE)
-    techniques: list[Technique] = Field(default_factory=list)
+    name: Name = Field(description=N_("the character's name"))
+    rank: Rank = Field(description=N_("E, E+, D … S+ (PU-2)"))
+    energy: int = Field(ge=1, le=MAX_VALUE, description=N_("Énergie maximum (PU-1, PU-2)"))
+    willpower: int = Field(ge=0, le=MAX_VALUE, description=N_("Volonté maximum (PU-1, PU-2)"))
+    techniques: list[Technique] = Field(default_factory=list, description=N_("techniques (PU-7)"))
 
     @model_validator(mode="after")
     def _adds_up(self) -> Character:

@@ -16,7 +16,10 @@ from jdr.sheets import shipped_examples
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, roll_check, score_distribution
 from jdr.systems.pokemon.fight import fight_rules
 from jdr.systems.pokemon.fight_from_sheets import fight_setup
+from jdr.systems.pokemon.fight_outcome import fight_outcome
+from jdr.systems.pokemon.progress import PROGRESSION
 from jdr.systems.pokemon.sheet_files import sheet_of
+from jdr.systems.pokemon.sheet_rolls import SHEET_ROLLS
 from jdr.systems.pokemon.sheets import EXAMPLES, Pokemon
 from jdr.systems.protocol import Action, Odds, Record, System
 
@@ -100,4 +103,7 @@ SYSTEM = System(
     sheet_of=sheet_of,
     examples=shipped_examples(__name__, EXAMPLES),
     luck=luck,
+    progression=PROGRESSION,
+    sheet_rolls=SHEET_ROLLS,
+    fight_outcome=fight_outcome,
 )

@@ -302,8 +302,8 @@ class Gauge(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    current: int = Field(ge=0)
-    max: int = Field(ge=1)
+    current: int = Field(ge=0, description=N_("what is left now"))
+    max: int = Field(ge=1, description=N_("the maximum"))
 
     @model_validator(mode="after")
     def _current_within_max(self) -> Gauge:
@@ -317,8 +317,12 @@ class Inflict(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    condition: Annotated[str, BeforeValidator(_any_condition)]
-    chance: Annotated[int, PERCENT] = Field(default=100, ge=0, le=100)
+    condition: Annotated[str, BeforeValidator(_any_condition)] = Field(
+        description=N_("the condition inflicted, French or English (Paralysie, paralysis)")
+    )
+    chance: Annotated[int, PERCENT] = Field(
+        default=100, ge=0, le=100, description=N_("its chance, in %")
+    )
 
 
 class StatChange(BaseModel):
@@ -326,12 +330,14 @@ class StatChange(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    target: Literal["self", "target"] = "target"
+    target: Literal["self", "target"] = Field(
+        default="target", description=N_("whose stat changes: the user or its target")
+    )
     stat: Annotated[
         Literal["strength", "concentration", "constitution", "willpower", "dexterity", "accuracy"],
         BeforeValidator(_changed_stat),
-    ]
-    stages: int = Field(ge=-2, le=2)
+    ] = Field(description=N_("the stat, French or English, or accuracy (PK-9)"))
+    stages: int = Field(ge=-2, le=2, description=N_("±1 raise or lower, ±2 sharply (PK-8)"))
 
 
 class Move(BaseModel):
@@ -339,15 +345,17 @@ class Move(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Name
-    type: TypeId
-    category: Annotated[Category, BeforeValidator(_category)]
-    energy: int = Field(default=0, ge=0)
-    damage_dice: int = Field(default=0, ge=0)
-    accuracy: int = Field(default=100, ge=1, le=100)
-    high_crit: bool = False
-    inflicts: Inflict | None = None
-    stat_change: StatChange | None = None
+    name: Name = Field(description=N_("the move's name"))
+    type: TypeId = Field(description=N_("its type, French or English (Électrik, electric)"))
+    category: Annotated[Category, BeforeValidator(_category)] = Field(
+        description=N_("physique, spéciale or statut (PK-10)")
+    )
+    energy: int = Field(default=0, ge=0, description=N_("the Énergie it costs (PK-10)"))
+    damage_dice: int = Field(default=0, ge=0, description=N_("its damage dice, d10 (PK-10)"))
+    accuracy: int = Field(default=100, ge=1, le=100, description=N_("its accuracy in % (PK-9)"))
+    high_crit: bool = Field(default=False, description=N_("damage roll at DD5 (PK-10)"))
+    inflicts: Inflict | None = Field(default=None, description=N_("a condition it may inflict"))
+    stat_change: StatChange | None = Field(default=None, description=N_("a stat it changes"))
 
 
 class Pokemon(BaseModel):
@@ -355,22 +363,26 @@ class Pokemon(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["pokemon"] = "pokemon"
-    name: Name
-    species: str = ""
-    types: list[TypeId] = Field(min_length=1, max_length=2)
-    level: int = Field(default=1, ge=1)
-    stats: Stats
-    evs: EVs = Field(default_factory=dict)
-    skills: Skills = Field(default_factory=dict)
-    vitality: Gauge
-    energy: Gauge
-    moves: list[Move] = Field(default_factory=list)
-    condition: Annotated[str | None, BeforeValidator(_major_condition)] = None
-    volatile: list[Annotated[str, BeforeValidator(_volatile_condition)]] = Field(
-        default_factory=list
+    kind: Literal["pokemon"] = Field(default="pokemon", description=N_("a Pokémon's sheet"))
+    name: Name = Field(description=N_("the Pokémon's name"))
+    species: str = Field(default="", description=N_("its species"))
+    types: list[TypeId] = Field(
+        min_length=1, max_length=2, description=N_("one or two types, French or English")
     )
-    xp: int = Field(default=0, ge=0)
+    level: int = Field(default=1, ge=1, description=N_("its level (Niveau)"))
+    stats: Stats = Field(description=N_("the five stats, before EVs"))
+    evs: EVs = Field(default_factory=dict, description=N_("EVs spent per stat (PK-22)"))
+    skills: Skills = Field(default_factory=dict, description=N_("skills and their levels"))
+    vitality: Gauge = Field(description=N_("Vitalité: 0 is KO"))
+    energy: Gauge = Field(description=N_("Énergie, spent by moves"))
+    moves: list[Move] = Field(default_factory=list, description=N_("the moves it knows"))
+    condition: Annotated[str | None, BeforeValidator(_major_condition)] = Field(
+        default=None, description=N_("its major condition, if any (PK-16)")
+    )
+    volatile: list[Annotated[str, BeforeValidator(_volatile_condition)]] = Field(
+        default_factory=list, description=N_("its volatile conditions (PK-17)")
+    )
+    xp: int = Field(default=0, ge=0, description=N_("XP left to spend (PK-21)"))
 
     @field_validator("types")
     @classmethod
@@ -403,15 +415,15 @@ class Trainer(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["trainer"] = "trainer"
-    name: Name
-    stats: Stats
-    skills: Skills = Field(default_factory=dict)
-    vitality: Gauge
-    energy: Gauge
-    xp: int = Field(default=0, ge=0)
-    pokemon: list[str] = Field(default_factory=list)
-    evs: EVs = Field(default_factory=dict)
+    kind: Literal["trainer"] = Field(default="trainer", description=N_("a trainer's sheet"))
+    name: Name = Field(description=N_("the trainer's name"))
+    stats: Stats = Field(description=N_("the five stats, before EVs"))
+    skills: Skills = Field(default_factory=dict, description=N_("skills and their levels"))
+    vitality: Gauge = Field(description=N_("Vitalité"))
+    energy: Gauge = Field(description=N_("Énergie"))
+    xp: int = Field(default=0, ge=0, description=N_("XP left to spend (PK-21)"))
+    pokemon: list[str] = Field(default_factory=list, description=N_("the Pokémon carried"))
+    evs: EVs = Field(default_factory=dict, description=N_("EVs spent per stat (PK-22)"))
 
 
 Sheet = Pokemon | Trainer

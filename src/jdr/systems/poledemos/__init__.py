@@ -10,6 +10,7 @@ from jdr.sheets import shipped_examples
 from jdr.systems.poledemos.actions import ACTIONS
 from jdr.systems.poledemos.fight_from_sheets import fight_setup
 from jdr.systems.poledemos.play import play_rules
+from jdr.systems.poledemos.sheet_rolls import SHEET_ROLLS
 from jdr.systems.poledemos.warband import EXAMPLES, Warband
 from jdr.systems.protocol import System
 
@@ -21,4 +22,5 @@ SYSTEM = System(
     examples=shipped_examples(__name__, EXAMPLES),
     fight=play_rules(),
     fight_setup=fight_setup,
+    sheet_rolls=SHEET_ROLLS,
 )

@@ -1,0 +1,334 @@
+"""What a sheet revision changes: a list of changes to the sheet's JSON, each a path, the value
+before and the value after.
+
+A change is JSON: `{"path": ["spells", 1, "xp"], "before": 31, "after": 34}`. A missing
+`before` means the key was not there (it is added), a missing `after` that it is removed; the
+empty path names the whole sheet (a sheet's creation). `diff` finds the changes from one sheet to
+another, `apply` makes them, `invert` takes them back, and `rebase` moves changes decided on an
+older sheet onto the current one (a fight's outcome, an edit made while someone else wrote):
+
+>>> old = {"name": "Kai", "xp": 4, "spells": [{"name": "Lumos", "xp": 12}]}
+>>> new = {"name": "Kai", "xp": 7, "spells": [{"name": "Lumos", "xp": 15}], "year": 2}
+>>> changes = diff(old, new)
+>>> [path_text(c["path"], new) for c in changes]
+['xp', 'spells[Lumos].xp', 'year']
+>>> apply(old, changes) == new, apply(new, invert(changes)) == old
+(True, True)
+
+Numbers decided on an older sheet move by the same amount on the current one; other values
+only land where nobody changed them since:
+
+>>> current = {"name": "Kai", "xp": 9, "spells": [{"name": "Lumos", "xp": 12}]}
+>>> rebased, conflicts = rebase(changes, current)
+>>> apply(current, rebased)["xp"], conflicts
+(12, [])
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from jdr.errors import InputError
+from jdr.i18n import _
+
+Json = dict[str, Any]
+Change = dict[str, Any]
+Path = list[str | int]
+
+__all__ = [
+    "Change",
+    "apply",
+    "diff",
+    "invert",
+    "parse_path",
+    "path_text",
+    "rebase",
+    "value_at",
+]
+
+_ABSENT = object()
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: `1`, `1.0` and `True` are three values."""
+    if type(a) is not type(b) and not (_number(a) and _number(b)):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def diff(old: Any, new: Any, path: Sequence[str | int] = ()) -> list[Change]:
+    """The changes that turn `old` into `new`: tables key by key, lists of the same length item by
+    item, anything else as a whole.
+
+    >>> diff({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3], "c": True})
+    [{'path': ['b', 1], 'before': 2, 'after': 3}, {'path': ['c'], 'after': True}]
+    >>> diff([1], [1, 2])
+    [{'path': [], 'before': [1], 'after': [1, 2]}]
+    """
+    here = list(path)
+    if isinstance(old, dict) and isinstance(new, dict):
+        changes: list[Change] = []
+        for key in [*old, *(k for k in new if k not in old)]:
+            if key not in new:
+                changes.append({"path": [*here, key], "before": old[key]})
+            elif key not in old:
+                changes.append({"path": [*here, key], "after": new[key]})
+            else:
+                changes += diff(old[key], new[key], [*here, key])
+        return changes
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [
+            c for i, (a, b) in enumerate(zip(old, new, strict=True)) for c in diff(a, b, [*here, i])
+        ]
+    if _same(old, new):
+        return []
+    return [{"path": here, "before": old, "after": new}]
+
+
+def value_at(doc: Any, path: Sequence[str | int]) -> Any:
+    """The value at `path` in `doc`, or a sentinel that is not a JSON value when there is none.
+
+    >>> value_at({"a": [5, 6]}, ["a", 1]), value_at({"a": 1}, ["b"]) is value_at({}, ["x"])
+    (6, True)
+    """
+    current = doc
+    for part in path:
+        in_list = isinstance(part, int) and isinstance(current, list) and 0 <= part < len(current)
+        in_table = isinstance(part, str) and isinstance(current, dict) and part in current
+        if not (in_list or in_table):
+            return _ABSENT
+        current = current[part]
+    return current
+
+
+def absent(value: Any) -> bool:
+    """Whether `value_at` found nothing."""
+    return value is _ABSENT
+
+
+def apply(doc: Any, changes: Sequence[Change]) -> Any:
+    """`doc` with `changes` made, as a new value (`doc` is not changed); the parts of `doc` no
+    change touches are shared with it, so applying a few changes to a large sheet is cheap.
+
+    >>> apply({"a": {"b": 1}, "c": 2}, [{"path": ["a", "b"], "after": 5}, {"path": ["c"]}])
+    {'a': {'b': 5}}
+    """
+    for change in changes:
+        doc = _set(doc, list(change["path"]), change.get("after", _ABSENT))
+    return doc
+
+
+def _set(doc: Any, path: Path, value: Any) -> Any:
+    if not path:
+        return copy.deepcopy(value)
+    head, rest = path[0], path[1:]
+    if isinstance(doc, dict) and isinstance(head, str):
+        new = dict(doc)
+        if not rest and value is _ABSENT:
+            new.pop(head, None)
+        else:
+            new[head] = _set(doc.get(head, {}), rest, value)
+        return new
+    if isinstance(doc, list) and isinstance(head, int) and 0 <= head < len(doc):
+        items = list(doc)
+        items[head] = _set(doc[head], rest, value)
+        return items
+    raise InputError(_("field"), path_text(path), _("a field of the sheet"), _("no such field"))
+
+
+def invert(changes: Sequence[Change]) -> list[Change]:
+    """The changes that take `changes` back (last first).
+
+    >>> invert([{"path": ["xp"], "before": 1, "after": 2}, {"path": ["year"], "after": 3}])
+    [{'path': ['year'], 'before': 3}, {'path': ['xp'], 'before': 2, 'after': 1}]
+    """
+    inverted = []
+    for change in reversed(changes):
+        back: Change = {"path": list(change["path"])}
+        if "after" in change:
+            back["before"] = change["after"]
+        if "before" in change:
+            back["after"] = change["before"]
+        inverted.append(back)
+    return inverted
+
+
+def rebase(
+    changes: Sequence[Change], current: Any, numbers: bool = True
+) -> tuple[list[Change], list[Change]]:
+    """`changes` decided on an older sheet, moved onto `current`: `(rebased, conflicts)`.
+
+    For each change: where `current` still shows the value before, the value after lands; where
+    it already shows the value after, nothing is to do; with `numbers`, a number that moved since
+    moves by the same amount again (XP gained in a fight adds to XP awarded meanwhile); anything
+    else is a conflict, left out of `rebased` (an edit that typed a number meant that number).
+
+    >>> rebase([{"path": ["condition"], "before": None, "after": "sleep"}],
+    ...        {"condition": "burn"})[1]
+    [{'path': ['condition'], 'before': None, 'after': 'sleep'}]
+    """
+    rebased: list[Change] = []
+    conflicts: list[Change] = []
+    doc = current
+    for change in changes:
+        now = value_at(doc, change["path"])
+        before = change.get("before", _ABSENT)
+        after = change.get("after", _ABSENT)
+        moved: Any
+        if _same_or_absent(now, before):
+            moved = after
+        elif _same_or_absent(now, after):
+            continue
+        elif numbers and _number(now) and _number(before) and _number(after):
+            moved = now + (after - before)
+        else:
+            conflicts.append(change)
+            continue
+        landed: Change = {"path": list(change["path"])}
+        if now is not _ABSENT:
+            landed["before"] = now
+        if moved is not _ABSENT:
+            landed["after"] = moved
+        try:
+            doc = apply(doc, [landed])
+        except InputError:  # the place it changed is gone (a list that got shorter)
+            conflicts.append(change)
+            continue
+        rebased.append(landed)
+    return rebased, conflicts
+
+
+def _same_or_absent(a: Any, b: Any) -> bool:
+    if a is _ABSENT or b is _ABSENT:
+        return a is b
+    return _same(a, b)
+
+
+# --- paths as people read and type them ------------------------------------------------------
+
+
+def path_text(path: Sequence[str | int], doc: Any = None) -> str:
+    """A path as messages show it: `stats.magic`, `moves[2].energy` (positions count from 1),
+    or `spells[Lumos].xp` when `doc` names the list's items.
+
+    >>> path_text(["moves", 1, "energy"]), path_text([])
+    ('moves[2].energy', '(sheet)')
+    """
+    text = ""
+    current = doc
+    for part in path:
+        if isinstance(part, int):
+            item = value_at(current, [part]) if current is not None else _ABSENT
+            name = item.get("name") if isinstance(item, dict) else None
+            text += f"[{name}]" if isinstance(name, str) and name else f"[{part + 1}]"
+        else:
+            text += f".{part}" if text else part
+        current = value_at(current, [part]) if current is not None else None
+        if current is _ABSENT:
+            current = None
+    return text or _("(sheet)")
+
+
+def parse_path(text: str, doc: Any) -> Path:
+    """A field path as typed (`stats.magic`, `moves[2].energy`, `spells[Lumos].xp`,
+    `skills."Déplacements rapides"`) as a path into `doc`; list items by position (from 1) or by
+    name (as people type it, `jdr.names`).
+
+    >>> doc = {"spells": [{"name": "Lumos", "xp": 1}], "skills": {"Vol": 1}}
+    >>> parse_path("spells[lumos].xp", doc), parse_path('skills."Vol"', doc)
+    (['spells', 0, 'xp'], ['skills', 'Vol'])
+    """
+    from jdr.names import find
+
+    parts = _split_path(text)
+    path: Path = []
+    current = doc
+    for part, bracketed in parts:
+        if bracketed:
+            if not isinstance(current, list):
+                raise InputError(_("field"), text, _("a list's item: name[N]"), _("not a list"))
+            index = _item_index(part, current, text, find)
+            path.append(index)
+            current = current[index]
+            continue
+        key = part
+        if isinstance(current, dict) and part not in current:
+            key = find(part, list(current), _("field")) or part
+        path.append(key)
+        current = current.get(key) if isinstance(current, dict) else None
+    if not path:
+        raise InputError(_("field"), text, _("a field path, e.g. stats.magic"), _("empty"))
+    return path
+
+
+def _item_index(part: str, items: list[Any], text: str, find: Any) -> int:
+    if part.strip().isdigit():
+        index = int(part) - 1
+        if not 0 <= index < len(items):
+            raise InputError(_("field"), text, f"1..{len(items)}", _("no such position"))
+        return index
+    names = [item.get("name") for item in items if isinstance(item, dict)]
+    known = [name for name in names if isinstance(name, str)]
+    found = find(part, known, _("field"))
+    if found is None:
+        from jdr.errors import UnknownNameError
+
+        raise UnknownNameError(_("item"), part, known)
+    return names.index(found)
+
+
+def _split_path(text: str) -> list[tuple[str, bool]]:
+    """`a.b[2]."c d"` → `[("a", False), ("b", False), ("2", True), ("c d", False)]`."""
+    parts: list[tuple[str, bool]] = []
+    word = ""
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == '"':
+            end = text.find('"', i + 1)
+            if end < 0:
+                raise InputError(_("field"), text, _("a field path"), _("a quote is not closed"))
+            word += text[i + 1 : end]
+            i = end + 1
+            continue
+        if char in ".[":
+            if word.strip():
+                parts.append((word.strip(), False))
+            word = ""
+            if char == "[":
+                end = text.find("]", i)
+                if end < 0:
+                    raise InputError(_("field"), text, _("a field path"), _("a [ is not closed"))
+                parts.append((text[i + 1 : end], True))
+                i = end + 1
+                continue
+        else:
+            word += char
+        i += 1
+    if word.strip():
+        parts.append((word.strip(), False))
+    return parts
+
+
+def changed_fields(changes: Sequence[Change], doc: Any = None) -> list[str]:
+    """The fields `changes` touch, as `path_text` shows them, each once."""
+    return list(dict.fromkeys(path_text(c["path"], doc) for c in changes))
+
+
+def describe(change: Mapping[str, Any], doc: Any = None) -> Mapping[str, Any]:
+    """A change for a reader: `{"field", "before", "after"}` (None where absent)."""
+    return {
+        "field": path_text(change["path"], doc),
+        "before": change.get("before"),
+        "after": change.get("after"),
+    }

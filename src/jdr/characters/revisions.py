@@ -1,0 +1,113 @@
+"""A sheet is a fold over its revisions: each one's changes applied in order, from nothing.
+
+A revision's `data` holds its `changes` (`jdr.characters.changes`), and for some kinds more:
+`name` (created: the stored name), `rename` (`[before, after]`), `target` (undone and redone: the
+revision taken back or put back), `reason`, `cause` (the journal entry of the roll, the fight),
+`rules` (the rule ids that made the change).
+
+>>> created = {"changes": [{"path": [], "after": {"xp": 4}}], "name": "Kai"}
+>>> gained = {"changes": [{"path": ["xp"], "before": 4, "after": 7}]}
+>>> renamed = {"changes": [], "rename": ["Kai", "Kaito"]}
+>>> fold([("created", created), ("rolled", gained), ("renamed", renamed)])
+('Kaito', {'xp': 7})
+
+Undo and redo work like a fight's (`jdr.fights.service.Timeline`): undo takes back the last
+revision not yet undone (never the creation), redo puts back the one undone last while no other
+revision came since; each is a revision of its own, so the history never shrinks.
+
+>>> undoable([(1, "created", {}), (2, "rolled", {}), (3, "undone", {"target": 2})])
+>>> undoable([(1, "created", {}), (2, "rolled", {}), (3, "set", {})])
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from jdr.characters.changes import apply
+from jdr.i18n import N_
+
+if TYPE_CHECKING:
+    from jdr.fights.service import Timeline
+    from jdr.store import SheetRevision
+
+Json = dict[str, Any]
+
+SHEET_ACTION = "sheet."
+"""The journal's `action` of a sheet revision: `sheet.` and its kind (`sheet.set` …)."""
+CREATED = "created"
+UNDONE = "undone"
+REDONE = "redone"
+
+KINDS = (
+    N_("created"),
+    N_("set"),
+    N_("edited"),
+    N_("renamed"),
+    N_("rolled"),
+    N_("fight"),
+    N_("buy"),
+    N_("award"),
+    N_("year"),
+    N_("grant"),
+    N_("rank"),
+    N_("undone"),
+    N_("redone"),
+    N_("removed"),
+)
+"""What a revision can be, as a reader sees it (`_()` of the kind): created, a field set, the
+sheet edited, renamed, changed by a roll made through it, by a fight's outcome, by a progression
+step (a system's own: buy, award, year, grant, rank), an earlier revision undone or redone, and
+the character removed."""
+
+
+def fold(revisions: Iterable[tuple[str, Json]]) -> tuple[str, Json]:
+    """The name and sheet after `(kind, data)` revisions, from nothing."""
+    return fold_onto("", {}, ({"kind": kind, "data": data} for kind, data in revisions))
+
+
+def fold_onto(name: str, sheet: Json, revisions: Iterable[Any]) -> tuple[str, Json]:
+    """The name and sheet after `revisions` (stored ones, or `{"kind", "data"}` dicts), starting
+    from `name` and `sheet`."""
+    for revision in revisions:
+        kind, data = _parts(revision)
+        sheet = apply(sheet, data.get("changes", []))
+        if kind == CREATED and "name" in data:
+            name = data["name"]
+        rename = data.get("rename")
+        if rename:
+            name = rename[1]
+    return name, sheet
+
+
+def _parts(revision: Any) -> tuple[str, Json]:
+    if isinstance(revision, dict):
+        return revision["kind"], revision["data"]
+    return revision.kind, revision.data
+
+
+def timeline(revisions: Sequence[tuple[int, str, Json]]) -> Timeline:
+    """The revisions `(number, kind, data)` read as a fight's actions are: which are undone,
+    which can be redone."""
+    from jdr.fights.service import REDONE as FIGHT_REDONE
+    from jdr.fights.service import UNDONE as FIGHT_UNDONE
+    from jdr.fights.service import Timeline
+    from jdr.store import StoredEvent
+
+    marks = {UNDONE: FIGHT_UNDONE, REDONE: FIGHT_REDONE}
+    events = [
+        StoredEvent(number, number, {"type": marks.get(kind, kind), "seq": data.get("target")})
+        for number, kind, data in revisions
+    ]
+    return Timeline.of(events)
+
+
+def undoable(revisions: Sequence[tuple[int, str, Json]]) -> int | None:
+    """The revision `undo` takes back: the last one not yet undone, never the creation."""
+    return timeline(revisions).last_undoable()
+
+
+def stored(revisions: Iterable[SheetRevision]) -> list[tuple[int, str, Json]]:
+    """Stored revisions as `(number, kind, data)`."""
+    return [(r.revision, r.kind, r.data) for r in revisions]

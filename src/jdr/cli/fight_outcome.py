@@ -1,0 +1,154 @@
+"""`jdr fight outcome FIGHT` and `jdr fight end FIGHT --apply/--no-apply`: what a fight leaves
+on its stored fighters' sheets, reviewed before it lands, applied when it ends.
+
+No `from __future__ import annotations` here: Typer reads these functions' annotations.
+"""
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from jdr.cli.render import console, emit_json
+from jdr.cli.sheet_render import changes_json, changes_lines
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
+from jdr.i18n import _
+
+if TYPE_CHECKING:
+    from jdr.characters.fights import FighterOutcome
+
+__all__ = ["add_outcome_commands", "record_fighters"]
+
+ENDED = "ended"
+
+
+def add_outcome_commands(app: typer.Typer) -> None:
+    """`outcome` and `end` (which applies the outcome unless `--no-apply`) on `jdr fight`."""
+    fight_argument = Annotated[int, typer.Argument(metavar="FIGHT", help=_("The fight's number."))]
+    db_option = Annotated[
+        str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
+    ]
+    json_option = Annotated[bool, typer.Option("--json", help=_(JSON_HELP))]
+    lang_option = Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=_(LANG_HELP))]
+
+    @app.command(
+        "outcome",
+        help=_(
+            "What ending a fight would change on its stored fighters' sheets, for the GM to"
+            " review (jdr fight end applies it)."
+        ),
+    )
+    def outcome_command(
+        fight: fight_argument,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        from jdr.characters.fights import outcome
+
+        with opened(db) as store:
+            status = store.fight(fight).status
+            _campaign, found = outcome(store, fight)
+        if json:
+            emit_json({"fight": fight, "status": status, "outcome": _outcome_json(found)})
+            return
+        _print_outcome(found, _("nothing to write on the sheets"))
+
+    @app.command(
+        "end",
+        help=_(
+            "End a fight: no command can be played in it any more; its outcome lands on the"
+            " stored fighters' sheets unless --no-apply."
+        ),
+    )
+    def end_command(
+        fight: fight_argument,
+        apply: Annotated[
+            bool,
+            typer.Option(
+                "--apply/--no-apply",
+                help=_("Write the fight's outcome on the sheets (review it: jdr fight outcome)."),
+            ),
+        ] = True,
+        actor: Annotated[
+            str | None,
+            typer.Option("--actor", metavar="NAME", help=_("Who ends it (for the journal).")),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        from jdr.characters.fights import apply_outcome, outcome
+
+        with opened(db) as store:
+            store.fight(fight)
+            if apply:
+                _campaign, found = apply_outcome(store, fight, actor)
+            else:
+                _campaign, found = outcome(store, fight)
+            store.set_fight_status(fight, ENDED)
+        if json:
+            emit_json(
+                {
+                    "fight": fight,
+                    "status": ENDED,
+                    "applied": apply,
+                    "outcome": _outcome_json(found),
+                }
+            )
+            return
+        out = console()
+        out.print(_("fight {fight} ended").format(fight=fight), markup=False)
+        if found and not apply:
+            out.print(_("its outcome was not written on the sheets (--no-apply):"), markup=False)
+        _print_outcome(found, None)
+
+
+def record_fighters(store: Any, fight_id: int, characters: list[Any]) -> None:
+    """Note the revision each stored fighter of a new fight (or one joining) starts from."""
+    from jdr.characters.fights import record_start
+
+    record_start(store, fight_id, characters)
+
+
+def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:
+    from jdr.cli.journal_commands import journal_json
+
+    shown = []
+    for each in found:
+        item: dict[str, Any] = {
+            "fighter": each.fighter,
+            "character": each.character.id,
+            "sheet": each.character.name,
+            "from_revision": each.start_revision,
+            "rules": list(each.rules),
+            "changes": changes_json(each.changes, each.character.sheet),
+            "conflicts": changes_json(each.conflicts, each.character.sheet),
+        }
+        if each.revised is not None:
+            item["revision"] = each.revised.revision
+            item["journal"] = journal_json("", each.revised.entry)
+        shown.append(item)
+    return shown
+
+
+def _print_outcome(found: "list[FighterOutcome]", empty: str | None) -> None:
+    out = console()
+    if not found and empty:
+        out.print(empty, markup=False)
+    for each in found:
+        rules = f" ({', '.join(each.rules)})" if each.rules else ""
+        if each.revised is not None:
+            head = _("{name}: revision {revision}").format(
+                name=each.character.name, revision=each.revised.revision
+            )
+        else:
+            head = _("{name}, from revision {revision}:").format(
+                name=each.character.name, revision=each.start_revision
+            )
+        out.print(head + rules, markup=False)
+        for line in changes_lines(each.changes, each.character.sheet):
+            out.print(line, markup=False)
+        if each.conflicts:
+            from jdr.characters.fights import describe_conflicts
+
+            out.print("  " + describe_conflicts(each.conflicts, each.character.sheet), markup=False)
