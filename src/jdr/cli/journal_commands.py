@@ -371,7 +371,7 @@ def _result_text(result: Json) -> str:
 
 
 def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:
-    from jdr.cli.render import jsonable
+    from jdr.cli.render import exact_notice, jsonable
     from jdr.journal.luck import audit, face_luck
     from jdr.journal.service import public_entries
     from jdr.systems import default_registry
@@ -386,6 +386,7 @@ def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool)
         for entry in entries
         if entry.disclosed and (entry.dice or {}).get("source") == "derived"
     ]
+    exact_notice(exact)
     report = audit(rolls, luck, actor, exact)
     if json:
         emit_json(

@@ -26,6 +26,7 @@ __all__ = [
     "decimal",
     "distribution_table",
     "emit_json",
+    "exact_notice",
     "exact_text",
     "extra_lines",
     "jsonable",
@@ -62,6 +63,17 @@ def jsonable(value: Any, exact: bool = False) -> Any:
 
 def emit_json(payload: Mapping[str, Any]) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+
+
+def exact_notice(exact: bool) -> None:
+    """Before exact odds: one line on stderr if they must run without FLINT (slower)."""
+    if not exact:
+        return
+    from jdr.prob.exact import fallback_notice
+
+    notice = fallback_notice()
+    if notice is not None:
+        sys.stderr.write(notice + "\n")
 
 
 def command_line(*words: object) -> str:

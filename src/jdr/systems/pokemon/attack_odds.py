@@ -36,17 +36,6 @@ class AttackOdds:
     vitality_lost: Distribution
 
 
-def scores(dice: int, difficulty: int, exact: bool = False) -> Distribution:
-    """A check's score distribution as a sum of one-die scores (one component: fast for big pools).
-
-    >>> scores(2, 6, exact=True).to_list() == score_distribution(2, 6, exact=True).to_list()
-    True
-    """
-    from jdr.prob import power
-
-    return power(score_distribution(1, difficulty, exact), dice)
-
-
 def attack_odds(
     attack_dice: int,
     damage_dice: int,
@@ -72,12 +61,12 @@ def attack_odds(
 
     from jdr.prob import Distribution, convolve
 
-    attack = scores(attack_dice, attack_difficulty(difficulty, range_penalty), exact)
+    attack = score_distribution(attack_dice, attack_difficulty(difficulty, range_penalty), exact)
     one_die = score_distribution(1, damage_difficulty(high_crit), exact)
-    pool = scores(damage_dice, damage_difficulty(high_crit), exact)
+    pool = score_distribution(damage_dice, damage_difficulty(high_crit), exact)
     dodge = None
     if defence is not None and defence.kind == "dodge":
-        dodge = scores(defence.dice, defence.difficulty, exact)
+        dodge = score_distribution(defence.dice, defence.difficulty, exact)
     dodge_total = dodge.denominator if dodge else one_die.denominator**0
     low = attack.offset[0]
     top = max(0, low + attack.weights.shape[0] - 1)
@@ -112,7 +101,7 @@ def attack_odds(
     denominator = attack.denominator * base
     result = Distribution((0,), lost, denominator)
     if defence is not None and defence.kind == "endure":
-        result = _endure(result, scores(defence.dice, defence.difficulty, exact))
+        result = _endure(result, score_distribution(defence.dice, defence.difficulty, exact))
     outcomes = {"miss": miss * base, "hit": hit}
     if dodge:
         outcomes["dodged"] = dodged

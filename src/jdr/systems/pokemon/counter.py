@@ -155,7 +155,7 @@ def successes_distribution(dice: int, difficulty: int, exact: bool = False) -> D
     from jdr.prob import pool_distribution
     from jdr.systems.pokemon.check import check_pool
 
-    return pool_distribution(check_pool(dice, difficulty), exact=exact).marginal(0)
+    return pool_distribution(check_pool(dice, difficulty).mapped(lambda v: v[:1]), exact=exact)
 
 
 def counter_odds(
