@@ -37,7 +37,17 @@ import numpy.typing as npt
 Weights = npt.NDArray[Any]
 Engine = Literal["flint", "python"]
 
-__all__ = ["Engine", "direct", "engine", "fallback_notice", "multiply", "power", "using", "zeros"]
+__all__ = [
+    "Engine",
+    "direct",
+    "engine",
+    "fallback_notice",
+    "horner",
+    "multiply",
+    "power",
+    "using",
+    "zeros",
+]
 
 _pinned: ContextVar[Engine | None] = ContextVar("exact_engine", default=None)
 """Tests and benchmarks may pin an engine (`using`); `None` takes FLINT when it imports."""
@@ -123,6 +133,43 @@ def power(base: Weights, n: int) -> Weights:
     if base.ndim == 1:
         return _from_poly(flint.fmpz_poly(base.tolist()) ** n, shape)
     return _from_mpoly(_to_mpoly(flint, base) ** n, shape)
+
+
+def horner(coefficients: list[Any], base: Weights, step: int) -> Weights:
+    """`Σ_p coefficients[p] · base^p · x^((len − 1 − p) · step)` by Horner's rule (one product by
+    `base` per coefficient): whole numbers on the exact engine, or float64.
+
+    >>> horner([1, 2, 3], np.array([0, 1], dtype=object), 1).tolist()  # x² + 2x·x + 3x²
+    [0, 0, 6]
+    >>> horner([1.0, 1.0], np.array([0.5, 0.5]), 2).tolist()  # x² + (0.5 + 0.5x)
+    [0.5, 0.5, 1.0]
+    """
+    last = len(coefficients) - 1
+    size = last * max(base.shape[0] - 1, step) + 1
+    flint = _flint() if base.dtype == object else None
+    if flint is not None:
+        polynomial = flint.fmpz_poly(base.tolist())
+        result = flint.fmpz_poly([coefficients[last]])
+        for p in range(last - 1, -1, -1):
+            monomial = flint.fmpz_poly([coefficients[p]]).left_shift((last - p) * step)
+            result = result * polynomial + monomial
+        return _from_poly(result, (size,))
+    out: Weights = np.zeros(size, dtype=base.dtype)
+    if base.dtype == object:
+        out[...] = 0
+    out[0] = coefficients[last]
+    length = 1
+    for p in range(last - 1, -1, -1):
+        product = (
+            np.convolve(out[:length], base)
+            if base.dtype != object
+            else multiply(out[:length], base)
+        )
+        length = product.shape[0]
+        out[:length] = product
+        out[(last - p) * step] += coefficients[p]
+        length = max(length, (last - p) * step + 1)
+    return out
 
 
 # --- FLINT --------------------------------------------------------------------------------------
