@@ -18,13 +18,13 @@ import icepool
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_notation import chi_square, chi_square_critical
 
 from jdr.dice import ScoredDie, Seeded
 from jdr.dice.notation import odds, parse, roll
 from jdr.dice.notation.order import keep_distribution
 from jdr.prob import Distribution, die_distribution
 from jdr.prob import exact as exact_engine
+from test_notation import chi_square, chi_square_critical
 
 
 def enumerate_keep(
@@ -68,11 +68,12 @@ def test_keep_equals_every_roll_enumerated_on_both_exact_engines(
     contribution = CONTRIBUTIONS[scoring]
     truth = enumerate_keep(size, dice, kept, highest, contribution)
     for arithmetic in ("flint", "python"):
-        with exact_engine.using(arithmetic):  # type: ignore[arg-type]
+        with exact_engine.using(arithmetic):
             die = die_distribution(ScoredDie.sum(size), exact=True)
             exact = keep_distribution(die, dice, kept, highest, contribution)
         assert as_dict(exact) == truth, arithmetic
-    fast = keep_distribution(die_distribution(ScoredDie.sum(size)), dice, kept, highest, contribution)
+    float_die = die_distribution(ScoredDie.sum(size))
+    fast = keep_distribution(float_die, dice, kept, highest, contribution)
     assert set(as_dict(fast)) <= set(truth)
     for value, p in truth.items():
         assert float(fast.probability(value)) == pytest.approx(float(p), abs=1e-12)
@@ -104,7 +105,7 @@ def test_keep_is_fraction_equal_to_icepool(
 
 
 @pytest.mark.parametrize(
-    "text", ["1000d2kh1", "1000d6kh3", "1000d4kl500", "300d20kh150", "200d100dl1", "60d10kh30>=6f1"]
+    "text", ["1000d2kh1", "1000d6kh3", "200d4kl100", "100d20kh50", "30d20dl1", "60d10kh30>=6f1"]
 )
 def test_float_keep_agrees_with_exact_keep_on_large_pools(text: str) -> None:
     exact = odds(parse(text), exact=True)

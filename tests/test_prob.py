@@ -228,11 +228,13 @@ def test_flint_and_the_builtin_exact_engine_give_the_same_whole_numbers(pool: Po
 
 
 @pytest.mark.parametrize("arithmetic", EXACT_ENGINES)
-def test_exact_convolve_and_power_of_two_components_on_each_engine(arithmetic: str) -> None:
+def test_exact_convolve_and_power_of_two_components_on_each_engine(
+    arithmetic: exact_engine.Engine,
+) -> None:
     d10 = die_distribution(ScoredDie.threshold(10, 6, 1), exact=True)
     d6 = die_distribution(ScoredDie.threshold(6, 4, 2), exact=True)
     pool = Pool.of((ScoredDie.threshold(10, 6, 1), 3), (ScoredDie.threshold(6, 4, 2), 2))
-    with exact_engine.using(arithmetic):  # type: ignore[arg-type]
+    with exact_engine.using(arithmetic):
         assert as_dict(convolve(power(d10, 3), power(d6, 2))) == brute_force(pool)
         assert as_dict(power(d10, 1)) == as_dict(d10)
 

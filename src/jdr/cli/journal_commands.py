@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli import complete
-from jdr.cli.render import command_line, console, emit_json, percent
+from jdr.cli.render import command_line, console, emit_json, fraction_text, percent
 from jdr.cli.stored import (
     DB_HELP,
     JSON_HELP,
@@ -449,7 +449,7 @@ def _print_luck(
             if exact:
                 fraction = s.percentile if isinstance(s.percentile, Fraction) else None
                 floats = floats or fraction is None
-                cells.append(f"{fraction.numerator}/{fraction.denominator}" if fraction else "-")
+                cells.append(fraction_text(fraction) if fraction else "-")
             table.add_row(*cells)
     out.print(table)
     out.print(

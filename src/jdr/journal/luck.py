@@ -133,9 +133,8 @@ def _stat(dice: Sequence[tuple[int, int]], luck: Luck, exact: bool) -> Stat:
         part = power(one, n)
         total = part if total is None else convolve(total, part)
     assert total is not None
-    zero: Any = Fraction(0) if exact else 0.0
-    below = sum((p for (v,), p in total.items() if v < observed), zero)
-    above = sum((p for (v,), p in total.items() if v > observed), zero)
+    below = total.at_most(observed - 1)
+    above = total.at_least(observed + 1)
     equal = total.probability(observed)
     mean = sum(
         (

@@ -24,6 +24,7 @@ Weights go in and come out as NumPy object arrays of Python `int`s, whatever the
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -42,7 +43,8 @@ __all__ = [
     "direct",
     "engine",
     "fallback_notice",
-    "horner",
+    "flint_polynomial",
+    "from_flint",
     "multiply",
     "power",
     "using",
@@ -135,41 +137,21 @@ def power(base: Weights, n: int) -> Weights:
     return _from_mpoly(_to_mpoly(flint, base) ** n, shape)
 
 
-def horner(coefficients: list[Any], base: Weights, step: int) -> Weights:
-    """`Σ_p coefficients[p] · base^p · x^((len − 1 − p) · step)` by Horner's rule (one product by
-    `base` per coefficient): whole numbers on the exact engine, or float64.
+def flint_polynomial(coefficients: list[int]) -> Any:
+    """FLINT's `fmpz_poly` of these whole-number coefficients, or `None` when the exact engine
+    does not run on FLINT (the caller then works on arrays).
 
-    >>> horner([1, 2, 3], np.array([0, 1], dtype=object), 1).tolist()  # x² + 2x·x + 3x²
-    [0, 0, 6]
-    >>> horner([1.0, 1.0], np.array([0.5, 0.5]), 2).tolist()  # x² + (0.5 + 0.5x)
-    [0.5, 0.5, 1.0]
+    >>> p = flint_polynomial([1, 1])
+    >>> from_flint(p * p + p.left_shift(3) * 2, 5).tolist() if p is not None else None
+    [1, 2, 1, 2, 2]
     """
-    last = len(coefficients) - 1
-    size = last * max(base.shape[0] - 1, step) + 1
-    flint = _flint() if base.dtype == object else None
-    if flint is not None:
-        polynomial = flint.fmpz_poly(base.tolist())
-        result = flint.fmpz_poly([coefficients[last]])
-        for p in range(last - 1, -1, -1):
-            monomial = flint.fmpz_poly([coefficients[p]]).left_shift((last - p) * step)
-            result = result * polynomial + monomial
-        return _from_poly(result, (size,))
-    out: Weights = np.zeros(size, dtype=base.dtype)
-    if base.dtype == object:
-        out[...] = 0
-    out[0] = coefficients[last]
-    length = 1
-    for p in range(last - 1, -1, -1):
-        product = (
-            np.convolve(out[:length], base)
-            if base.dtype != object
-            else multiply(out[:length], base)
-        )
-        length = product.shape[0]
-        out[:length] = product
-        out[(last - p) * step] += coefficients[p]
-        length = max(length, (last - p) * step + 1)
-    return out
+    flint = _flint()
+    return flint.fmpz_poly(coefficients) if flint is not None else None
+
+
+def from_flint(poly: Any, size: int) -> Weights:
+    """The first `size` coefficients of a FLINT polynomial (its degree is below `size`)."""
+    return _from_poly(poly, (size,))
 
 
 # --- FLINT --------------------------------------------------------------------------------------
@@ -180,7 +162,7 @@ def _flint() -> Any:
 
 
 def _from_poly(poly: Any, shape: tuple[int, ...]) -> Weights:
-    coefficients = [int(c) for c in poly.coeffs()]  # FLINT drops the zero top coefficients
+    coefficients = list(map(int, poly.coeffs()))  # FLINT drops the zero top coefficients
     out = zeros(shape)
     out[: len(coefficients)] = coefficients
     return out
@@ -197,8 +179,9 @@ def _from_mpoly(poly: Any, shape: tuple[int, ...]) -> Weights:
     out = zeros(shape)
     monomials = poly.monoms()
     if monomials:
-        index = np.array(monomials, dtype=np.int64)
-        out[index[:, 0], index[:, 1]] = [int(c) for c in poly.coeffs()]
+        flat = itertools.chain.from_iterable(monomials)
+        index = np.fromiter(flat, dtype=np.int64, count=2 * len(monomials)).reshape(-1, 2)
+        out[index[:, 0], index[:, 1]] = list(map(int, poly.coeffs()))
     return out
 
 

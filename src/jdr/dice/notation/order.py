@@ -30,6 +30,10 @@ import numpy as np
 from jdr.prob import Distribution
 from jdr.prob import exact as exact_engine
 
+_DIRECT_FLOAT_DICE = 60
+"""Up to this many dice, `C(n, j) · w^j · F^(n − j)` in floats underflows only where the term
+itself is below 1e-290: no logarithms needed."""
+
 
 def keep_distribution(
     die: Distribution, dice: int, kept: int, highest: bool, contribution: Callable[[int], int]
@@ -59,22 +63,119 @@ def keep_distribution(
     least = min(scores)
     steps = [score - least for score in scores]
     span = max(steps)
-    total = sum(weights)
-    above = _zeros(span + 1, exact)  # R_v: the values before the threshold
-    kept_sum = _zeros(kept * span + 1, exact)
-    after = total
-    for weight, step in zip(weights, steps, strict=True):
-        after -= weight
-        # a_p = C(dice, p) · B(dice − p, kept − p), for p = 0 … kept − 1
-        coefficients = list(_coefficients(dice, kept, weight, after, exact))
-        if not above.any():
-            coefficients = coefficients[:1]  # no value before the threshold: p = 0 only
-        inner = exact_engine.horner(coefficients, above, step)  # Σ a_p R^p x^((len − 1 − p)·step)
-        shift = step * (kept - len(coefficients) + 1)
-        kept_sum[shift : shift + inner.shape[0]] += inner
-        above[step] += weight
+    size = kept * span + 1
+    # Horner costs `kept` products per threshold by the polynomial of the values before it;
+    # keeping its powers up to date costs about kept² / 2 shifted adds instead: cheaper when
+    # there are many values for few dice kept (an exploding die's chain, a d1000).
+    by_powers = len(values) > 2 * kept
+    if exact and exact_engine.flint_polynomial([0]) is not None:
+        thresholds = _flint_by_powers if by_powers else _flint_by_horner
+        kept_sum = exact_engine.from_flint(thresholds(weights, steps, dice, kept), size)
+    else:
+        arrays = _arrays_by_powers if by_powers else _arrays_by_horner
+        kept_sum = arrays(weights, steps, dice, kept, _zeros(size, exact))
     denominator = die.denominator**dice if exact else 1.0
     return Distribution((kept * least,), kept_sum, denominator)
+
+
+def _flint_by_horner(weights: list[int], steps: list[int], dice: int, kept: int) -> Any:
+    """Σ over thresholds of `Σ_p a_p · R^p · x^((kept − p)·step)`, by Horner's rule in `R`, on
+    FLINT's polynomials."""
+    poly = exact_engine.flint_polynomial
+    above = [0] * (max(steps) + 1)  # R: the values before the threshold
+    result = poly([])
+    for weight, step, after in zip(weights, steps, _afters(weights), strict=True):
+        coefficients = list(_coefficients(dice, kept, weight, after, True))
+        if not any(above):
+            coefficients = coefficients[:1]  # no value before the threshold: p = 0 only
+        before = poly(above)
+        last = len(coefficients) - 1
+        inner = poly([coefficients[last]])
+        for p in range(last - 1, -1, -1):
+            inner = inner * before + poly([coefficients[p]]).left_shift((last - p) * step)
+        result += inner.left_shift(step * (kept - last))
+        above[step] += weight
+    return result
+
+
+def _flint_by_powers(weights: list[int], steps: list[int], dice: int, kept: int) -> Any:
+    """The same sum, keeping `R^p` for p < kept up to date as each value joins `R`:
+    `(R + w·x^s)^p = Σ_i C(p, i) · w^i · x^(i·s) · R^(p − i)`."""
+    poly = exact_engine.flint_polynomial
+    powers = [poly([1])] + [poly([])] * (kept - 1)
+    result = poly([])
+    for weight, step, after in zip(weights, steps, _afters(weights), strict=True):
+        for p, coefficient in enumerate(_coefficients(dice, kept, weight, after, True)):
+            result += (powers[p] * coefficient).left_shift(step * (kept - p))
+        for p in range(kept - 1, 0, -1):
+            for i in range(1, p + 1):
+                scale = math.comb(p, i) * weight**i
+                powers[p] += (powers[p - i] * scale).left_shift(step * i)
+    return result
+
+
+def _arrays_by_horner(
+    weights: list[Any], steps: list[int], dice: int, kept: int, result: Any
+) -> Any:
+    """`_flint_by_horner` on NumPy arrays: float64, or Python integers without FLINT."""
+    exact = result.dtype == object
+    above = _zeros(max(steps) + 1, exact)
+    for weight, step, after in zip(weights, steps, _afters(weights), strict=True):
+        coefficients = list(_coefficients(dice, kept, weight, after, exact))
+        if not above.any():
+            coefficients = coefficients[:1]
+        last = len(coefficients) - 1
+        inner = _zeros(last * max(above.shape[0] - 1, step) + 1, exact)
+        inner[0] = coefficients[last]
+        length = 1
+        for p in range(last - 1, -1, -1):
+            product = (
+                exact_engine.multiply(inner[:length], above)
+                if exact
+                else np.convolve(inner[:length], above)
+            )
+            length = product.shape[0]
+            inner[:length] = product
+            inner[(last - p) * step] += coefficients[p]
+            length = max(length, (last - p) * step + 1)
+        shift = step * (kept - last)
+        result[shift : shift + inner.shape[0]] += inner
+        above[step] += weight
+    return result
+
+
+def _arrays_by_powers(
+    weights: list[Any], steps: list[int], dice: int, kept: int, result: Any
+) -> Any:
+    """`_flint_by_powers` on NumPy arrays, every power updated at once for each `i`."""
+    exact = result.dtype == object
+    size = result.shape[0]
+    powers = np.zeros((kept, size), dtype=result.dtype)
+    if exact:
+        powers[...] = 0
+    powers[0, 0] = 1
+    for weight, step, after in zip(weights, steps, _afters(weights), strict=True):
+        for p, coefficient in enumerate(_coefficients(dice, kept, weight, after, exact)):
+            shift = step * (kept - p)
+            result[shift:] += powers[p, : size - shift] * coefficient
+        old = powers.copy()
+        for i in range(1, kept):
+            scale = np.array([math.comb(p, i) * weight**i for p in range(i, kept)], dtype=old.dtype)
+            powers[i:, i * step :] += scale[:, None] * old[: kept - i, : size - i * step]
+    return result
+
+
+def _afters(weights: list[Any]) -> list[Any]:
+    """The weight of the values after each one, summed from the far end (so that floats never
+    come out negative, as subtracting from the total could).
+
+    >>> _afters([1, 2, 3])
+    [5, 3, 0]
+    """
+    afters = [weights[0] - weights[0]] * len(weights)
+    for index in range(len(weights) - 2, -1, -1):
+        afters[index] = afters[index + 1] + weights[index + 1]
+    return afters
 
 
 def _coefficients(dice: int, kept: int, weight: Any, after: Any, exact: bool) -> Iterator[Any]:
@@ -82,25 +183,31 @@ def _coefficients(dice: int, kept: int, weight: Any, after: Any, exact: bool) ->
 
     `B` moves from `(m, r)` to `(m − 1, r − 1)` by `B' = (B + F·T) / (w + F)` with
     `T = C(m − 1, r − 1) · w^(r − 1) · F^(dice − kept)`: sums of positive terms only, and an exact
-    division on whole numbers.
+    division on whole numbers. Floats for more than `_DIRECT_FLOAT_DICE` dice go through
+    logarithms, where a power of a weight alone could underflow.
     """
-    at_or_after = weight + after
-    if exact:
-        tail = after ** (dice - kept)
-
-        def term(j: int) -> Any:
-            return math.comb(dice, j) * weight**j * after ** (dice - j)
-
-        if kept <= dice - kept:  # all the ways, less those with fewer than `kept` showing `v`
-            b = at_or_after**dice - sum(term(j) for j in range(kept))
-        else:
-            b = sum(term(j) for j in range(kept, dice + 1))
-        for p in range(kept):
-            yield math.comb(dice, p) * b
-            if p + 1 < kept:
-                t = math.comb(dice - p - 1, kept - p - 1) * weight ** (kept - p - 1) * tail
-                b = (b + after * t) // at_or_after
+    if not exact and dice > _DIRECT_FLOAT_DICE:
+        yield from _log_coefficients(dice, kept, weight, after)
         return
+    at_or_after = weight + after
+    tail = after ** (dice - kept)
+
+    def term(j: int) -> Any:
+        return math.comb(dice, j) * weight**j * after ** (dice - j)
+
+    if exact and kept <= dice - kept:  # all the ways, less those with fewer than `kept` at `v`
+        b = at_or_after**dice - sum(term(j) for j in range(kept))
+    else:
+        b = sum(term(j) for j in range(kept, dice + 1))
+    for p in range(kept):
+        yield math.comb(dice, p) * b
+        if p + 1 < kept:
+            t = math.comb(dice - p - 1, kept - p - 1) * weight ** (kept - p - 1) * tail
+            b = (b + after * t) // at_or_after if exact else (b + after * t) / at_or_after
+
+
+def _log_coefficients(dice: int, kept: int, weight: float, after: float) -> Iterator[float]:
+    """The float coefficients from logarithms (see `_coefficients`)."""
     log_w = math.log(weight)
     log_f = math.log(after) if after > 0 else -math.inf
     b = float(np.exp(_log_terms(dice, kept, log_w, log_f)).sum())
@@ -108,7 +215,7 @@ def _coefficients(dice: int, kept: int, weight: Any, after: Any, exact: bool) ->
         yield math.exp(_log_term(dice, p, 0.0, 0.0) + math.log(b)) if b > 0 else 0.0
         if p + 1 < kept:
             t = math.exp(_log_term(dice - p - 1, kept - p - 1, log_w, log_f) + log_f)
-            b = (b + t) / at_or_after
+            b = (b + t) / (weight + after)
 
 
 def _log_terms(dice: int, kept: int, log_w: float, log_f: float) -> Any:
