@@ -36,9 +36,10 @@ from jdr.names import fold
 Luck = Callable[[int, int], int]
 """`luck(size, face)`: how lucky a face of a die of `size` faces is; higher is luckier."""
 
-EXACT_BUDGET = 2_000_000
+EXACT_BUDGET = 20_000_000
 """Above this much work (support × dice), fractions would be slow: floats from the same exact
-convolution are used instead (absolute error below 1e-12)."""
+convolution are used instead (absolute error below 1e-12). On FLINT, 20,000,000 (600 d20 and
+300 d6 for one player) takes about 0.35 s; the built-in engine took that long at 2,000,000."""
 
 
 def face_luck(size: int, face: int) -> int:

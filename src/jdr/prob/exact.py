@@ -51,6 +51,10 @@ __all__ = [
     "zeros",
 ]
 
+DIRECT_MAX_TERMS = 4
+"""A product by a polynomial of at most this many terms (one die, a Passion die scores four) is a
+few shifted adds of Python integers: cheaper than converting both sides to FLINT and back."""
+
 _pinned: ContextVar[Engine | None] = ContextVar("exact_engine", default=None)
 """Tests and benchmarks may pin an engine (`using`); `None` takes FLINT when it imports."""
 
@@ -116,8 +120,9 @@ def multiply(a: Weights, b: Weights) -> Weights:
     """The coefficients of the product of two polynomials in one or two variables."""
     shape = tuple(x + y - 1 for x, y in zip(a.shape, b.shape, strict=True))
     flint = _flint()
-    if flint is None:
-        return direct(a, b) if _nonzero(a) >= _nonzero(b) else direct(b, a)
+    terms_a, terms_b = _nonzero(a), _nonzero(b)
+    if flint is None or min(terms_a, terms_b) <= DIRECT_MAX_TERMS:
+        return direct(a, b) if terms_a >= terms_b else direct(b, a)
     if a.ndim == 1:
         product = flint.fmpz_poly(a.tolist()) * flint.fmpz_poly(b.tolist())
         return _from_poly(product, shape)

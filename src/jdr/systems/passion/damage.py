@@ -53,6 +53,7 @@ from jdr.errors import InputError
 from jdr.i18n import N_, _
 from jdr.names import fold, hint
 from jdr.prob import Distribution, convolve, pool_distribution, unit
+from jdr.prob.cost import pool_ns, refuse
 from jdr.systems.passion.initiative import InitiativeParams, initiative_roll
 from jdr.systems.passion.pool import parse_dice
 from jdr.systems.passion.resolve import Resolution, resolve
@@ -557,6 +558,10 @@ def damage_odds(params: DamageParams, exact: bool) -> Odds:
         weapon_energy=params.weapon_energy,
         protection_energy=params.protection_energy,
     ).base
+    if exact:  # both pools priced before either is computed
+        pools = [parse_dice(d) for d in (params.violence_dice, params.robustness_dice) if d]
+        dice = " ".join(d for d in (params.violence_dice, params.robustness_dice) if d)
+        refuse(sum(pool_ns(pool) for pool in pools), "dice", dice, _("fewer or smaller dice"))
     # PS-16: max(0, base + Violence margin − max(0, Robustesse margin)), the two rolls independent
     violence = _margins(params.violence_dice, params.passion, exact)
     soaked = _margins(params.robustness_dice, 0, exact).map(lambda margin: max(0, margin[0]))

@@ -109,5 +109,9 @@ def score_distribution(dice: int, difficulty: int, exact: bool = False) -> Distr
     Fraction(1, 4)
     """
     from jdr.prob import pool_distribution
+    from jdr.prob.cost import pool_ns, refuse
 
-    return pool_distribution(check_pool(dice, difficulty).mapped(net), exact=exact)
+    pool = check_pool(dice, difficulty).mapped(net)
+    if exact:
+        refuse(pool_ns(pool), "dice", dice, _("fewer dice"))
+    return pool_distribution(pool, exact=exact)
