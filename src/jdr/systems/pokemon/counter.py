@@ -177,7 +177,7 @@ def exact_ns(
     steps = min(attacker_dice, attacker_threshold) + min(defender_dice, defender_threshold) + 2
     operations = attacker_threshold * defender_threshold * max_exchanges * steps
     bits = max_exchanges / 2 * (attacker_dice + defender_dice) * math.log2(10)
-    return operations * (_EXACT_OP + _EXACT_BIT * bits**1.5)
+    return float(operations * (_EXACT_OP + _EXACT_BIT * bits**1.5))
 
 
 def counter_odds(
