@@ -71,6 +71,8 @@ def estimate(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> 
         for index in range(1, len(polys)):  # as odds.add_up adds the terms
             work += cost.product_ns(polys[index - 1], polys[index])
             polys[index] = polys[index - 1].times(polys[index])
+        if polys:  # every total's probability handed over as a fraction
+            work += cost.answer_ns(polys[-1].cells, polys[-1].bits)
         return work
     ordered = sorted((_term_shape(term, cap) for term in dice), key=lambda s: s.size)
     for index in range(1, len(ordered)):  # as odds.add_up adds the terms
