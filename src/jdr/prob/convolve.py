@@ -24,6 +24,7 @@ import numpy.typing as npt
 from jdr.dice.pool import Pool, ScoredDie
 from jdr.prob import exact as exact_engine
 from jdr.prob.distribution import Distribution
+from jdr.prob.squaring import repeated_squaring
 
 # Direct convolution costs nnz(small) shifted adds of the large side; an FFT costs a few passes of
 # n log n over the output. Below this many non-zero cells on the small side, direct wins.
@@ -78,15 +79,7 @@ def power(base: Distribution, n: int) -> Distribution:
     if base.exact:
         offset = tuple(n * o for o in base.offset)
         return Distribution(offset, exact_engine.power(base.weights, n), base.denominator**n)
-    result: Distribution | None = None
-    square = base
-    while n:
-        if n & 1:
-            result = square if result is None else convolve(result, square)
-        n >>= 1
-        if n:
-            square = convolve(square, square)
-    return result if result is not None else unit(base.width, base.exact)
+    return repeated_squaring(base, n, convolve)
 
 
 def pool_distribution(pool: Pool, exact: bool = False) -> Distribution:

@@ -23,6 +23,7 @@ from jdr.dice.pool import Pool, ScoredDie
 from jdr.errors import LimitError
 from jdr.i18n import _
 from jdr.prob.exact import Engine, engine
+from jdr.prob.squaring import repeated_squaring
 
 MAX_EXACT_NS = 1_000_000_000
 """What exact odds may cost: about one second on the reference machine."""
@@ -129,17 +130,13 @@ def product_ns(a: Poly, b: Poly, arithmetic: Engine | None = None) -> float:
 
 def _squaring_ns(base: Poly, n: int) -> float:
     work = 0.0
-    result: Poly | None = None
-    square = base
-    while n:
-        if n & 1:
-            if result is not None:
-                work += product_ns(result, square, "python")
-            result = square if result is None else result.times(square)
-        n >>= 1
-        if n:
-            work += product_ns(square, square, "python")
-            square = square.power(2)
+
+    def times(a: Poly, b: Poly) -> Poly:
+        nonlocal work
+        work += product_ns(a, b, "python")
+        return a.times(b)
+
+    repeated_squaring(base, n, times)
     return work
 
 

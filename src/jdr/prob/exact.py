@@ -35,6 +35,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from jdr.prob.squaring import repeated_squaring
+
 Weights = npt.NDArray[Any]
 Engine = Literal["flint", "python"]
 
@@ -136,7 +138,7 @@ def power(base: Weights, n: int) -> Weights:
     shape = tuple(n * (size - 1) + 1 for size in base.shape)
     flint = _flint()
     if flint is None:
-        return _squaring(base, n)
+        return repeated_squaring(base, n, multiply)
     if base.ndim == 1:
         return _from_poly(flint.fmpz_poly(base.tolist()) ** n, shape)
     return _from_mpoly(_to_mpoly(flint, base) ** n, shape)
@@ -210,16 +212,3 @@ def direct(large: Weights, small: Weights) -> Weights:
         window = tuple(slice(i, i + n) for i, n in zip(index, large.shape, strict=True))
         out[window] += large * small[index]
     return out
-
-
-def _squaring(base: Weights, n: int) -> Weights:
-    result: Weights | None = None
-    square = base
-    while n:
-        if n & 1:
-            result = square if result is None else multiply(result, square)
-        n >>= 1
-        if n:
-            square = multiply(square, square)
-    assert result is not None
-    return result

@@ -25,6 +25,7 @@ from jdr.dice.notation.tree import DiceTerm, Expression
 from jdr.i18n import _
 from jdr.prob import cost
 from jdr.prob.cost import Poly
+from jdr.prob.squaring import repeated_squaring
 
 MAX_WORK = 3_000_000_000
 """Estimated nanoseconds of work float odds may take."""
@@ -139,17 +140,13 @@ def _term_work(term: DiceTerm, exact: bool, cap: int) -> float:
 def _power_work(base: _Shape, n: int) -> float:
     """The work of `jdr.prob.power` on floats (repeated squaring), step by step."""
     work = 0.0
-    result: _Shape | None = None
-    square = base
-    while n:
-        if n & 1:
-            if result is not None:
-                work += _convolution_work(result, square)
-            result = square if result is None else _sum_shape(result, square)
-        n >>= 1
-        if n:
-            work += _convolution_work(square, square)
-            square = _sum_shape(square, square)
+
+    def times(a: _Shape, b: _Shape) -> _Shape:
+        nonlocal work
+        work += _convolution_work(a, b)
+        return _sum_shape(a, b)
+
+    repeated_squaring(base, n, times)
     return work
 
 
