@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli import complete
-from jdr.cli.render import command_line, console, emit_json, percent
+from jdr.cli.render import command_line, console, emit_json, fraction_text, percent
 from jdr.cli.stored import (
     DB_HELP,
     JSON_HELP,
@@ -377,7 +377,7 @@ def _result_text(result: Json) -> str:
 
 
 def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:
-    from jdr.cli.render import jsonable
+    from jdr.cli.render import exact_notice, jsonable
     from jdr.journal.luck import audit, face_luck
     from jdr.journal.service import public_entries
     from jdr.systems import default_registry
@@ -392,6 +392,7 @@ def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool)
         for entry in entries
         if entry.disclosed and (entry.dice or {}).get("source") == "derived"
     ]
+    exact_notice(exact)
     report = audit(rolls, luck, actor, exact)
     if json:
         emit_json(
@@ -454,7 +455,7 @@ def _print_luck(
             if exact:
                 fraction = s.percentile if isinstance(s.percentile, Fraction) else None
                 floats = floats or fraction is None
-                cells.append(f"{fraction.numerator}/{fraction.denominator}" if fraction else "-")
+                cells.append(fraction_text(fraction) if fraction else "-")
             table.add_row(*cells)
     out.print(table)
     out.print(
