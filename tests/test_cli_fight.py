@@ -110,7 +110,10 @@ def test_pokemon(capsys: pytest.CaptureFixture[str], db: str) -> None:
         "--db", db,
     )  # fmt: skip
     assert [e["total"] for e in new["events"] if e["type"] == "initiative_rolled"] == [14, 7]
-    hit = act(capsys, db, "Pika", "move", "move=Éclair", "target=Chu", "--seed", "3")
+    asked = act(capsys, db, "Pika", "move", "move=Éclair", "target=Chu")
+    assert asked["events"][-1]["type"] == "reaction_asked"
+    assert asked["legal_commands"] == ["respond", "join"]
+    hit = act(capsys, db, "Chu", "respond", "response=none", "--seed", "3")
     assert {"type": "damage_taken", "pokemon": "Chu"}.items() <= hit["events"][-2].items()
     act(capsys, db, "Chu", "wait")
     shown = undo_redo_show(capsys, db)
@@ -180,7 +183,11 @@ def test_pk_2_a_d10s_0_typed_in_a_fight_counts_10(
     rolled = [e for e in new["events"] if e["type"] == "initiative_rolled"]
     assert [(e["face"], e["total"]) for e in rolled] == [(10, 15), (2, 7)]
     exported = json.loads(run(capsys, "journal", "export", "C", "--db", db)[1])
-    assert exported["entries"][-1]["dice"] == {"source": "given", "rolls": [[10, 10], [10, 2]]}
+    assert exported["entries"][-1]["dice"] == {
+        "source": "given",
+        "rolls": [[10, 10], [10, 2]],
+        "by": ["Pika", "Chu"],  # each one's initiative die is theirs
+    }
 
 
 def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:

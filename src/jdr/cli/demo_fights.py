@@ -58,7 +58,8 @@ SCRIPTS = (
         (("pokemon.toml", "Pika"), ("pokemon.toml", "Chu")),
         faces="9,2",
         commands=(
-            Command("Pika", "move", ("move=Éclair", "target=Chu"), seed="3"),
+            Command("Pika", "move", ("move=Éclair", "target=Chu")),
+            Command("Chu", "respond", ("response=dodge",), seed="3"),
             Command("Chu", "wait"),
         ),
     ),

@@ -372,6 +372,7 @@ def _result_text(result: Json) -> str:
 
 def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:
     from jdr.cli.render import jsonable
+    from jdr.journal.entries import rollers
     from jdr.journal.luck import audit, face_luck
     from jdr.journal.service import public_entries
     from jdr.systems import default_registry
@@ -382,9 +383,10 @@ def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool)
     system = default_registry().get(campaign.system)
     luck = getattr(system, "luck", None) or face_luck
     rolls = [
-        (entry.actor if entry.actor is not None else "-", entry_dice(entry))
+        (who if who is not None else "-", dice)
         for entry in entries
         if entry.disclosed and (entry.dice or {}).get("source") == "derived"
+        for who, dice in rollers(entry)
     ]
     report = audit(rolls, luck, actor, exact)
     if json:
@@ -465,10 +467,6 @@ def _print_luck(
             markup=False,
             style="dim",
         )
-
-
-def entry_dice(entry: "Entry") -> list[tuple[int, int]]:
-    return [(int(size), int(face)) for size, face in (entry.dice or {}).get("rolls", [])]
 
 
 def _number(value: Any) -> str:

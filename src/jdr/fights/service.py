@@ -33,6 +33,7 @@ from typing import Any
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.fights.fold import fold
+from jdr.fights.sealed import SEALED, opened, sealing
 from jdr.i18n import _
 from jdr.journal.entries import Entry
 from jdr.journal.service import AUTO_PREFIX, journaled
@@ -165,8 +166,12 @@ def act(
     rng: RandomSource | None = None,
     retries: int = 3,
     client_seed: str | None = None,
+    actor: str | None = None,
 ) -> Acted:
     """Decide `command` on the fight's current state and append its events, journaled.
+
+    `actor` is who the journal says acts (default: the command's `actor`): the one whose luck
+    the dice are, but for those the rules roll for someone else (`jdr.dice.rolled_for`).
 
     If another action lands between reading and appending, the command is decided again on the
     new state (new rolls; a `RulesError` if it is no longer legal), up to `retries` times, then
@@ -178,9 +183,8 @@ def act(
         return rules.decide(fold(rules, effective_events(stored)), command, source)
 
     action = command_name(command)
-    return _journaled(
-        store, fight_id, command.get("actor"), action, command, decide, rng, retries, client_seed
-    )
+    who = actor if actor is not None else command.get("actor")
+    return _journaled(store, fight_id, who, action, command, decide, rng, retries, client_seed)
 
 
 def undo_events(stored: Sequence[StoredEvent]) -> list[Json]:
@@ -225,6 +229,24 @@ def _context(system: str, fight_id: int, actor: Any, action: str, params: Json) 
     return {"system": system, "fight": fight_id, "actor": actor, "action": action, "params": params}
 
 
+def sealed_entries(
+    store: Store, campaign_id: int, fight_id: int, events: Sequence[Json]
+) -> list[int]:
+    """The hidden journal entries of the fight's sealed choices that `events` open (and of any
+    choice sealed in the fight before, undone since): they become public with the opening."""
+    if not opened(list(events)):
+        return []
+    prefix = fight_action_id(fight_id, 0)[:-1]
+    found = []
+    for row in store.journal(campaign_id):
+        if not row.hidden or row.disclosed or not row.action_id.startswith(prefix):
+            continue
+        shown = (row.entry.get("result") or {}).get("events") or []
+        if any(isinstance(e, dict) and e.get(SEALED) for e in shown):
+            found.append(row.seq)
+    return found
+
+
 def fight_action_id(fight_id: int, number: int) -> str:
     """A fight action's journal id: `#fight3.7` is fight 3's action 7 (the seq it starts at)."""
     return f"{AUTO_PREFIX}fight{fight_id}.{number}"
@@ -266,8 +288,10 @@ def _journaled(
                 run,
                 rng,
                 action_id=fight_action_id(fight_id, version + 1),
+                hidden=sealing,  # a sealed choice: hidden until it is opened
                 retries=0,
                 same=lambda entry: True,  # another process played this action first
+                disclose=lambda events: sealed_entries(store, campaign.id, fight_id, events),
             )
         except (ConflictError, JournalConflictError) as conflict:
             if attempts > retries:

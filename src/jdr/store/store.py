@@ -337,8 +337,10 @@ class Store:
         campaign_id: int,
         row: JournalRow,
         fight: FightAppend | None = None,
+        disclose: Sequence[int] = (),
     ) -> int | None:
-        """Append a journal entry, and the fight events it decided, in one transaction.
+        """Append a journal entry, and the fight events it decided, in one transaction; the
+        hidden entries `disclose` names (the sealed choices it opens) become public in it too.
 
         Raises `JournalConflictError` if another entry took `row.seq` (or `row.action_id`)
         first or the epoch was revealed meanwhile, and `ConflictError` if the fight moved on;
@@ -377,6 +379,12 @@ class Store:
                         conn, fight.fight_id, fight.expected_version, fight.events
                     )
                 conn.execute(insert(journal).values(values))
+                if disclose:
+                    conn.execute(
+                        update(journal)
+                        .where(journal.c.campaign_id == campaign_id, journal.c.seq.in_(disclose))
+                        .values(disclosed=True)
+                    )
         except IntegrityError:
             if fight is not None and self.fight(fight.fight_id).version != fight.expected_version:
                 raise self._conflict(fight.fight_id, fight.expected_version) from None
