@@ -151,7 +151,9 @@ def journal_lines(entry: "Entry", replayed: bool = False) -> list[str]:
         lines.append(_("faces from a test seed: recorded, not derived from the campaign's seed"))
     if replayed:
         lines.append(_("this action id was already rolled: the same roll again"))
-    if entry.hidden:
+    if entry.hidden and "fight" in (entry.context or {}):
+        lines.append(_("sealed choice: only its hash is public until every fighter has chosen"))
+    elif entry.hidden:
         lines.append(_("hidden roll: only its hash is public until `jdr journal disclose`"))
     return lines
 
@@ -307,6 +309,8 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
         campaign = store.campaign(name)
         entries = public_entries(store, campaign)
         epochs = store.epochs(campaign.id)
+        sealed = {r.seq for r in store.journal(campaign.id) if r.action_id.startswith("#fight")}
+    said = _fight_sentences(campaign.system, entries)
     if last is not None:
         entries = entries[-last:]
     if json:
@@ -334,7 +338,8 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
         table.add_column(column)
     for entry in entries:
         if not entry.disclosed:
-            table.add_row(str(entry.seq), short(entry.hash), "", _("hidden roll"), "", "")
+            hidden = _("sealed choice") if entry.seq in sealed else _("hidden roll")
+            table.add_row(str(entry.seq), short(entry.hash), "", hidden, "", "")
             continue
         context = entry.context or {}
         rolls = (entry.dice or {}).get("rolls", [])
@@ -345,15 +350,31 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
             str(entry.seq),
             short(entry.hash),
             str(context.get("actor") or "-"),
-            _action_text(context),
+            _action_text(context, entry.seq in said),
             dice or "-",
-            _result_text(entry.result or {}),
+            said.get(entry.seq) or _result_text(entry.result or {}),
         )
     out.print(table)
 
 
-def _action_text(context: Json) -> str:
+def _fight_sentences(system_id: str, entries: "list[Entry]") -> dict[int, str]:
+    """What each fight action did, in words, when the campaign's system is installed."""
+    from jdr.errors import JdrError
+    from jdr.fights.story import entry_summaries
+    from jdr.systems import default_registry
+
+    try:
+        system = default_registry().get(system_id)
+    except JdrError:
+        return {}
+    return entry_summaries(system, entries) if system.fight is not None else {}
+
+
+def _action_text(context: Json, told: bool = False) -> str:
+    """The roll's action; a fight's number (and the command, when no sentence tells it)."""
     action = str(context.get("action", "?"))
+    if "fight" in context and told:
+        return _("fight {fight}").format(fight=context["fight"])
     if "fight" in context:
         return _("fight {fight}: {action}").format(fight=context["fight"], action=action)
     return action
@@ -364,9 +385,6 @@ def _result_text(result: Json) -> str:
         return _(str(result["outcome"]))
     if "total" in result:
         return str(result["total"])
-    events = result.get("events")
-    if isinstance(events, list):
-        return ", ".join(str(e.get("type", "?")) for e in events if isinstance(e, dict))
     return "-"
 
 

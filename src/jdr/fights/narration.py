@@ -7,14 +7,12 @@ escaped for it, game words translated, numbers with the reader's decimal mark), 
 after the event at hand (a winning side named by its fighters). `says` makes the common one from
 a message with the event's fields:
 
->>> from jdr.i18n import N_, language
 >>> NARRATION = Narration({
-...     "waited": Line(says(N_("{pokemon} waits."))),
-...     "hit": Line(says(N_("{name} loses {amount} point."), N_("{name} loses {amount} points."),
-...                      count="amount")),
+...     "waited": Line(says("{pokemon} waits.")),
+...     "hit": Line(says("{name} loses {amount} Vitalité.")),
 ... })
 >>> NARRATION.sentence({"type": "hit", "name": "[b]Pika[/b]", "amount": 2}, Words("bbcode"))
-'[\\u200bb]Pika[\\u200b/b] loses 2 points.'
+'[\\u200bb]Pika[\\u200b/b] loses 2 Vitalité.'
 >>> NARRATION.sentence({"type": "kicked", "actor": "Pika", "damage": 2}, Words())
 'kicked: Pika, 2'
 
@@ -127,10 +125,6 @@ class Words:
         """`message` in the reader's language, its `{fields}` filled as given."""
         return _(message).format(**fields)
 
-    def count(self, singular: str, plural: str, n: int, **fields: Any) -> str:
-        """The plural form for `n`, `{n}` and the `fields` filled."""
-        return ngettext(singular, plural, n).format(n=n, **fields)
-
 
 Say = Callable[[Json, Words], str]
 
@@ -185,15 +179,11 @@ EMPTY = Narration({})
 """A system that declares no sentence: every event reads as `generic_sentence`."""
 
 
-def says(
-    message: str,
-    plural: str | None = None,
-    count: str | None = None,
-    words: Mapping[str, Callable[[Any, Words], str]] | None = None,
-) -> Say:
-    """A `Line.say` from one message whose `{fields}` are the event's: texts are names (escaped),
-    numbers written for the reader; `words` converts a field otherwise (a condition's name).
-    With `plural`, the event's field `count` picks the form.
+def says(message: str, words: Mapping[str, Callable[[Any, Words], str]] | None = None) -> Say:
+    """A `Line.say` from one message (an `N_` one) whose `{fields}` are the event's: texts are
+    names (escaped), numbers written for the reader; `words` converts a field otherwise (a
+    condition's name). A sentence with a plural is a function calling `ngettext` (so the catalog
+    extracts both forms).
 
     >>> say = says("{a} and {b} tie at {total}.")
     >>> say({"a": "Ann", "b": "Bob", "total": 7.5}, Words())
@@ -206,8 +196,6 @@ def says(
             key: convert[key](value, given) if key in convert else _field(value, given)
             for key, value in event.items()
         }
-        if plural is not None and count is not None:
-            return ngettext(message, plural, int(event[count])).format(**fields)
         return _(message).format(**fields)
 
     return say

@@ -38,7 +38,7 @@ from jdr.i18n import _
 from jdr.journal.entries import Entry
 from jdr.journal.service import AUTO_PREFIX, journaled
 from jdr.store import ConflictError, FightAppend, JournalConflictError, Store, StoredEvent
-from jdr.systems.protocol import FightRules, Json
+from jdr.systems.protocol import FightRules, Json, RuleSystem
 
 UNDONE = "undone"
 REDONE = "redone"
@@ -185,6 +185,75 @@ def act(
     action = command_name(command)
     who = actor if actor is not None else command.get("actor")
     return _journaled(store, fight_id, who, action, command, decide, rng, retries, client_seed)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A command played in a stored fight: the command as the decider took it (a sealed
+    choice's value and salt left out), and what `act` appended."""
+
+    command: Json
+    acted: Acted
+
+
+def play(
+    store: Store,
+    fight_id: int,
+    system: RuleSystem,
+    actor: str,
+    name: str,
+    pairs: Sequence[str] = (),
+    rng: RandomSource | None = None,
+    client_seed: str | None = None,
+) -> Played:
+    """`jdr fight act FIGHT ACTOR NAME key=value …` for any front end: the command read by the
+    system's command models (French or English names, did you mean; `InputError` naming the
+    key), a sealed choice salted (`jdr.fights.sealed`), a stored character joining with the
+    system's `join_command`, then `act` with the fighter's name as the journal's actor. A
+    command the rules refuse says why and what `actor` may play now (`RulesError`)."""
+    from jdr.fights.sealed import SALT, new_salt
+    from jdr.fights.setup import fighters_named, make_command, parse_pairs, setup_hook
+
+    rules = system.fight
+    assert rules is not None
+    record = store.fight(fight_id)
+    who = fighters_named("ACTOR", [actor], list(record.participants), keep_unknown=True)[0]
+    commands = getattr(system, "fight_commands", None)
+    if commands is not None:
+        name, keys = commands.parse(name, pairs)
+        sealed = commands.get(name).sealed
+    else:
+        keys, sealed = parse_pairs(pairs), False
+    joiner = setup_hook(system, "join_command")
+    if name == "join" and joiner is not None:  # a stored character enters the fight
+        character = store.character_named(record.campaign_id, actor)
+        who = character.name
+        command = joiner(character.name, character.sheet, keys)
+    else:
+        command = make_command(system, who, name, keys)
+    if sealed:
+        command[SALT] = new_salt()
+    try:
+        acted = act(store, fight_id, rules, command, rng, client_seed=client_seed, actor=who)
+    except RulesError as refused:
+        legal = legal_now(system, state(store, fight_id, rules))
+        reason = _("{reason}; legal commands now: {commands}").format(
+            reason=refused.reason, commands=", ".join(legal) or "-"
+        )
+        raise RulesError(reason, refused.rule) from None
+    shown = {k: v for k, v in command.items() if not sealed or k in ("action", "actor", "wizard")}
+    return Played(shown, acted)
+
+
+def legal_now(system: RuleSystem, state: Json, actor: str | None = None) -> list[str]:
+    """The commands `actor` (anyone, when None) may play now."""
+    rules = system.fight
+    assert rules is not None
+    commands = getattr(system, "fight_commands", None)
+    if commands is None:
+        return list(rules.legal_commands(state))
+    found: list[str] = commands.legal_now(rules, state, actor)
+    return found
 
 
 def undo_events(stored: Sequence[StoredEvent]) -> list[Json]:

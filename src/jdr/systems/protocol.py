@@ -177,6 +177,15 @@ class System:
     luck: Callable[[int, int], int] | None = None
     """`luck(size, face)`: how lucky a face is for its roller, higher luckier, for the journal's
     luck audit (None: the face itself)."""
+    narration: Any = None
+    """`jdr.fights.narration.Narration`: how each event type of the fight reads, in French and
+    English (None: each event reads as its type and its values)."""
+    fight_view: Callable[[Json, Any], Any] | None = None
+    """`view(state, words) -> jdr.fights.view.View`: the fight's state in words (None: each
+    participant's fields)."""
+    fight_commands: Any = None
+    """`jdr.fights.commands.Commands`: the fight's commands as models (None: `key=value` words
+    read as they come, the decider's docstring says which)."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None

@@ -10,6 +10,9 @@ from jdr.sheets import shipped_examples
 from jdr.systems.ilvermorny.actions import ACTIONS
 from jdr.systems.ilvermorny.fight import fight_rules
 from jdr.systems.ilvermorny.fight_from_sheets import fight_setup
+from jdr.systems.ilvermorny.fight_models import COMMANDS
+from jdr.systems.ilvermorny.fight_view import view
+from jdr.systems.ilvermorny.narration import NARRATION
 from jdr.systems.ilvermorny.sheets import EXAMPLES, Wizard
 from jdr.systems.protocol import System
 
@@ -27,6 +30,9 @@ SYSTEM = System(
     sheet=Wizard,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
+    narration=NARRATION,
+    fight_view=view,
+    fight_commands=COMMANDS,
     fight_setup=fight_setup,
     luck=luck,
 )

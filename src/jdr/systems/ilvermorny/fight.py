@@ -72,15 +72,13 @@ from jdr.fights.sealed import SALT, SEALED, SECRET, UNSEALED, seal
 from jdr.i18n import _
 from jdr.names import fold, hint
 from jdr.systems.ilvermorny.duel import Side, meet
+from jdr.systems.ilvermorny.fight_models import KEYS
 from jdr.systems.ilvermorny.fight_state import evolve, find, opponent
 from jdr.systems.ilvermorny.sheets import wizard_from
 from jdr.systems.ilvermorny.spells import NOT_LEARNT, advance, cast_spell
 from jdr.systems.protocol import Json
 
 __all__ = ["IlvermornyDuel", "fight_rules"]
-
-KEYS = {"cast": {"action", "wizard", "spell", SALT}, "end": {"action", "winner", "note"}}
-"""The keys each command may carry."""
 
 
 class _Script:

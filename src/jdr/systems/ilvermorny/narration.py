@@ -31,10 +31,11 @@ CAST_OK = ("success", "perfect", "imperfect")
 def _started(event: Json, words: Words) -> str:
     return words.say(
         N_("Duel: {names}."),
-        names=words.say(N_("{a} against {b}"), **{
-            side: words.name(w["name"]) for side, w in zip("ab", event["wizards"], strict=True)
-        }),
-    )  # fmt: skip
+        names=words.say(
+            N_("{a} against {b}"),
+            **{side: words.name(w["name"]) for side, w in zip("ab", event["wizards"], strict=True)},
+        ),
+    )
 
 
 def _chosen(event: Json, words: Words) -> str:
@@ -61,8 +62,10 @@ def _opened(event: Json, words: Words) -> str:
 
 def _cast(event: Json, words: Words) -> str:
     return words.say(
-        N_("{wizard} casts {spell} ({element}, level {level}): d12 {natural} → {result} against"
-           " {target}: {outcome}, +{xp} XP."),
+        N_(
+            "{wizard} casts {spell} ({element}, level {level}): d12 {natural} → {result} against"
+            " {target}: {outcome}, +{xp} XP."
+        ),
         wizard=words.name(event["wizard"]),
         spell=words.name(event["spell"]),
         element=words.word(ELEMENT_LABELS[event["element"]]),
@@ -72,7 +75,7 @@ def _cast(event: Json, words: Words) -> str:
         target=2 * event["level"],
         outcome=words.word(event["outcome"]),
         xp=event["xp_gained"],
-    )  # fmt: skip
+    )
 
 
 def _cast_odds(event: Json, _state: Any) -> Fraction:

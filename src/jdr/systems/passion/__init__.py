@@ -8,6 +8,9 @@ from jdr.systems.passion.actions import ACTIONS
 from jdr.systems.passion.damage import DAMAGE_ACTIONS
 from jdr.systems.passion.fight import fight_rules
 from jdr.systems.passion.fight_from_sheets import fight_setup
+from jdr.systems.passion.fight_models import COMMANDS
+from jdr.systems.passion.fight_view import view
+from jdr.systems.passion.narration import NARRATION
 from jdr.systems.passion.pool import luck
 from jdr.systems.passion.sheets import EXAMPLES, Sheet
 from jdr.systems.protocol import System
@@ -19,6 +22,9 @@ SYSTEM = System(
     sheet=Sheet,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
+    narration=NARRATION,
+    fight_view=view,
+    fight_commands=COMMANDS,
     fight_setup=fight_setup,
     luck=luck,
 )

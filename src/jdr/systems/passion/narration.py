@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words, says
-from jdr.i18n import N_
+from jdr.i18n import N_, ngettext
 from jdr.systems.passion.damage import type_word
 from jdr.systems.protocol import Json
 
@@ -148,17 +148,24 @@ def _started_action(event: Json, words: Words) -> str:
         "type": type_word(event["damage_type"]),
     }
     messages = {
-        "attack": N_("{actor} attacks {targets} with {weapon}: {talent} {score}, damage {damage}"
-                     " {type}, at least {dice} dice."),
-        "blast": N_("{actor} blasts {targets} with {weapon}: {talent} {score}, damage {damage}"
-                    " {type}, at least {dice} dice."),
-        "combined": N_("{participants} attack {targets} together: talents {score}, damage"
-                       " {damage} {type}, at least {dice} dice."),
-    }  # fmt: skip
+        "attack": N_(
+            "{actor} attacks {targets} with {weapon}: {talent} {score}, damage {damage}"
+            " {type}, at least {dice} dice."
+        ),
+        "blast": N_(
+            "{actor} blasts {targets} with {weapon}: {talent} {score}, damage {damage}"
+            " {type}, at least {dice} dice."
+        ),
+        "combined": N_(
+            "{participants} attack {targets} together: talents {score}, damage"
+            " {damage} {type}, at least {dice} dice."
+        ),
+    }
     said = words.say(messages[kind], **fields)
     if event["roller"] == "defenders":
-        said = words.say(N_("{actor} attacks {targets} with {weapon}: damage {damage} {type}."),
-                         **fields)  # fmt: skip
+        said = words.say(
+            N_("{actor} attacks {targets} with {weapon}: damage {damage} {type}."), **fields
+        )
         said += " " + words.say(N_("The GM never rolls: the targets dodge."))
     if event.get("npc_bonus"):
         said += " " + words.say(N_("+{n} to its score from its Énergie."), n=event["npc_bonus"])
@@ -268,11 +275,8 @@ def _level(event: Json, words: Words) -> str:
 
 
 def _waiting(event: Json, words: Words) -> str:
-    fields = {
-        "actor": words.name(event["actor"]),
-        "target": words.name(event["target"]),
-        "n": event.get("max_dice"),
-    }
+    fields = {"actor": words.name(event["actor"]), "target": words.name(event["target"])}
+    count = int(event.get("max_dice") or 0)
     if event["for"] == "dodge":
         return words.say(
             N_("{actor} may dodge {attacker}'s attack: difficulty {difficulty}, any dice."),
@@ -281,18 +285,16 @@ def _waiting(event: Json, words: Words) -> str:
             **fields,
         )
     if event["for"] == "violence":
-        return words.count(
+        return ngettext(
             "{actor} may roll up to {n} Violence die against {target}.",
             "{actor} may roll up to {n} Violence dice against {target}.",
-            fields.pop("n"),
-            **fields,
-        )
-    return words.count(
+            count,
+        ).format(n=count, **fields)
+    return ngettext(
         "{actor} may roll up to {n} Robustesse die to soak.",
         "{actor} may roll up to {n} Robustesse dice to soak.",
-        fields.pop("n"),
-        **fields,
-    )
+        count,
+    ).format(n=count, **fields)
 
 
 def _hit(event: Json, words: Words) -> str:
@@ -338,10 +340,12 @@ def _wounded(event: Json, words: Words) -> str:
         steps.append(
             words.say(N_("Robustesse {margin}"), margin=words.signed(event["robustness_margin"]))
         )
-    return words.count(
+    return ngettext(
         "{name} takes {n} wound ({steps}); {total} in all.",
         "{name} takes {n} wounds ({steps}); {total} in all.",
         event["wounds"],
+    ).format(
+        n=event["wounds"],
         name=words.name(event["name"]),
         steps=", ".join(steps),
         total=event["total"],
@@ -392,6 +396,13 @@ def _deus(event: Json, words: Words) -> str:
     )
 
 
+def _down(event: Json, words: Words) -> str:
+    wounds = int(event["wounds"])
+    return ngettext(
+        "{name} is down ({n} wound).", "{name} is down ({n} wounds).", wounds
+    ).format(name=words.name(event["name"]), n=wounds)
+
+
 def _over(event: Json, words: Words) -> str:
     side = event["winner"]
     fighters = words.state.get("fighters", {})
@@ -420,7 +431,7 @@ NARRATION = Narration(
         "target_missed": Line(says(N_("{target} is not hit."))),
         "damage_dice_chosen": Line(_dice_chosen),
         "wounded": Line(_wounded),
-        "fighter_down": Line(says(N_("{name} is down ({wounds} wounds)."))),
+        "fighter_down": Line(_down),
         "action_ended": Line(_ended, quiet=True),
         "passed": Line(_passed),
         "marker_ticked": Line(_ticked),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from jdr.fights.narration import Line, Narration, Words, says
-from jdr.i18n import N_
+from jdr.i18n import N_, ngettext
 from jdr.systems.plus_ultra.rules import DEFENDING_BONUS, DIE, FLEEING_BONUS
 from jdr.systems.protocol import Json
 
@@ -124,12 +124,12 @@ def _odds(event: Json, _state: object) -> Fraction:
 
 
 def _ignored(event: Json, words: Words) -> str:
-    return words.count(
+    return ngettext(
         "{n} roll ignored (d20 {faces}): {name} is at 0 Énergie.",
         "{n} rolls ignored (d20 {faces}): {name} is at 0 Énergie.",
         len(event["faces"]),
-        faces=words.faces(event["faces"]),
-        name=words.name(event["at_zero"]),
+    ).format(
+        n=len(event["faces"]), faces=words.faces(event["faces"]), name=words.name(event["at_zero"])
     )
 
 

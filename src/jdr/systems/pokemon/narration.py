@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words, says
-from jdr.i18n import N_
+from jdr.i18n import N_, ngettext
 from jdr.systems.protocol import Json
 
 STATS = {
@@ -33,11 +33,11 @@ STATS = {
 }
 """The stats as the game names them (French in both languages, as on the sheets)."""
 
-RESPONSES = {
-    "none": N_("takes the blow"),
-    "endure": N_("endures"),
-    "dodge": N_("dodges"),
-    "counter": N_("counters"),
+ANSWERS = {
+    "none": N_("{pokemon} takes the blow without defending."),
+    "endure": N_("{pokemon} braces itself to endure."),
+    "dodge": N_("{pokemon} tries to dodge."),
+    "counter": N_("{pokemon} chooses to counter."),
 }
 
 LOST = {
@@ -108,13 +108,11 @@ def _started(event: Json, words: Words) -> str:
 
 def _slot(event: Json, words: Words) -> str:
     names = event["to_play"]
-    return words.count(
+    return ngettext(
         "{names} to play (initiative {initiative}).",
         "{names} play at once (initiative {initiative}).",
         len(names),
-        names=words.names(names),
-        initiative=event["initiative"],
-    )
+    ).format(n=len(names), names=words.names(names), initiative=event["initiative"])
 
 
 def _chance(event: Json, good: bool, yes: str, no: str, words: Words) -> str:
@@ -151,11 +149,12 @@ def _thaw(event: Json, words: Words) -> str:
 
 def _wake(event: Json, words: Words) -> str:
     if event["roll"] is None:
-        return words.say(
-            N_("{pokemon} wakes up after {turns} turns asleep."),
-            pokemon=words.name(event["pokemon"]),
-            turns=event["turns_asleep"],
-        )
+        turns = int(event["turns_asleep"])
+        return ngettext(
+            "{pokemon} wakes up after {n} turn asleep.",
+            "{pokemon} wakes up after {n} turns asleep.",
+            turns,
+        ).format(pokemon=words.name(event["pokemon"]), n=turns)
     return _chance(event, event["woke"], N_("awake."), N_("still asleep."), words)
 
 
@@ -230,14 +229,13 @@ def _counter(event: Json, words: Words) -> str:
         "a_needs": event["attacker_needs"],
         "d": totals[1],
         "d_needs": event["defender_needs"],
-        "n": len(event["exchanges"]),
     }
-    head = words.count(
+    n = len(event["exchanges"])
+    head = ngettext(
         "Counter: {attacker} {a}/{a_needs}, {defender} {d}/{d_needs} after {n} exchange",
         "Counter: {attacker} {a}/{a_needs}, {defender} {d}/{d_needs} after {n} exchanges",
-        fields.pop("n"),
-        **fields,
-    )
+        n,
+    ).format(n=n, **fields)
     if event["winner"] is None:
         return words.say(N_("{head}: nobody wins, both moves fail."), head=head)
     return words.say(N_("{head}: {winner} wins."), head=head, winner=words.name(event["winner"]))
@@ -311,12 +309,11 @@ def _stat(event: Json, words: Words) -> str:
 def _inflicted(event: Json, words: Words) -> str:
     fields = {"pokemon": words.name(event["pokemon"]), "condition": words.word(event["condition"])}
     if event.get("turns"):
-        return words.count(
+        return ngettext(
             "{pokemon} now has {condition} (for {n} turn).",
             "{pokemon} now has {condition} (for {n} turns).",
             event["turns"],
-            **fields,
-        )
+        ).format(n=event["turns"], **fields)
     return words.say(N_("{pokemon} now has {condition}."), **fields)
 
 
@@ -363,16 +360,10 @@ def _asked(event: Json, words: Words) -> str:
 
 
 def _given(event: Json, words: Words) -> str:
-    if event["response"] == "counter":
-        return words.say(
-            N_("{pokemon} counters with {move}."),
-            pokemon=words.name(event["pokemon"]),
-            move=words.name(event["counter_move"]),
-        )
     return words.say(
-        N_("{pokemon} {answer}."),
+        ANSWERS[event["response"]],
         pokemon=words.name(event["pokemon"]),
-        answer=words.word(RESPONSES[event["response"]]),
+        move=words.name(event.get("counter_move") or ""),
     )
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words
-from jdr.i18n import N_
+from jdr.i18n import N_, ngettext
 from jdr.systems.protocol import Json
 
 KINDS = {"move": N_("moves"), "shoot": N_("shoots"), "melee": N_("fights in melee")}
@@ -33,11 +33,8 @@ ENDED = {
 
 def _started(event: Json, words: Words) -> str:
     players = [
-        words.count(
-            "{player} ({n} figure)",
-            "{player} ({n} figures)",
-            len(player["figures"]),
-            player=words.name(player["name"]),
+        ngettext("{player} ({n} figure)", "{player} ({n} figures)", len(player["figures"])).format(
+            n=len(player["figures"]), player=words.name(player["name"])
         )
         for player in event["players"]
     ]
@@ -69,12 +66,15 @@ def _first(event: Json, words: Words) -> str:
 
 def _activation(event: Json, words: Words) -> str:
     message = (
-        N_("{player} activates {figure} (VAL {val}+) with {dice}d6: {faces} → {pa} PA,"
-           " {failures}; the hand passes after it.")
+        N_(
+            "{player} activates {figure} (VAL {val}+) with {dice}d6: {faces} → {pa} PA,"
+            " {failures}; the hand passes after it."
+        )
         if event["pass_hand"]
-        else N_("{player} activates {figure} (VAL {val}+) with {dice}d6: {faces} → {pa} PA,"
-                " {failures}.")
-    )  # fmt: skip
+        else N_(
+            "{player} activates {figure} (VAL {val}+) with {dice}d6: {faces} → {pa} PA, {failures}."
+        )
+    )
     said = words.say(
         message,
         player=words.name(event["player"]),
@@ -83,7 +83,9 @@ def _activation(event: Json, words: Words) -> str:
         dice=event["dice"],
         faces=words.faces(event["faces"]),
         pa=event["action_points"],
-        failures=words.count("{n} failure", "{n} failures", event["failures"]),
+        failures=ngettext("{n} failure", "{n} failures", event["failures"]).format(
+            n=event["failures"]
+        ),
     )
     members = [
         words.say(
@@ -102,7 +104,7 @@ def _activation(event: Json, words: Words) -> str:
 def _activation_odds(event: Json, _state: Any) -> Fraction:
     """PD-5: the chance the figure activates, at least one die ≥ its VAL."""
     misses = Fraction(event["val"] - 1, 6)
-    return 1 - misses ** event["dice"]
+    return Fraction(1) - misses ** int(event["dice"])
 
 
 def _spent(data: Json, words: Words) -> str:
