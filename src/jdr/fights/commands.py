@@ -180,7 +180,7 @@ class Commands:
                     allowed,
                     None if info.is_required() else info.default,
                     info.is_required(),
-                    _(info.description or ""),
+                    _(info.description) if info.description else "",
                 )
             )
         return found

@@ -67,6 +67,10 @@ class Words:
             return shown[0]
         return _("{items} and {last}").format(items=", ".join(shown[:-1]), last=shown[-1])
 
+    def series(self, items: Iterable[str]) -> str:
+        """Parts of a sentence, one after the other: `a; b` (`a ; b` in French)."""
+        return _("; ").join(items)
+
     def word(self, identifier: Any) -> str:
         """A game word the catalogs translate (`sleep` → `Sommeil`), never escaped."""
         return _(str(identifier))

@@ -149,7 +149,12 @@ def recap(
         title = _("Fight {fight}").format(fight=fight)
         for number, told in _by_round(chosen):
             item = _item(told, fmt, fallback=False)
-            heading = _("Round {round}").format(round=number) if number else _("Start")
+            hand = "round" not in told[0].state
+            heading = (
+                (_("Hand {hand}") if hand else _("Round {round}")).format(hand=number, round=number)
+                if number
+                else _("Start")
+            )
             if item:
                 sections.append((heading, [item]))
         sections = _merge(sections)
@@ -200,9 +205,12 @@ def _item(told: Sequence[Any], fmt: str, fallback: bool = True) -> str:
         if each.quiet:
             continue
         text = each.text
-        if each.odds is not None:
+        if each.odds is not None:  # at the end of the roll's own sentence
             chance = _("chance {percent}").format(percent=percent(each.odds))
-            text = f"{text[:-1]} ({chance})." if text.endswith(".") else f"{text} ({chance})"
+            first, stop, rest = text.partition(". ")
+            if not stop:
+                first, rest = (text[:-1], "") if text.endswith(".") else (text, "")
+            text = f"{first} ({chance})." + (f" {rest}" if rest else "")
         said.append(text)
     if said or not fallback:
         return " ".join(said)

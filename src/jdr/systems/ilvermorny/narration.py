@@ -57,7 +57,7 @@ def _opened(event: Json, words: Words) -> str:
         words.say(N_("{wizard} casts {spell}"), wizard=words.name(w), spell=words.name(c["spell"]))
         for w, c in event["choices"].items()
     ]
-    return words.say(N_("Spells opened: {shown}."), shown="; ".join(shown))
+    return words.say(N_("Spells opened: {shown}."), shown=words.series(shown))
 
 
 def _cast(event: Json, words: Words) -> str:
@@ -113,22 +113,8 @@ def _clash(event: Json, words: Words) -> str:
         else words.say(N_("both spells cancel each other."))
     )
     return words.say(
-        N_("{head}: Magie tests {tests}; {tail}"), head=head, tests="; ".join(tests), tail=tail
+        N_("{head}: Magie tests {tests}; {tail}"), head=head, tests=words.series(tests), tail=tail
     )
-
-
-def _clash_odds(event: Json, state: Any) -> Fraction | None:
-    """The first wizard's chance at its Magie test (IL-2, IL-11): d12 + modifier ≤ Magie."""
-    test = event["tests"][0]
-    magic = state.get("magic", {}).get(test["wizard"])
-    if magic is None:
-        return None
-    ok = sum(
-        1
-        for face in range(1, DIE + 1)
-        if face != CRITICAL_FACE and face + test["modifier"] <= magic
-    )
-    return Fraction(ok, DIE)
 
 
 def _hit(event: Json, words: Words) -> str:
@@ -181,7 +167,7 @@ NARRATION = Narration(
         "level_gained": Line(
             says(N_("{wizard}'s {spell} rises to level {level} ({xp_spent} XP spent)."))
         ),
-        "clash_rolled": Line(_clash, odds=_clash_odds),
+        "clash_rolled": Line(_clash),
         "spell_hit": Line(_hit),
         "round_over": Line(_round_over, quiet=True),
         "duel_ended": Line(_ended),

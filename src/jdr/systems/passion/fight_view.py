@@ -70,7 +70,7 @@ def _now(state: Json, words: Words) -> str:
             )
         if missing:
             parts.append(words.say(N_("waiting for {names}"), names=words.names(missing)))
-        return words.say(N_("markers: {parts}"), parts="; ".join(parts))
+        return words.say(N_("markers: {parts}"), parts=words.series(parts))
     turn = state["turn"]
     if turn is None:
         return "-"

@@ -85,7 +85,7 @@ def _revealed(event: Json, words: Words) -> str:
     ]
     said = words.say(
         N_("Markers revealed: {shown}; order: {order}."),
-        shown="; ".join(shown),
+        shown=words.series(shown),
         order=words.names(event["order"]),
     )
     for name, faces in event["roll_offs"].items():
@@ -125,7 +125,7 @@ def _split(event: Json, words: Words) -> str:
         N_("{actor} splits its {talent} between {parts}."),
         actor=words.name(event["actor"]),
         talent=words.name(event["talent"]),
-        parts="; ".join(parts),
+        parts=words.series(parts),
     )
 
 
@@ -398,9 +398,9 @@ def _deus(event: Json, words: Words) -> str:
 
 def _down(event: Json, words: Words) -> str:
     wounds = int(event["wounds"])
-    return ngettext(
-        "{name} is down ({n} wound).", "{name} is down ({n} wounds).", wounds
-    ).format(name=words.name(event["name"]), n=wounds)
+    return ngettext("{name} is down ({n} wound).", "{name} is down ({n} wounds).", wounds).format(
+        name=words.name(event["name"]), n=wounds
+    )
 
 
 def _over(event: Json, words: Words) -> str:
