@@ -370,7 +370,7 @@ def test_a_bare_store_group_lists_its_subcommands(
     expected = {
         "campaign": ["new", "list", "show", "reveal"],
         "sheet": ["add", "list", "show", "validate", "export", "example"],
-        "fight": ["new", "act", "show", "log", "undo", "redo", "recap", "end"],
+        "fight": ["new", "act", "commands", "show", "log", "undo", "redo", "recap", "end"],
         "journal": ["show", "export", "luck", "disclose"],
         "db": ["upgrade"],
     }[group]

@@ -169,7 +169,17 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
         words += _source_words(command.faces, command.seed)
         out.print("$ " + command_line(*words), markup=False)
         rng = make_source(faces=command.faces, seed=None if command.faces else command.seed or SEED)
-        service.play(store, fight_id, system, command.actor, command.action, command.pairs, rng)
+        salt = f"demo-{fight_id}-{command.actor}"  # a real fight's salt is random
+        service.play(
+            store,
+            fight_id,
+            system,
+            command.actor,
+            command.action,
+            command.pairs,
+            rng,
+            salt=lambda salt=salt: salt,
+        )
         _events(out, chapters(system, store.events(fight_id))[-1].lines())
     _decision(out, system)
     if script.recap is not None:

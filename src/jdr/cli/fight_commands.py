@@ -112,13 +112,24 @@ def build_fight() -> typer.Typer:
         order: Annotated[
             str | None, typer.Option("--order", metavar="A,B,…", help=_("The order of play."))
         ] = None,
+        setting: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--setting",
+                metavar="KEY=VALUE",
+                help=_(
+                    "A table's setting for this fight, e.g. reactions=dodge (Pokémon: the"
+                    " defender's answer given at once)."
+                ),
+            ),
+        ] = None,
         seed: seed_option = None,
         faces: faces_option = None,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _new(campaign, with_, side, order, seed, faces, db, json)
+        _new(campaign, with_, side, order, setting, seed, faces, db, json)
 
     @app.command(
         "act",
@@ -276,6 +287,7 @@ def _new(
     with_: str,
     side: list[str] | None,
     order: str | None,
+    setting: list[str] | None,
     seed: str | None,
     faces: str | None,
     db: str | None,
@@ -297,6 +309,8 @@ def _new(
         stored = {c.name: c for c in (store.character_named(found.id, n) for n in typed)}
         names = list(stored)
         options: Json = {}
+        if setting:
+            options["settings"] = parse_pairs([p for v in setting for p in v.split(",") if p])
         if order:
             given_order = _names("--order", order)
             options["order"] = fighters_named("--order", given_order, names, keep_unknown=True)

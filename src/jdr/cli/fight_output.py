@@ -159,7 +159,10 @@ def command_help(commands: Commands, name: str, example: str | None) -> None:
         if each.kind == _("one of"):
             allowed = _("one of {choices}").format(choices=each.allowed)
         label = shown_name(each.name, each.french)
-        out.print(f"  {label}: {allowed or '-'}; {default}", markup=False)
+        line = _("{key}: {allowed}; {default}").format(
+            key=label, allowed=allowed or "-", default=default
+        )
+        out.print(f"  {line}", markup=False)
         if each.description:
             out.print(f"      {each.description}", markup=False)
     if example:

@@ -319,6 +319,7 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
                 "campaign": name,
                 "commitment": epochs[-1].commitment if epochs else None,
                 "entries": [e.to_json() for e in entries],
+                "summaries": {str(e.seq): said[e.seq] for e in entries if e.seq in said},
             }
         )
         return

@@ -161,11 +161,13 @@ def recap(
     elif round_number is not None:
         chosen = []
         items = []
+        covered: list[Json] = []
         for chapter in played:
             kept = [t for t in chapter.told if _round_of(t.state) == round_number]
             item = _item(kept, fmt, fallback=False)
             if kept:
                 chosen.append(chapter)
+                covered += [t.event for t in kept]
             if item:
                 items.append(item)
         if not chosen:
@@ -186,7 +188,7 @@ def recap(
 
     shown = describe(getattr(system, "fight_view", None), after, Words(fmt, after))
     text = document(title, sections, list(shown.fighters), bold(shown.status, fmt), fmt)
-    events = [t.event for c in chosen for t in c.told]
+    events = [t.event for c in chosen for t in c.told] if round_number is None or whole else covered
     return Recap(text, [c.number for c in chosen], events)
 
 

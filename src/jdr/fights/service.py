@@ -205,12 +205,15 @@ def play(
     pairs: Sequence[str] = (),
     rng: RandomSource | None = None,
     client_seed: str | None = None,
+    salt: Callable[[], str] | None = None,
 ) -> Played:
     """`jdr fight act FIGHT ACTOR NAME key=value …` for any front end: the command read by the
     system's command models (French or English names, did you mean; `InputError` naming the
     key), a sealed choice salted (`jdr.fights.sealed`), a stored character joining with the
     system's `join_command`, then `act` with the fighter's name as the journal's actor. A
-    command the rules refuse says why and what `actor` may play now (`RulesError`)."""
+    command the rules refuse says why and what `actor` may play now (`RulesError`).
+    `salt` makes a sealed choice's salt (default: 16 random bytes; the demo fixes it so that
+    its output is the same on every run)."""
     from jdr.fights.sealed import SALT, new_salt
     from jdr.fights.setup import fighters_named, make_command, parse_pairs, setup_hook
 
@@ -232,7 +235,7 @@ def play(
     else:
         command = make_command(system, who, name, keys)
     if sealed:
-        command[SALT] = new_salt()
+        command[SALT] = (salt or new_salt)()
     try:
         acted = act(store, fight_id, rules, command, rng, client_seed=client_seed, actor=who)
     except RulesError as refused:

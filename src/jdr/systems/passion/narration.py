@@ -32,13 +32,13 @@ USES = {
 }
 POOLS = {"passion": N_("Passion"), "energy": N_("Énergie")}
 KINDS = {
-    "attack": N_("attack"),
-    "blast": N_("blast"),
-    "combined": N_("combined attack"),
-    "action": N_("action"),
-    "dodge": N_("dodge"),
-    "violence": N_("Violence"),
-    "robustness": N_("Robustesse"),
+    "attack": N_("attack roll"),
+    "blast": N_("blast roll"),
+    "combined": N_("combined attack roll"),
+    "action": N_("action roll"),
+    "dodge": N_("dodge roll"),
+    "violence": N_("Violence roll"),
+    "robustness": N_("Robustesse roll"),
 }
 REASONS = {"failure": N_("a failed action"), "mobility": N_("at or above its mobility")}
 
