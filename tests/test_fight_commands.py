@@ -115,7 +115,7 @@ def test_a_commands_help_lists_its_keys_in_the_readers_language(
     schema = answer(capsys, "fight", "act", "1", "Pika", "move", "--help", "--db", db)
     assert schema["name"] == "move" and "target" in schema["schema"]["properties"]
     code, out, _err = run(capsys, "fight", "act", "--help")
-    assert code == 0 and "FIGHT ACTOR COMMAND --help shows the command's keys" in out
+    assert code == 0 and "COMMAND --help shows the command's keys" in " ".join(out.split())
 
 
 def test_fight_commands_lists_what_may_be_played_now_with_a_line_each(
