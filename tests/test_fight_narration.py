@@ -33,7 +33,7 @@ DYNAMIC = {"pokemon": {"endure_rolled", "dodge_rolled"}}
 
 
 def narration(system: str) -> Narration:
-    found: Narration = default_registry().get(system).narration
+    found: Narration = getattr(default_registry().get(system), "narration")  # noqa: B009
     return found
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +170,7 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
         words += _source_words(command.faces, command.seed)
         out.print("$ " + command_line(*words), markup=False)
         rng = make_source(faces=command.faces, seed=None if command.faces else command.seed or SEED)
-        salt = f"demo-{fight_id}-{command.actor}"  # a real fight's salt is random
+        salt = partial(str, f"demo-{fight_id}-{command.actor}")  # a real fight's is random
         service.play(
             store,
             fight_id,
@@ -178,7 +179,7 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
             command.action,
             command.pairs,
             rng,
-            salt=lambda salt=salt: salt,
+            salt=salt,
         )
         _events(out, chapters(system, store.events(fight_id))[-1].lines())
     _decision(out, system)

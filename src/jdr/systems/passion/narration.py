@@ -190,7 +190,7 @@ def _spent(event: Json, words: Words) -> str:
 
 def _rolled(event: Json, words: Words) -> str:
     said = words.say(
-        N_("{roller} rolls {dice} ({kind}): {marks} → {positives} +, {negatives} −."),
+        N_("{roller}'s {kind}: {dice} ({marks}) → {positives} +, {negatives} −."),
         roller=words.name(event["roller"]),
         dice=event["dice"],
         kind=words.word(KINDS[event["kind"]]),
