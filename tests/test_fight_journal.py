@@ -17,21 +17,10 @@ from cli_run import answer, run
 from jdr.fights.sealed import check
 from jdr.journal.replay import replayer_for
 from jdr.journal.verify import verify
+from test_cli_fight import campaign
 from test_journal import rehash
 
-SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
 Json = dict[str, Any]
-
-
-def campaign(capsys: pytest.CaptureFixture[str], db: str, system: str, *sheets: str) -> None:
-    assert run(capsys, "campaign", "new", "C", "--system", system, "--db", db)[0] == 0
-    folder = SYSTEMS / system.replace("-", "_") / "examples"
-    for sheet in sheets:
-        file, _colon, name = sheet.partition(":")
-        extra = ["--name", name] if name else []
-        code, _out, err = run(capsys, "sheet", "add", str(folder / file), "--campaign", "C",
-                              *extra, "--db", db)  # fmt: skip
-        assert code == 0, err
 
 
 def exported(capsys: pytest.CaptureFixture[str], db: str) -> Json:

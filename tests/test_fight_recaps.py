@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from cli_run import answer, run
+from test_cli_fight import campaign
 
-SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
 GOLDEN = Path(__file__).parent / "golden"
 FOOTER = re.compile(
     r"\n+(\[i\]|_)?journal ((#|n°)\d+ [0-9a-f]{10}(, )?)+ · [^\n]* [0-9a-f]{16}…(\[/i\]|_)?\n$"
@@ -97,14 +97,7 @@ def db(tmp_path: Path) -> str:
 def play(capsys: pytest.CaptureFixture[str], db: str, system: str) -> None:
     """Campaign `C` of `system`, its sheets, fight 1 and the script, every command accepted."""
     sheets, new, script = FIGHTS[system]
-    assert run(capsys, "campaign", "new", "C", "--system", system, "--db", db)[0] == 0
-    folder = SYSTEMS / system.replace("-", "_") / "examples"
-    for sheet in sheets:
-        file, _colon, name = sheet.partition(":")
-        extra = ["--name", name] if name else []
-        code, _out, err = run(capsys, "sheet", "add", str(folder / file), "--campaign", "C",
-                              *extra, "--db", db)  # fmt: skip
-        assert code == 0, err
+    campaign(capsys, db, system, *sheets)
     answer(capsys, "fight", "new", "--campaign", "C", *new, "--db", db)
     for command in script:
         answer(capsys, "fight", "act", "1", *command, "--db", db)

@@ -31,12 +31,16 @@ from jdr.markup import escape
 
 Json = dict[str, Any]
 
+SHORT = 10
+"""Hex digits of a commitment a sentence shows (as the journal shows a hash)."""
+
 __all__ = [
     "Line",
     "Narration",
     "Told",
     "Words",
     "generic_sentence",
+    "over",
     "says",
     "tell",
 ]
@@ -125,6 +129,19 @@ class Words:
             "The fight is over: {names} wins.", "The fight is over: {names} win.", len(names)
         ).format(names=self.names(names))
 
+    def sealed(self, event: Json, sealed: str, plain: str, **fields: Any) -> str:
+        """A choice's sentence: `sealed` while the event carries only its commitment (shown by
+        its first digits, as a journal shows a hash), `plain` for one made in the clear (a
+        fight from before choices were sealed).
+
+        >>> Words().sealed({"sealed": "8a080291e1f0"}, "{name} has chosen ({sealed}).",
+        ...                "{name} chooses.", name="Ann")
+        'Ann has chosen (8a080291e1).'
+        """
+        if "sealed" in event:
+            return self.say(sealed, sealed=event["sealed"][:SHORT], **fields)
+        return self.say(plain, **fields)
+
     def say(self, message: str, **fields: Any) -> str:
         """`message` in the reader's language, its `{fields}` filled as given."""
         return _(message).format(**fields)
@@ -201,6 +218,18 @@ def says(message: str, words: Mapping[str, Callable[[Any, Words], str]] | None =
             for key, value in event.items()
         }
         return _(message).format(**fields)
+
+    return say
+
+
+def over(winners: Callable[[Json], list[str]]) -> Say:
+    """The `fight_over` sentence: the winners by name, `winners(state)` reading them from the
+    state after the event (its side's name when no state is at hand)."""
+
+    def say(event: Json, words: Words) -> str:
+        names = winners(dict(words.state)) if words.state else []
+        side = event.get("winner")
+        return words.winners(names or ([side] if side is not None else []))
 
     return say
 

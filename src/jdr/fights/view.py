@@ -36,6 +36,20 @@ Viewer = Callable[[Json, Words], View]
 """`System.fight_view`: a state and the words of a medium → its `View`."""
 
 
+def fighter_text(words: Words, name: str, side: str | None, parts: Sequence[str]) -> str:
+    """One fighter's line: `Name (side) — part · part` (no side: `Name — part · part`).
+
+    >>> fighter_text(Words(), "Pika", "a", ["Vitalité 9/14", "KO"])
+    'Pika (a) — Vitalité 9/14 · KO'
+    """
+    shown = " · ".join(parts)
+    if side is None:
+        return _("{name} — {parts}").format(name=words.name(name), parts=shown)
+    return _("{name} ({side}) — {parts}").format(
+        name=words.name(name), side=words.name(side), parts=shown
+    )
+
+
 def describe(viewer: Viewer | None, state: Json, words: Words | None = None) -> View:
     """The `View` of `state`: the system's own, else the generic one."""
     words = words or Words()

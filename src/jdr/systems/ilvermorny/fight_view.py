@@ -17,7 +17,7 @@ chosen), the spells it knows with their level and XP, the hits it took.
 from __future__ import annotations
 
 from jdr.fights.narration import Words
-from jdr.fights.view import View
+from jdr.fights.view import View, fighter_text
 from jdr.i18n import N_, ngettext
 from jdr.systems.protocol import Json
 
@@ -61,4 +61,4 @@ def _line(state: Json, wizard: str, words: Words) -> str:
     hits = [h for h in state["hits"] if h["target"] == wizard]
     if hits:
         parts.append(ngettext("hit {n} time", "hit {n} times", len(hits)).format(n=len(hits)))
-    return words.say(N_("{name} — {parts}"), name=words.name(wizard), parts=" · ".join(parts))
+    return fighter_text(words, wizard, None, parts)

@@ -21,9 +21,6 @@ from jdr.systems.ilvermorny.duel import ELEMENT_LABELS
 from jdr.systems.ilvermorny.rules import CRITICAL_FACE, DIE
 from jdr.systems.protocol import Json
 
-SHORT = 10
-"""Hex digits of a commitment a sentence shows (as the journal shows a hash)."""
-
 CAST_OK = ("success", "perfect", "imperfect")
 """IL-11: the outcomes that cast the spell."""
 
@@ -39,16 +36,12 @@ def _started(event: Json, words: Words) -> str:
 
 
 def _chosen(event: Json, words: Words) -> str:
-    if "sealed" in event:
-        return words.say(
-            N_("{wizard} has chosen a spell (sealed: {sealed})."),
-            wizard=words.name(event["wizard"]),
-            sealed=event["sealed"][:SHORT],
-        )
-    return words.say(  # a duel from before spells were sealed
-        N_("{wizard} chooses {spell}."),
+    return words.sealed(
+        event,
+        N_("{wizard} has chosen a spell (sealed: {sealed})."),
+        N_("{wizard} chooses {spell}."),  # a duel from before spells were sealed
         wizard=words.name(event["wizard"]),
-        spell=words.name(event["spell"]),
+        spell=words.name(event.get("spell", "")),
     )
 
 

@@ -60,10 +60,9 @@ def _weapon() -> Any:
     return key(N_("the weapon, as the sheet names it (none: bare hands)"), fr="arme", default=None)
 
 
-class _PlayerRoll(_Keys):
-    """The keys of a roll a player makes (PS-7, PS-10, PS-15), and an NPC attacker's."""
+class _Pools(_Keys):
+    """The pools spent before a player's roll: its Énergie for a die, NPCs' Énergie."""
 
-    dice: str | None = _dice(N_("a player's dice, e.g. 2d6 or 2d4+1d12 (at least its marker)"))
     energy_die: bool = key(
         N_("one Énergie point stands in for one of the dice (PS-10)"),
         fr="dé_énergie",
@@ -74,6 +73,12 @@ class _PlayerRoll(_Keys):
         fr="énergie_pnj",
         default_factory=list,
     )
+
+
+class _PlayerRoll(_Pools):
+    """The keys of a roll a player makes (PS-7, PS-10, PS-15), and an NPC attacker's."""
+
+    dice: str | None = _dice(N_("a player's dice, e.g. 2d6 or 2d4+1d12 (at least its marker)"))
     npc_protection: dict[str, str] = key(
         N_('NPC targets spending 1 Énergie of a protection: +1 to dodge, as JSON {"NPC": "item"}'),
         fr="protection_pnj",
@@ -143,22 +148,12 @@ class CombinedAttack(_PlayerRoll):
     )
 
 
-class ActionRoll(_Keys):
+class ActionRoll(_Pools):
     """PS-3 … PS-6: any other action roll."""
 
     dice: str | None = _dice(N_("your dice, e.g. 3d6 (at least your marker)"))
     talent: str = key(N_("the talent or potential used"), fr="talent")
     difficulty: int = key(N_("the difficulty the GM sets"), fr="difficulté", default=0, ge=0)
-    energy_die: bool = key(
-        N_("one Énergie point stands in for one of the dice (PS-10)"),
-        fr="dé_énergie",
-        default=False,
-    )
-    npc_energy: list[str] = key(
-        N_("NPCs spending 1 Énergie each before the roll: +1 to their score (PS-7)"),
-        fr="énergie_pnj",
-        default_factory=list,
-    )
 
 
 class Text(_Keys):

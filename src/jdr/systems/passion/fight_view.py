@@ -19,7 +19,7 @@ line: pools, wounds, the marker (sealed until every fighter has chosen), items' 
 from __future__ import annotations
 
 from jdr.fights.narration import Words
-from jdr.fights.view import View
+from jdr.fights.view import View, fighter_text
 from jdr.i18n import N_, ngettext
 from jdr.systems.passion.initiative import MARKERS
 from jdr.systems.protocol import Json
@@ -37,13 +37,15 @@ def view(state: Json, words: Words) -> View:
     return View(_status(state, words), [_line(f, words) for f in state["fighters"].values()])
 
 
+def winners(state: Json) -> list[str]:
+    """The fighters of the side that won, still standing (none: nobody won)."""
+    side = state.get("winner")
+    return [n for n, f in state["fighters"].items() if f["side"] == side and not f["down"]]
+
+
 def _status(state: Json, words: Words) -> str:
     if state["over"]:
-        side = state["winner"]
-        fighters = state["fighters"]
-        return words.winners(
-            [n for n, f in fighters.items() if f["side"] == side and not f["down"]]
-        )
+        return words.winners(winners(state))
     return words.say(N_("Round {round} — {now}"), round=state["round"], now=_now(state, words))
 
 
@@ -113,9 +115,4 @@ def _line(fighter: Json, words: Words) -> str:
         parts.append(words.say(N_("NPC")))
     if fighter["down"]:
         parts.append(words.say(N_("down")))
-    return words.say(
-        N_("{name} ({side}) — {parts}"),
-        name=words.name(fighter["name"]),
-        side=words.name(fighter["side"]),
-        parts=" · ".join(parts),
-    )
+    return fighter_text(words, fighter["name"], fighter["side"], parts)

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from jdr.fights.narration import Line, Narration, Words, says
+from jdr.fights.narration import Line, Narration, Words, over, says
 from jdr.i18n import N_, ngettext
 from jdr.systems.passion.damage import type_word
+from jdr.systems.passion.fight_view import winners
 from jdr.systems.protocol import Json
-
-SHORT = 10
-"""Hex digits of a commitment a sentence shows (as the journal shows a hash)."""
 
 USES = {
     "roll": N_("on the roll"),
@@ -58,16 +56,12 @@ def _round(event: Json, words: Words) -> str:
 
 
 def _chosen(event: Json, words: Words) -> str:
-    if "sealed" in event:
-        return words.say(
-            N_("{name} has chosen a marker (sealed: {sealed})."),
-            name=words.name(event["name"]),
-            sealed=event["sealed"][:SHORT],
-        )
-    return words.say(  # a fight from before markers were sealed
-        N_("{name} chooses marker {marker}."),
+    return words.sealed(
+        event,
+        N_("{name} has chosen a marker (sealed: {sealed})."),
+        N_("{name} chooses marker {marker}."),  # a fight from before markers were sealed
         name=words.name(event["name"]),
-        marker=event["marker"],
+        marker=event.get("marker"),
     )
 
 
@@ -246,32 +240,18 @@ def _settled(event: Json, words: Words) -> str:
     )
 
 
-def _xp(event: Json, words: Words) -> str:
-    message = (
-        N_("{fighter} gains 1 XP in {name} ({xp} now).")
-        if event["delta"] > 0
-        else N_("{fighter} loses 1 XP in {name} ({xp} now).")
-    )
-    return words.say(
-        message,
-        fighter=words.name(event["fighter"]),
-        name=words.name(event["name"]),
-        xp=event["xp"],
-    )
+def _changed(gains: str, loses: str, value: str) -> Any:
+    """PS-17, PS-18: a talent's XP or level moving up or down (`delta`)."""
 
+    def say(event: Json, words: Words) -> str:
+        return words.say(
+            gains if event["delta"] > 0 else loses,
+            fighter=words.name(event["fighter"]),
+            name=words.name(event["name"]),
+            **{value: event[value]},
+        )
 
-def _level(event: Json, words: Words) -> str:
-    message = (
-        N_("{fighter}'s {name} rises to {level}.")
-        if event["delta"] > 0
-        else N_("{fighter}'s {name} falls to {level}.")
-    )
-    return words.say(
-        message,
-        fighter=words.name(event["fighter"]),
-        name=words.name(event["name"]),
-        level=event["level"],
-    )
+    return say
 
 
 def _waiting(event: Json, words: Words) -> str:
@@ -403,13 +383,6 @@ def _down(event: Json, words: Words) -> str:
     )
 
 
-def _over(event: Json, words: Words) -> str:
-    side = event["winner"]
-    fighters = words.state.get("fighters", {})
-    names = [n for n, f in fighters.items() if f["side"] == side and not f["down"]]
-    return words.winners(names or ([side] if side is not None else []))
-
-
 NARRATION = Narration(
     {
         "fight_started": Line(_started),
@@ -423,8 +396,20 @@ NARRATION = Narration(
         "roll_made": Line(_rolled, odds=_odds),
         "npc_passion_spent": Line(says(N_("{name} spends {amount} Passion: positives cancelled."))),
         "roll_settled": Line(_settled),
-        "xp_changed": Line(_xp),
-        "level_changed": Line(_level),
+        "xp_changed": Line(
+            _changed(
+                N_("{fighter} gains 1 XP in {name} ({xp} now)."),
+                N_("{fighter} loses 1 XP in {name} ({xp} now)."),
+                "xp",
+            )
+        ),
+        "level_changed": Line(
+            _changed(
+                N_("{fighter}'s {name} rises to {level}."),
+                N_("{fighter}'s {name} falls to {level}."),
+                "level",
+            )
+        ),
         "waiting": Line(_waiting, quiet=True),
         "dodge_declined": Line(says(N_("{actor} does not dodge."))),
         "target_hit": Line(_hit),
@@ -437,7 +422,7 @@ NARRATION = Narration(
         "marker_ticked": Line(_ticked),
         "marker_kept": Line(_kept),
         "deus_ex_machina": Line(_deus),
-        "fight_over": Line(_over),
+        "fight_over": Line(over(winners)),
     }
 )
 """The sentences of a Passion fight's events (`System(narration=…)`)."""

@@ -17,7 +17,7 @@ its gauges (PU-1) and its techniques' cooldowns (PU-7).
 from __future__ import annotations
 
 from jdr.fights.narration import Words
-from jdr.fights.view import View
+from jdr.fights.view import View, fighter_text
 from jdr.i18n import N_
 from jdr.systems.plus_ultra.fight_state import cooldown_left
 from jdr.systems.protocol import Json
@@ -30,15 +30,19 @@ def view(state: Json, words: Words) -> View:
     return View(_status(state, words), lines)
 
 
+def winners(state: Json) -> list[str]:
+    """The characters of the side that won, still in the fight (none: nobody won)."""
+    side = state.get("winner")
+    return [
+        name
+        for name, c in state["characters"].items()
+        if c["side"] == side and not c["ko"] and not c["escaped"]
+    ]
+
+
 def _status(state: Json, words: Words) -> str:
     if state["over"]:
-        side = state["winner"]
-        names = [
-            name
-            for name, c in state["characters"].items()
-            if c["side"] == side and not c["ko"] and not c["escaped"]
-        ]
-        return words.winners(names)
+        return words.winners(winners(state))
     if state["fleeing"]:
         waiting = words.say(
             N_("waiting: an opponent's answer to {name}'s flight (interrupt or no_interrupt)"),
@@ -70,9 +74,4 @@ def _line(character: Json, number: int, words: Words) -> str:
         parts.append(words.say(N_("KO")))
     if character["escaped"]:
         parts.append(words.say(N_("fled the fight")))
-    return words.say(
-        N_("{name} ({side}) — {parts}"),
-        name=words.name(character["name"]),
-        side=words.name(character["side"]),
-        parts=" · ".join(parts),
-    )
+    return fighter_text(words, character["name"], character["side"], parts)

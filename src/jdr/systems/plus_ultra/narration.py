@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from jdr.fights.narration import Line, Narration, Words, says
+from jdr.fights.narration import Line, Narration, Words, over, says
 from jdr.i18n import N_, ngettext
+from jdr.systems.plus_ultra.fight_view import winners
 from jdr.systems.plus_ultra.rules import DEFENDING_BONUS, DIE, FLEEING_BONUS
 from jdr.systems.protocol import Json
 
@@ -160,17 +161,6 @@ def _not_interrupted(event: Json, words: Words) -> str:
     )
 
 
-def _over(event: Json, words: Words) -> str:
-    side = event["winner"]
-    characters = words.state.get("characters", {})
-    names = [
-        name
-        for name, character in characters.items()
-        if character["side"] == side and not character["ko"] and not character["escaped"]
-    ]
-    return words.winners(names or ([side] if side is not None else []))
-
-
 NARRATION = Narration(
     {
         "fight_started": Line(_started),
@@ -202,7 +192,7 @@ NARRATION = Narration(
         "not_interrupted": Line(_not_interrupted),
         "flight_failed": Line(says(N_("{name}'s flight fails."))),
         "escaped": Line(says(N_("{name} leaves the fight."))),
-        "fight_over": Line(_over),
+        "fight_over": Line(over(winners)),
     }
 )
 """The sentences of a Plus Ultra fight's events (`System(narration=…)`)."""

@@ -18,7 +18,7 @@ or the defender whose answer it waits for, then each Pokémon on one line.
 from __future__ import annotations
 
 from jdr.fights.narration import Words
-from jdr.fights.view import View
+from jdr.fights.view import View, fighter_text
 from jdr.i18n import N_, ngettext
 from jdr.systems.protocol import Json
 
@@ -28,11 +28,15 @@ def view(state: Json, words: Words) -> View:
     return View(_status(state, words), [_line(p, words) for p in state["pokemon"].values()])
 
 
+def winners(state: Json) -> list[str]:
+    """The Pokémon of the side that won, still in the fight (none: nobody won)."""
+    side = state.get("winner")
+    return [n for n, p in state["pokemon"].items() if p["side"] == side and p["in_fight"]]
+
+
 def _status(state: Json, words: Words) -> str:
     if state["over"]:
-        side = state["winner"]
-        names = [n for n, p in state["pokemon"].items() if p["side"] == side and p["in_fight"]]
-        return words.winners(names)
+        return words.winners(winners(state))
     reaction = state.get("reaction")
     if reaction is not None:
         waiting = words.say(
@@ -77,9 +81,4 @@ def _line(pokemon: Json, words: Words) -> str:
         parts.append(words.say(N_("KO")))
     elif not pokemon["in_fight"]:
         parts.append(words.say(N_("out of the fight")))
-    return words.say(
-        N_("{name} ({side}) — {parts}"),
-        name=words.name(pokemon["name"]),
-        side=words.name(pokemon["side"]),
-        parts=" · ".join(parts),
-    )
+    return fighter_text(words, pokemon["name"], pokemon["side"], parts)

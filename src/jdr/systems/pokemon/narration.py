@@ -19,8 +19,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from jdr.fights.narration import Line, Narration, Words, says
+from jdr.fights.narration import Line, Narration, Words, over, says
 from jdr.i18n import N_, ngettext
+from jdr.systems.pokemon.fight_view import winners
 from jdr.systems.protocol import Json
 
 STATS = {
@@ -342,13 +343,6 @@ def _condition_damage(event: Json, words: Words) -> str:
     )
 
 
-def _over(event: Json, words: Words) -> str:
-    side = event["winner"]
-    pokemon = words.state.get("pokemon", {})
-    names = [n for n, p in pokemon.items() if p["side"] == side and p["in_fight"]]
-    return words.winners(names or ([side] if side is not None else []))
-
-
 def _asked(event: Json, words: Words) -> str:
     return words.say(
         N_("{pokemon} must answer {attacker}'s {move}: {responses}."),
@@ -421,7 +415,7 @@ NARRATION = Narration(
         "condition_damage": Line(_condition_damage),
         "held_item": Line(says(N_("{pokemon} holds {item}: the GM applies it."))),
         "removed": Line(says(N_("{pokemon} leaves the fight."))),
-        "fight_over": Line(_over),
+        "fight_over": Line(over(winners)),
         "reaction_asked": Line(_asked),
         "reaction_given": Line(_given),
     }
