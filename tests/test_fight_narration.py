@@ -111,3 +111,21 @@ def test_french_numbers_and_names_in_a_sentence() -> None:
     with language("fr"):
         text = narration("pokemon").sentence(damage, Words())
     assert "× 0,75" in text and text.startswith("Dégâts : ")
+
+
+def test_a_plug_in_declares_its_narration_and_commands_as_the_built_ins_do() -> None:
+    from example_system import SYSTEM as EXAMPLE
+    from jdr.dice import GivenFaces
+    from jdr.fights import play
+    from jdr.fights.service import legal_now
+    from jdr.fights.story import told
+
+    assert EXAMPLE.fight is not None
+    fight = play(EXAMPLE.fight, {"fighters": ["Ann", "Bob"], "vitality": 1},
+                 [{"action": "attack", "actor": "Ann", "dice": 1}], GivenFaces([6]))  # fmt: skip
+    said = [t.text for t in told(EXAMPLE, fight.events, {})]
+    assert said == ["Duel: Ann and Bob.", "Ann hits Bob (6): 1 point.", "Bob is out: Ann wins."]
+    commands = EXAMPLE.fight_commands
+    assert commands.parse("attaque", ["dés=3"]) == ("attack", {"dice": 3})
+    assert legal_now(EXAMPLE, {"turn": "Ann"}, "Ann") == ["attack"]
+    assert legal_now(EXAMPLE, {"turn": "Ann"}, "Bob") == []

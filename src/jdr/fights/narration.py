@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from jdr.i18n import _, ngettext
@@ -267,13 +268,14 @@ def _plain(value: Any) -> bool:
 @dataclass(frozen=True)
 class Told:
     """One event of a story: the event, its sentence, the state after it, and what the
-    narration says of it (`quiet`, the roller's `odds`)."""
+    narration says of it (`quiet`; `chance()`, the roller's odds, computed when asked: an
+    exact distribution may take a while, and only recaps show it)."""
 
     event: Json
     text: str
     state: Json
     quiet: bool = False
-    odds: Any = None
+    chance: Callable[[], Any] = field(default=lambda: None, compare=False)
 
 
 def tell(
@@ -295,7 +297,7 @@ def tell(
                 narration.sentence(event, words),
                 state,
                 narration.quiet(event),
-                narration.odds(event, state),
+                partial(narration.odds, event, state),
             )
         )
     return told

@@ -139,7 +139,9 @@ def recap(
     from jdr.fights.view import describe
 
     check_format(fmt)
-    played = [c for c in chapters(system, stored, fmt) if c.said is None and not c.undone]
+    only = None if whole or round_number is not None else _wanted(stored, actions)
+    told = chapters(system, stored, fmt, only)
+    played = [c for c in told if c.said is None and not c.undone]
     if not played:
         title = _("Fight {fight}").format(fight=fight)
         return Recap(document(title, [("", [])], [], "-", fmt), [], [])
@@ -192,6 +194,17 @@ def recap(
     return Recap(text, [c.number for c in chosen], events)
 
 
+def _wanted(stored: Sequence[Any], actions: Sequence[int] | None) -> set[int]:
+    """The actions a recap of `actions` (none: the last one) tells; the others are only folded."""
+    if actions is not None:
+        return set(actions)
+    from jdr.fights.service import Timeline
+
+    timeline = Timeline.of(stored)
+    kept = [n for n in timeline.actions if n not in timeline.undone]
+    return set(kept[-1:])
+
+
 def _round_of(state: Json) -> int | None:
     number = state.get("round", state.get("hand_number"))
     return number if isinstance(number, int) else None
@@ -207,8 +220,9 @@ def _item(told: Sequence[Any], fmt: str, fallback: bool = True) -> str:
         if each.quiet:
             continue
         text = each.text
-        if each.odds is not None:  # at the end of the roll's own sentence
-            chance = _("chance {percent}").format(percent=percent(each.odds))
+        odds = each.chance()
+        if odds is not None:  # at the end of the roll's own sentence
+            chance = _("chance {percent}").format(percent=percent(odds))
             first, stop, rest = text.partition(". ")
             if not stop:
                 first, rest = (text[:-1], "") if text.endswith(".") else (text, "")

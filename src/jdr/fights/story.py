@@ -20,7 +20,7 @@ marks an action taken back (`undone`) without counting it in the states after it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,13 +71,17 @@ def told(
     rules = system.fight
     assert rules is not None
     found = tell(narration_of(system), rules.evolve, list(events), before, medium)
-    return [Told(public(t.event), t.text, t.state, t.quiet, t.odds) for t in found]
+    return [Told(public(t.event), t.text, t.state, t.quiet, t.chance) for t in found]
 
 
 def chapters(
-    system: RuleSystem, stored: Sequence[StoredEvent], medium: str = "text"
+    system: RuleSystem,
+    stored: Sequence[StoredEvent],
+    medium: str = "text",
+    only: Container[int] | None = None,
 ) -> list[Chapter]:
-    """Every action of a stored fight, in order, told (see the module's docstring)."""
+    """Every action of a stored fight, in order, told (see the module's docstring); with
+    `only`, the actions it holds (the others are folded, not told: their chapters say nothing)."""
     timeline = Timeline.of(stored)
     groups: dict[int, list[Json]] = {}
     for item in stored:
@@ -92,6 +96,12 @@ def chapters(
             found.append(Chapter(number, state=state, said=said))
             continue
         undone = number in timeline.undone
+        if only is not None and number not in only:
+            after = state if undone else _folded(system, events, state)
+            chapter = Chapter(number, [], after, undone, said="")
+            state = after
+            found.append(chapter)
+            continue
         chapter = Chapter(number, told(system, events, state, medium), state, undone)
         if chapter.told and not undone:
             state = chapter.told[-1].state
@@ -99,6 +109,14 @@ def chapters(
         found.append(chapter)
         by_number[number] = chapter
     return found
+
+
+def _folded(system: RuleSystem, events: Sequence[Json], state: Json) -> Json:
+    rules = system.fight
+    assert rules is not None
+    for event in events:
+        state = rules.evolve(state, event)
+    return state
 
 
 def _control(event: Json, chapters: dict[int, Chapter]) -> str:

@@ -11,6 +11,7 @@ Robustesse keep their names. A sealed marker reads as chosen, never as its value
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words, over, says
@@ -205,16 +206,24 @@ def _odds(event: Json, _state: object) -> Any:
     """The roller's chance of success with these dice, before any pool (PS-2 … PS-7)."""
     if event["kind"] in ("violence", "robustness"):
         return None
+    return _success(
+        event["dice"],
+        event["difficulty"],
+        event["talent"],
+        event["energy_die"],
+        event["npc_energy"],
+    )
+
+
+@cache
+def _success(dice: str, difficulty: int, talent: int, energy: bool, npc_energy: int) -> Any:
     from jdr.systems.passion.odds import Conditions, roll_odds
     from jdr.systems.passion.pool import parse_dice
 
     conditions = Conditions(
-        difficulty=event["difficulty"],
-        talent=event["talent"],
-        energy=event["energy_die"],
-        npc_energy=event["npc_energy"],
+        difficulty=difficulty, talent=talent, energy=energy, npc_energy=npc_energy
     )
-    return roll_odds(parse_dice(event["dice"]), conditions, exact=True).outcomes["success"]
+    return roll_odds(parse_dice(dice), conditions, exact=True).outcomes["success"]
 
 
 def _settled(event: Json, words: Words) -> str:

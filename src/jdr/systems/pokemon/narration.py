@@ -17,6 +17,7 @@ names (Vitalité, Énergie, DD, the types and conditions in the reader's catalog
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words, over, says
@@ -92,6 +93,7 @@ def _check(event: Json, words: Words) -> str:
     return f"{stat} {roll}".strip()
 
 
+@cache
 def _check_odds(dice: int, difficulty: int, above: int = 0) -> Fraction:
     """P(score > `above`) of `dice` d10 at `difficulty`, exactly."""
     from jdr.systems.pokemon.check import score_distribution
