@@ -55,7 +55,7 @@ class _ActCommand(typer.core.TyperCommand):
             rest = [arg for arg in args if arg != "--help"]
             try:
                 parsed = super().parse_args(ctx, rest)
-            except Exception:  # not enough words for a command's help: act's own help
+            except typer._click.ClickException:  # too few words for a command's help: act's
                 parsed = None
             if parsed is not None and ctx.params.get("command"):
                 ctx.meta[COMMAND_HELP] = True
