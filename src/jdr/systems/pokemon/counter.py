@@ -118,8 +118,12 @@ def resolve_counter(
     attacker_difficulty: int = DEFAULT_DIFFICULTY,
     defender_difficulty: int = DEFAULT_DIFFICULTY,
     max_exchanges: int = MAX_EXCHANGES,
+    defender_rng: RandomSource | None = None,
 ) -> CounterResult:
     """PK-14: roll exchanges until one side's successes reach its threshold, or the cap.
+
+    The defender's dice come from `defender_rng` when given (`jdr.dice.rolled_for`: a fight
+    journals them as the defender's), else from `rng`; the faces are read in the same order.
 
     >>> from jdr.dice import GivenFaces
     >>> resolve_counter(1, 1, 1, 1, GivenFaces([2, 6])).winner
@@ -134,7 +138,7 @@ def resolve_counter(
         if attacker_total >= attacker_threshold:
             exchanges.append(Exchange(attacker, None))
             return _result("attacker", exchanges, attacker_threshold, defender_threshold)
-        defence = roll_check(defender_dice, defender_difficulty, rng)
+        defence = roll_check(defender_dice, defender_difficulty, defender_rng or rng)
         defender_total += defence.successes
         exchanges.append(Exchange(attacker, CounterRoll(defence, defender_total)))
         if defender_total >= defender_threshold:
