@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from jdr.dice import Pool, RandomSource, ScoredDie, roll_pool
 from jdr.errors import RulesError
-from jdr.i18n import _
+from jdr.fights.commands import Command, Commands, key
+from jdr.fights.narration import Line, Narration, Words, says
+from jdr.i18n import _, ngettext
 from jdr.numbers import percent
 from jdr.prob import pool_distribution
 from jdr.systems import Action, Advice, Advisor, Json, Odds, Record, System
@@ -139,6 +141,42 @@ class Duel:
         return [] if state.get("over") else ["attack"]
 
 
+def _attacked(event: Json, words: Words) -> str:
+    n = int(event["damage"])
+    return ngettext(
+        "{actor} hits {target} ({faces}): {n} point.",
+        "{actor} hits {target} ({faces}): {n} points.",
+        n,
+    ).format(
+        actor=words.name(event["actor"]),
+        target=words.name(event["target"]),
+        faces=words.faces(event["faces"]),
+        n=n,
+    )
+
+
+NARRATION = Narration(
+    {
+        "started": Line(says("Duel: {fighters}.")),
+        "attacked": Line(_attacked),
+        "knocked_out": Line(says("{name} is out: {winner} wins.")),
+    }
+)
+"""How the duel reads, as a plug-in declares it (`docs/plugins.md`)."""
+
+
+class AttackKeys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dice: int = key("number of d6", fr="dés", default=2, ge=1, le=20)
+
+
+COMMANDS = Commands(
+    [Command("attack", AttackKeys, "Attack the other fighter.", {"dice": 3}, fr="attaque")],
+    legal=lambda state, actor: ["attack"] if actor == state.get("turn") else [],
+)
+
+
 SYSTEM = System(
     id="example",
     names={"fr": "Exemple : réserve de d6", "en": "Example: d6 pool"},
@@ -154,4 +192,6 @@ SYSTEM = System(
         )
     },
     fight=Duel(),
+    narration=NARRATION,
+    fight_commands=COMMANDS,
 )

@@ -110,7 +110,10 @@ def test_pokemon(capsys: pytest.CaptureFixture[str], db: str) -> None:
         "--db", db,
     )  # fmt: skip
     assert [e["total"] for e in new["events"] if e["type"] == "initiative_rolled"] == [14, 7]
-    hit = act(capsys, db, "Pika", "move", "move=Éclair", "target=Chu", "--seed", "3")
+    asked = act(capsys, db, "Pika", "move", "move=Éclair", "target=Chu")
+    assert asked["events"][-1]["type"] == "reaction_asked"
+    assert asked["legal_commands"] == ["respond", "join"]
+    hit = act(capsys, db, "Chu", "respond", "response=none", "--seed", "3")
     assert {"type": "damage_taken", "pokemon": "Chu"}.items() <= hit["events"][-2].items()
     act(capsys, db, "Chu", "wait")
     shown = undo_redo_show(capsys, db)
@@ -180,7 +183,11 @@ def test_pk_2_a_d10s_0_typed_in_a_fight_counts_10(
     rolled = [e for e in new["events"] if e["type"] == "initiative_rolled"]
     assert [(e["face"], e["total"]) for e in rolled] == [(10, 15), (2, 7)]
     exported = json.loads(run(capsys, "journal", "export", "C", "--db", db)[1])
-    assert exported["entries"][-1]["dice"] == {"source": "given", "rolls": [[10, 10], [10, 2]]}
+    assert exported["entries"][-1]["dice"] == {
+        "source": "given",
+        "rolls": [[10, 10], [10, 2]],
+        "by": ["Pika", "Chu"],  # each one's initiative die is theirs
+    }
 
 
 def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
@@ -189,27 +196,41 @@ def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
         capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau", "--db", db
     )
     assert code == 0
-    assert "fight 1 started in campaign C" in out
-    assert "legal commands: attack, defend, technique, flee" in out
+    assert out.splitlines()[:2] == [
+        "fight 1 started in campaign C",
+        "Plus Ultra fight: Kaito (a) against Corbeau (b); order of play: Kaito and Corbeau.",
+    ]
+    assert "Round 1 — to play: Kaito\nlegal commands: attack, defend, technique, flee" in out
     code, out, _err = run(capsys, "fight", "act", "1", "Kaito", "defend", "--db", db)
-    assert (code, out.splitlines()[0]) == (0, "defended actor=Kaito round=1")
+    assert (code, out.splitlines()[0]) == (
+        0,
+        "Kaito defends: +5 defense until the start of its next turn.",
+    )
     code, out, _err = run(capsys, "fight", "show", "1", "--db", db)
     assert code == 0
     assert out.splitlines()[1:] == [
-        "Kaito (a) — rank C · Énergie 8/8 · Volonté 8/8 · defending",
-        "Corbeau (b) — rank B · Énergie 12/12 · Volonté 10/10",
-        "to play: Corbeau",
+        "Round 1 — to play: Corbeau",
+        "Kaito (a) — Énergie 8/8 · Volonté 8/8 · Poing Tempête ready · Rafale ready"
+        " · Gantelets lestés ready · defending",
+        "Corbeau (b) — Énergie 12/12 · Volonté 10/10 · Nuée noire ready · Bec d'acier ready"
+        " · Manteau de plumes ready",
         "legal commands: attack, defend, technique, flee",
     ]
     code, out, _err = run(capsys, "fight", "show", "1", "--db", db, "--lang", "fr")
-    assert out.splitlines()[0] == "combat 1 — C"
-    assert out.splitlines()[1] == ("Kaito (a) — rang C · Énergie 8/8 · Volonté 8/8 · en défense")
+    assert out.splitlines()[:3] == [
+        "combat 1 — C",
+        "Manche 1 — à jouer : Corbeau",
+        "Kaito (a) — Énergie 8/8 · Volonté 8/8 · Poing Tempête prêt · Rafale prêt"
+        " · Gantelets lestés prêt · en défense",
+    ]
     code, out, _err = run(capsys, "fight", "log", "1", "--db", db)
-    assert out.splitlines()[0].split()[:2] == ["1", "fight_started"]
-    # the action undone is named as its player typed it, never by an internal event number
-    assert run(capsys, "fight", "undo", "1", "--db", db)[1].startswith("undone: Kaito: defend\n")
+    assert out.splitlines()[0].startswith("#1    Plus Ultra fight: Kaito (a) against Corbeau")
+    # the action undone is told in words, never as a command or an internal event
+    assert run(capsys, "fight", "undo", "1", "--db", db)[1].startswith(
+        "Undone: action 4 (Kaito defends: +5 defense until the start of its next turn.)\n"
+    )
     redone = run(capsys, "fight", "redo", "1", "--db", db, "--lang", "fr")[1]
-    assert redone.startswith("rétablie : Kaito : defend\n")
+    assert redone.startswith("Rétablie : action 4 (Kaito se défend : +5 en défense")
 
 
 def test_bad_input(capsys: pytest.CaptureFixture[str], db: str) -> None:
@@ -351,25 +372,40 @@ LAST_ACTION = [
 ]
 
 
-def test_recap_generic_events(capsys: pytest.CaptureFixture[str], db: str) -> None:
+def test_recap_of_the_last_action_and_of_a_round(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
     plus_ultra_fight(capsys, db)
     title = "Fight 1 — action 8"
-    assert recap(capsys, db) == "\n".join([title, *[f"- {e}" for e in LAST_ACTION]]) + "\n"
+    said = "Corbeau defends: +5 defense until the start of its next turn."
+    state = [
+        "Kaito (a) — Énergie 8/8 · Volonté 8/8 · Poing Tempête ready · Rafale ready"
+        " · Gantelets lestés ready",
+        "Corbeau (b) — Énergie 10/12 · Volonté 10/10 · Nuée noire ready · Bec d'acier ready"
+        " · Manteau de plumes ready · defending",
+    ]
+    status = "Round 2 — to play: Kaito"
+    assert recap(capsys, db) == "\n".join(
+        [title, f"- {said}", "State:", *[f"- {line}" for line in state], status, ""]
+    )
     assert recap(capsys, db, "--format", "bbcode") == "\n".join(
-        [f"[b]{title}[/b]", "[list]", *[f"[*]{e}" for e in LAST_ACTION], "[/list]", ""]
-    )
+        [f"[b]{title}[/b]", "[list]", f"[*]{said}", "[/list]", "[b]State[/b]", "[list]",
+         *[f"[*]{line}" for line in state], "[/list]", f"[b]{status}[/b]", ""]
+    )  # fmt: skip
     assert recap(capsys, db, "--format", "markdown") == "\n".join(
-        [f"**{title}**", "", *[f"- {e}" for e in LAST_ACTION], ""]
-    )
+        [f"**{title}**", "", f"- {said}", "", "**State**", "",
+         *[f"- {line}" for line in state], "", f"**{status}**", ""]
+    )  # fmt: skip
     round_one = recap(capsys, db, "--round", "1").splitlines()
-    assert round_one[0] == "Fight 1 — round 1"
-    assert [line.split()[1] for line in round_one[1:]] == [
-        "round_started", "turn_started", "attacked", "attack_rolled", "energy_lost",
-        "turn_started", "defended",
-    ]  # fmt: skip
+    assert round_one[:3] == [
+        "Fight 1 — round 1",
+        "- Kaito attacks Corbeau. d20 15 + 8 = 23 against 20: hit (chance 45.00 %)."
+        " Corbeau loses 2 Énergie.",
+        f"- {said}",
+    ]
     payload = run_json(capsys, "fight", "recap", "1", "--round", "2", "--db", db)
     assert [e["type"] for e in payload["events"]] == ["round_started", "turn_started"]
-    assert payload["recap"].startswith("Fight 1 — round 2\n- round_started round=2")
+    assert payload["recap"].startswith("Fight 1 — round 2\n- Nothing happened.\n")
 
 
 ILVERMORNY = {
@@ -388,14 +424,31 @@ ILVERMORNY = {
 }
 
 
-def test_recap_of_another_system(capsys: pytest.CaptureFixture[str], db: str) -> None:
+def test_recap_of_a_sealed_choice_shows_it_chosen_not_its_value(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
     campaign(capsys, db, "ilvermorny", "wizard.toml:Ann", "wizard.toml:Bob")
     run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Ann,Bob", "--db", db)
-    act(capsys, db, "Ann", "cast", "spell=Lumos")
-    for fmt, golden in ILVERMORNY.items():
-        assert recap(capsys, db, "--format", fmt) == golden
-    assert recap(capsys, db, "--actor", "Ann") == ILVERMORNY["text"]
-    assert recap(capsys, db, "--actor", "Bob") == "Fight 1 — action -\n- No event\n"
+    chosen = act(capsys, db, "Ann", "cast", "spell=Lumos")
+    assert chosen["command"] == {"action": "cast", "wizard": "Ann"}
+    assert "Lumos" not in json.dumps(chosen)
+    for fmt in ("text", "bbcode", "markdown"):
+        text = recap(capsys, db, "--format", fmt)
+        assert "Ann has chosen a spell (sealed: " in text
+        assert "Ann — Magie 7 · spell chosen (sealed) · Lumos level 3" in text  # its sheet
+        assert "Lumos (" not in text and "spell Lumos" not in text
+    assert "Lumos" not in run(capsys, "fight", "log", "1", "--db", db)[1]
+    logged = run_json(capsys, "fight", "log", "1", "--db", db)["events"]
+    assert logged[-1]["event"] == {
+        "type": "spell_chosen",
+        "round": 1,
+        "wizard": "Ann",
+        "sealed": logged[-1]["event"]["sealed"],
+    }
+    shown = run_json(capsys, "fight", "show", "1", "--db", db)
+    assert "Lumos" not in json.dumps(shown["state"]["chosen"]) and "secret" not in shown["state"]
+    assert "Ann — Magie 7 · spell chosen (sealed)" in shown["view"]["fighters"][0]
+    assert recap(capsys, db, "--actor", "Ann").startswith("Fight 1 — action 3\n- Ann has chosen")
 
 
 def test_recap_refuses_a_bad_format_or_round(capsys: pytest.CaptureFixture[str], db: str) -> None:
@@ -403,7 +456,7 @@ def test_recap_refuses_a_bad_format_or_round(capsys: pytest.CaptureFixture[str],
     code, _out, err = run(capsys, "fight", "recap", "1", "--format", "html", "--db", db)
     assert (code, "unknown format html (known: bbcode, markdown, text)" in err) == (2, True)
     code, _out, err = run(capsys, "fight", "recap", "1", "--round", "9", "--db", db)
-    assert (code, "allowed: 0, 1, 2" in err) == (2, True)
+    assert (code, "allowed: 1, 2" in err) == (2, True)
 
 
 def test_end(capsys: pytest.CaptureFixture[str], db: str) -> None:
@@ -427,7 +480,12 @@ def test_end(capsys: pytest.CaptureFixture[str], db: str) -> None:
 def test_help_commands(capsys: pytest.CaptureFixture[str], db: str) -> None:
     plus_ultra_fight(capsys, db)
     code, out, _err = run(capsys, "fight", "act", "1", "Kaito", "--help-commands", "--db", db)
-    assert (code, out) == (0, "legal commands: attack, defend, technique, flee\n")
+    assert code == 0
+    assert out.splitlines()[:3] == [
+        "fight 1 — Round 2 — to play: Kaito",
+        "Kaito may play: attack, defend, technique, flee",
+        "  attack — Attack: d20 + Volonté against 8 + the target's Énergie (+ its bonuses). (PU-4)",
+    ]
     listed = run_json(capsys, "fight", "act", "1", "Kaito", "--help-commands", "--db", db)
     assert listed["legal_commands"] == ["attack", "defend", "technique", "flee"]
     code, out, _err = run(
@@ -491,7 +549,8 @@ def test_show_gives_each_fighter_one_line_in_every_system(
     run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Pika,Sauvage", "--faces", "3,9",
              "--db", db)  # fmt: skip
     out = run(capsys, "fight", "show", "1", "--db", db)[1].splitlines()
-    assert out[1:3] == [
+    assert out[1:4] == [
+        "Round 1 — to play: Sauvage",
         "Pika (a) — Vitalité 14/14 · Énergie 10/10 · initiative 8",
         "Sauvage (b) — Vitalité 14/14 · Énergie 10/10 · initiative 14",
     ]

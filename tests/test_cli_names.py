@@ -329,6 +329,9 @@ def test_pk_5_pokemon_are_named_loosely_in_a_fight(
     hit = run_json(capsys, *act, "--seed", "3", "--db", db)
     used = next(e for e in hit["events"] if e["type"] == "move_used")
     assert (used["pokemon"], used["target"]) == ("Pikachu Sauvage", "Électhor")
+    answered = run_json(capsys, "fight", "act", "1", "ELECTHOR", "respond", "response=endure",
+                        "--seed", "3", "--db", db)  # fmt: skip
+    assert answered["events"][0]["pokemon"] == "Électhor"
     recap = run_json(capsys, "fight", "recap", "1", "--actor", "PIKACHU-SAUVAGE", "--db", db)
     assert recap["events"] and all("Pikachu Sauvage" in json.dumps(e) for e in recap["events"])
     joined = run_json(capsys, "fight", "act", "1", "RAICHU", "join", "side=wild", "--db", db)

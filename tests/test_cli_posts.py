@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cli_run import run
-from jdr.fights.recap import footnote, in_format, render_events
+from jdr.fights.recap import document, footnote, in_format
 
 ATTACK = [
     "roll", "plus-ultra", "attack", "--willpower", "5", "--target-energy", "6", "--rank", "C",
@@ -79,10 +79,8 @@ def test_a_recap_pipes_clean_the_title_goes_to_stderr(capsys: pytest.CaptureFixt
 def test_bbcode_never_carries_markdown() -> None:
     assert in_format("4d6kh3 (5, 3, ~~2~~, 6) = 14", "bbcode") == "4d6kh3 (5, 3, [s]2[/s], 6) = 14"
     assert in_format("(5, ~~2~~)", "markdown") == "(5, ~~2~~)"
-    events = [{"type": "rolled", "faces": "5 ~~2~~"}]
-    assert "[s]2[/s]" in render_events(events, "bbcode", "Combat") and "~~" not in render_events(
-        events, "bbcode", "Combat"
-    )
+    posted = document("Combat", [("", ["4d6kh3 (5, ~~2~~)"])], [], "-", "bbcode")
+    assert "[s]2[/s]" in posted and "~~" not in posted
     assert footnote("**a** ~~b~~", "bbcode") == "[i][b]a[/b] [s]b[/s][/i]"
 
 

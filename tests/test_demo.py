@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -37,13 +38,16 @@ def no_real_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
                 "Ilvermorny wizard school",
                 "Polédémos skirmish",
                 "$ jdr fight act 1 Kaito attack target=Corbeau --faces 15",
-                "  energy_lost name=Corbeau amount=2 by=Kaito",
-                "  initiative_rolled pokemon=Pika face=9 dexterity=5 total=14",
-                "  markers_revealed round=1 order=Romuald, Cyber-ninja",
-                "  round_over round=1 outcome=both_cancelled caster=-",
-                "  hand_started player=Alice hand=1",
-                "[b]Kaito — round 1[/b]",
-                "[color=green]hit[/color]: −2 Énergie",
+                "  Corbeau loses 2 Énergie.",
+                "  Pika's initiative: d10 9 + Dextérité 5 = 14.",
+                "  Chu must answer Pika's Éclair: none, endure, dodge, counter.",
+                "  Chu tries to dodge.",
+                "  Romuald has chosen a marker (sealed: ",
+                "  Markers revealed: Romuald 2 + Mobilité 2 = 4; Cyber-ninja 0 + Mobilité 3 = 3;",
+                "  Round 1 is over: the spells cancelled each other.",
+                "  Alice has the hand (hand 1).",
+                "[*]Kaito attacks Corbeau. d20 15 + 8 = 23 against 20: hit (chance 45.00 %).",
+                "**Round 2 — to play: Pika**",
                 "17/27",
                 "2d100",
                 "seed commitment (epoch 1): 630dcd2966c4336691125448bbb25b4ff412a49c732db2c8",
@@ -58,7 +62,10 @@ def no_real_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
                 "80,05 %",
                 "Plus Ultra, combat de forum",
                 "Polédémos, escarmouche",
-                "[b]Kaito",
+                "  Kaito attaque Corbeau.",
+                "  Chu tente d'esquiver.",
+                "[b]Combat 1[/b]",
+                "× 0,75",
                 "OK : le journal est vérifié",
                 "ÉCHEC : entrée 1 : le dé 2 (d6)",
             ],
@@ -75,6 +82,9 @@ def test_demo_plays_a_fight_per_system(
     for line in lines:
         assert line in out
     assert list(no_real_data_dir.iterdir()) == []
+    told = [line for line in out.splitlines() if not line.lstrip().startswith("$ ")]
+    dumps = [line for line in told if re.search(r"\b[a-z_]+=\S", line)]
+    assert dumps == [], "a fight is told in sentences, never as key=value"
 
 
 def test_demo_is_stable(capsys: pytest.CaptureFixture[str], no_real_data_dir: Path) -> None:

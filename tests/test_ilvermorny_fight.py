@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 
 from fight_checks import check, finish, refuse
-from jdr.dice import GivenFaces, Seeded
+from jdr.dice import GivenFaces, Recording, Seeded
 from jdr.errors import InputError, RulesError
 from jdr.fights import Fight, fold, play
+from jdr.fights.sealed import check as check_seal
+from jdr.fights.sealed import public, seal
 from jdr.systems import FightRules
 from jdr.systems.ilvermorny.fight import IlvermornyDuel, fight_rules
 from jdr.systems.ilvermorny.rules import STATS
@@ -49,6 +51,50 @@ def cast(wizard_name: str, spell_name: str) -> dict[str, Any]:
     return {"action": "cast", "wizard": wizard_name, "spell": spell_name}
 
 
+SEALS = {name: seal({"spell": name}, "") for name in ("Incendio", "Aguamenti")}
+
+
+def test_il_11_spells_are_sealed_until_both_wizards_have_chosen_and_each_one_rolls_its_dice() -> (
+    None
+):
+    """The first choice is committed and shown to nobody; the second opens both, with their
+    salts, and the dice are rolled: each wizard's cast and Magie test are journaled as theirs."""
+    duel = play(RULES, SETUP, [cast("Ann", "Incendio") | {"salt": "a1"}], GivenFaces([]))
+    chosen = duel.events[-1]
+    assert public(chosen) == {
+        "type": "spell_chosen",
+        "round": 1,
+        "wizard": "Ann",
+        "sealed": seal({"spell": "Incendio"}, "a1"),
+    }
+    assert public(duel.state)["chosen"] == {"Ann": None} and "secret" not in public(duel.state)
+    source = Recording(GivenFaces([2, 3, 6, 5]))
+    events = duel.act(cast("Bob", "Aguamenti") | {"salt": "b2"}, source)
+    opened = events[1]
+    assert opened["type"] == "spells_opened" and opened["unsealed"] == [
+        chosen["sealed"],
+        events[0]["sealed"],
+    ]
+    for shown in opened["choices"].values():
+        assert check_seal({"spell": shown["spell"]}, shown["salt"], shown["sealed"])
+    assert source.owners == ["Ann", "Bob", "Ann", "Bob"]  # casts, then the Magie tests
+    assert duel.state["secret"] == {} and duel.state["chosen"] == {}  # round 2 started
+    with pytest.raises(InputError, match="salt"):
+        duel.act(cast("Ann", "Lumos") | {"salt": 7}, GivenFaces([]))
+
+
+def test_il_11_a_duel_from_before_spells_were_sealed_keeps_them_in_the_clear() -> None:
+    opening = RULES.start(SETUP, GivenFaces([]))
+    legacy = [{k: v for k, v in opening[0].items() if k != "sealed"}, *opening[1:]]
+    duel = Fight(RULES, legacy)
+    source = Recording(GivenFaces([2, 3, 6, 5]))
+    duel.act(cast("Ann", "Incendio"), source)
+    events = duel.act(cast("Bob", "Aguamenti"), source)
+    assert events[0] == {"type": "spell_chosen", "round": 1, "wizard": "Bob", "spell": "Aguamenti"}
+    assert "spells_opened" not in [e["type"] for e in events]
+    assert source.owners == [None] * 4
+
+
 def test_the_duel_keeps_the_fight_contract() -> None:
     assert isinstance(RULES, FightRules)
     assert isinstance(RULES, IlvermornyDuel)
@@ -65,8 +111,18 @@ def test_il_11_a_round_both_cast_then_the_clash() -> None:
         [
             ("duel_started", {}),
             ("round_started", {"round": 1}),
-            ("spell_chosen", {"wizard": "Ann", "spell": "Incendio"}),
-            ("spell_chosen", {"wizard": "Bob", "spell": "Aguamenti"}),
+            ("spell_chosen", {"wizard": "Ann", "sealed": seal({"spell": "Incendio"}, "")}),
+            ("spell_chosen", {"wizard": "Bob", "sealed": seal({"spell": "Aguamenti"}, "")}),
+            (
+                "spells_opened",
+                {
+                    "choices": {
+                        "Ann": {"spell": "Incendio", "salt": "", "sealed": SEALS["Incendio"]},
+                        "Bob": {"spell": "Aguamenti", "salt": "", "sealed": SEALS["Aguamenti"]},
+                    },
+                    "unsealed": [SEALS["Incendio"], SEALS["Aguamenti"]],
+                },
+            ),
             ("spell_cast", {"wizard": "Ann", "natural": 2, "result": -1, "outcome": "success"}),
             ("spell_cast", {"wizard": "Bob", "natural": 3, "result": 0, "xp_gained": 3}),
             (
@@ -109,7 +165,7 @@ def test_il_11_one_spell_alone_lands_without_a_clash() -> None:
     faces = GivenFaces([12, 4])  # Ann fails critically; Bob casts
     duel = play(RULES, SETUP, [cast("Bob", "Aguamenti"), cast("Ann", "Incendio")], faces)
     check(
-        duel.events[4:],
+        duel.events[5:],
         [
             ("spell_cast", {"wizard": "Ann", "outcome": "critical_failure", "xp_gained": 1}),
             ("spell_cast", {"wizard": "Bob", "outcome": "success"}),
@@ -158,7 +214,7 @@ def test_il_7_il_8_xp_and_levels_change_during_the_duel() -> None:
     faces = GivenFaces([1, 11])  # Bob fails: no clash
     duel = play(RULES, SETUP, [cast("Ann", "Lumos"), cast("Bob", "Aguamenti")], faces)
     check(
-        duel.events[4:6],
+        duel.events[5:7],
         [
             ("spell_cast", {"wizard": "Ann", "spell": "Lumos", "outcome": "imperfect"}),
             ("level_gained", {"wizard": "Ann", "spell": "Lumos", "level": 2, "xp_spent": 10}),
@@ -175,7 +231,7 @@ def test_il_7_il_8_xp_and_levels_change_during_the_duel() -> None:
     faces = GivenFaces([7, 11])
     duel.act(cast("Ann", "Lumos"), faces)
     events = duel.act(cast("Bob", "Aguamenti"), faces)
-    assert (events[1]["level"], events[1]["outcome"]) == (2, "perfect")
+    assert (events[2]["level"], events[2]["outcome"]) == (2, "perfect")
     finish(duel, faces)
 
 
@@ -196,7 +252,7 @@ def test_il_5_il_11_illegal_commands_are_refused_before_any_die() -> None:
     refuse(duel, {"action": "attack"}, "IL-11", "unknown action attack")
     refuse(duel, {"action": "end", "winner": "Zed"}, "IL-11", "unknown wizard Zed")
     duel.act(cast("Ann", "Incendio"), GivenFaces([]))
-    refuse(duel, cast("Ann", "Lumos"), "IL-11", "Ann has already chosen Incendio this round")
+    refuse(duel, cast("Ann", "Lumos"), "IL-11", "Ann has already chosen a spell this round")
     with pytest.raises(InputError):
         duel.act(
             {"action": "cast", "wizard": "Bob", "spell": "Aguamenti", "speed": 3}, GivenFaces([])

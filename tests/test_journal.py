@@ -574,7 +574,9 @@ def test_cli_fight_lines_and_recap_show_the_journal(
     )
     assert f"_journal #4 {acted['short']}" in out
     code, out, _ = run(capsys, "journal", "show", "Jeudi", "--db", db)
-    assert "fight 1: attack" in out and acted["short"] in out
+    assert "fight 1" in out and acted["short"] in out
+    summaries = json.loads(run(capsys, "journal", "show", "Jeudi", "--json", "--db", db)[1])
+    assert summaries["summaries"]["4"].startswith("Kaito Arashi attacks Maître Corbeau. d20 ")
     code, out, _ = run(
         capsys, "fight", "act", "1", "Maître Corbeau", "attack", "target=Kaito Arashi",
         "--client-seed", "mon jet à moi", "--json", "--db", db,

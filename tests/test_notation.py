@@ -281,8 +281,8 @@ def test_limit_messages_say_what_is_allowed() -> None:
     ("text", "exact"),
     [
         ("20d1000000", False),  # 20 million possible totals
-        ("1000d20kh500", False),
-        ("1000d6", True),
+        ("1000d100kh500", False),
+        ("1000d100", True),
         ("200d20kh100", True),
         ("20d6!kh10", True),
     ],
@@ -290,7 +290,16 @@ def test_limit_messages_say_what_is_allowed() -> None:
 def test_odds_too_large_to_compute_are_refused_at_once(text: str, exact: bool) -> None:
     with pytest.raises(LimitError) as refused:
         odds(parse(text), exact=exact)
-    assert refused.value.reason == "too large to compute exactly"
+    assert refused.value.reason == (
+        "too large to compute exactly; without --exact: the same odds in floating point"
+        if exact
+        else "too large to compute exactly"
+    )
+
+
+@pytest.mark.parametrize("text", ["1000d6", "200d100", "300d20", "100d20kh50", "4d6!kh3"])
+def test_exact_odds_refused_before_flint_now_answer(text: str) -> None:
+    assert odds(parse(text), exact=True).total() == 1
 
 
 # --- malformed expressions ---------------------------------------------------------------------

@@ -18,8 +18,10 @@ from fight_checks import finish, refuse
 from jdr.dice import GivenFaces, Seeded
 from jdr.errors import InputError, JdrError, RulesError
 from jdr.fights import Fight
+from jdr.fights.sealed import check, public, seal, sealing
 from jdr.systems import FightRules
 from jdr.systems.passion.fight import PassionFight, fight_rules
+from jdr.systems.passion.fight_state import choice_of
 from jdr.systems.passion.sheet_files import SheetError, example_path
 
 RULES = fight_rules()
@@ -137,6 +139,8 @@ def test_ps_9_markers_are_chosen_then_revealed_highest_initiative_first() -> Non
         "potential": "Mobilité",
         "mobility": 2,
         "initiative": 4,
+        "salt": "",
+        "sealed": seal({"marker": 2, "potential": "Mobilité", "mobility": 2}, ""),
     }
     assert one(events, "turn_started")["name"] == "Romuald"
     finish(fight)
@@ -168,7 +172,58 @@ def test_ps_9_the_marker_must_be_available_and_the_potential_a_potential() -> No
         "no potential Blast",
     )
     act(fight, action="choose_marker", actor="Romuald", marker=1, potential="corps")
-    assert fighter(fight, "Romuald")["mobility"] == 3
+    assert choice_of(fighter(fight, "Romuald")) == {
+        "marker": 1,
+        "potential": "Corps",
+        "mobility": 3,
+    }
+
+
+def test_ps_9_markers_are_sealed_until_every_fighter_has_chosen_then_opened_together() -> None:
+    """Each choice is committed (a salted hash in the event), shown to nobody, and opened with
+    its salt once the last fighter has chosen: anyone checks it against its commitment."""
+    fight = start(romuald(), ninja())
+    chosen = act(fight, action="choose_marker", actor="Romuald", marker=2, salt="c0ffee")
+    assert public(chosen) == [
+        {
+            "type": "marker_chosen",
+            "name": "Romuald",
+            "round": 1,
+            "sealed": seal({"marker": 2, "potential": "Mobilité", "mobility": 2}, "c0ffee"),
+        }
+    ]
+    assert sealing(chosen)
+    shown = public(fight.state)["fighters"]["Romuald"]
+    assert (shown["marker"], shown["mobility"], "secret" in shown) == (None, None, False)
+    assert shown["sealed"] == chosen[0]["sealed"]
+    events = act(fight, action="choose_marker", actor="Ninja", marker=0, salt="beef")
+    assert not sealing(events)  # the last choice is opened in the same action as it is made
+    revealed = one(events, "markers_revealed")
+    assert revealed["unsealed"] == [chosen[0]["sealed"], events[0]["sealed"]]
+    for name, shown in revealed["fighters"].items():
+        choice = {key: shown[key] for key in ("marker", "potential", "mobility")}
+        assert check(choice, shown["salt"], shown["sealed"]), name
+    assert fighter(fight, "Romuald")["marker"] == 2 and "secret" not in fighter(fight, "Romuald")
+    finish(fight)
+
+
+def test_ps_9_a_fight_from_before_markers_were_sealed_keeps_them_in_the_clear() -> None:
+    opening = start(romuald(), ninja()).events
+    legacy = [{k: v for k, v in opening[0].items() if k != "sealed"}, *opening[1:]]
+    fight = Fight(RULES, legacy)
+    events = act(fight, action="choose_marker", actor="Romuald", marker=2)
+    assert events == [
+        {
+            "type": "marker_chosen",
+            "name": "Romuald",
+            "round": 1,
+            "marker": 2,
+            "potential": "Mobilité",
+            "mobility": 2,
+        }
+    ]
+    revealed = one(act(fight, action="choose_marker", actor="Ninja", marker=0), "markers_revealed")
+    assert "unsealed" not in revealed and "salt" not in revealed["fighters"]["Romuald"]
 
 
 # --- PS-10, PS-11: the seed's kick (table rows 3 and 4) ---------------------------------------
@@ -732,7 +787,7 @@ def _random_command(state: Json, rng: random.Random) -> Json:
         return {"action": kind, "actor": actor, "dice": f"1d{rng.choice([4, 6])}"}
     if legal == ["choose_marker"]:
         name = next(
-            n for n, f in state["fighters"].items() if not f["down"] and f["marker"] is None
+            n for n, f in state["fighters"].items() if not f["down"] and choice_of(f) is None
         )
         return {
             "action": "choose_marker",

@@ -12,14 +12,25 @@ from typing import Any
 import pytest
 
 from fight_checks import check, finish, refuse
-from jdr.dice import GivenFaces, Seeded
+from jdr.dice import GivenFaces, Recording, Seeded
 from jdr.errors import InputError, RulesError
 from jdr.fights import Fight, fold, play
 from jdr.systems import FightRules
 from jdr.systems.pokemon.fight import PokemonFight, fight_rules, usable_moves
 from jdr.systems.pokemon.fight_state import accuracy, fraction_of
 
-RULES = fight_rules()
+
+class AnswerNone(PokemonFight):
+    """The rules with the table's default answer `none` for a defender not asked (`reactions`
+    setting): the attacks below give their answer in the attacker's command, as a GM may, or
+    none. Asking the defender (`respond`) is tested with the plain rules, at the end."""
+
+    def start(self, setup: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+        settings = {"reactions": "none", **(setup.get("settings") or {})}
+        return super().start({**setup, "settings": settings}, rng)
+
+
+RULES = AnswerNone()
 Expected = list[tuple[str, dict[str, Any]]]
 
 
@@ -1348,3 +1359,126 @@ def test_random_fights_are_folds_of_their_json_events(seed: int) -> None:
     stored = json.loads(json.dumps(events))
     assert fold(RULES, stored) == state
     assert all(p["vitality"] >= 0 and p["energy"] >= 0 for p in state["pokemon"].values())
+
+
+# --- PK-12 … PK-14 asked of the defender (`respond`) -------------------------------------------
+
+ASKED = fight_rules()
+
+
+def recorded(faces: list[int]) -> Recording:
+    return Recording(GivenFaces(faces))
+
+
+def test_pk_12_pk_13_an_attack_waits_for_the_defenders_answer_and_its_dice_are_the_defenders() -> (
+    None
+):
+    fight = Fight.start(ASKED, {"pokemon": [MACHOC, ABRA]}, GivenFaces([9, 5]))
+    assert fight.state["settings"]["reactions"] == "ask"
+    source = recorded([8, 9, 2, 7, 7, 10, 3, 6])
+    fight.act(order("Machoc", "move", move="Poing Karaté", target="Abra"), source)
+    asked = fight.events[-1]
+    assert asked == {
+        "type": "reaction_asked",
+        "pokemon": "Abra",
+        "attacker": "Machoc",
+        "move": "Poing Karaté",
+        "range_penalty": False,
+        "responses": ["none", "endure", "dodge"],  # Abra has no physical move to counter with
+    }
+    assert source.rolled == []  # nothing rolled before the defender answers
+    assert ASKED.legal_commands(fight.state) == ["respond", "join"]
+    refuse(fight, order("Abra", "move", move="Choc Mental"), "PK-12", "waits for Abra's answer")
+    refuse(fight, order("Machoc", "respond", response="none"), "PK-12", "not Machoc's")
+    refuse(fight, order("Abra", "respond"), "PK-12", "response: one of none, endure, dodge")
+    refuse(fight, order("Abra", "respond", response="parry"), "PK-7", "parry")
+    counter = order("Abra", "respond", response="counter", counter_move="Choc Mental")
+    refuse(fight, counter, "PK-14", "same category")
+    fight.act(order("abra", "respond", response="endure"), source)
+    check(
+        fight.events[-6:],
+        [
+            ("reaction_given", {"pokemon": "Abra", "attacker": "Machoc", "response": "endure"}),
+            ("attack_rolled", {"pokemon": "Machoc", "faces": [8, 9, 2], "score": 2}),
+            ("damage_rolled", {"faces": [7, 7, 10, 3], "damage": 2}),
+            ("endure_rolled", {"pokemon": "Abra", "faces": [6], "score": 1}),
+            ("damage_taken", {"pokemon": "Abra", "amount": 1}),
+            slot(1, "Abra"),
+        ],
+    )
+    assert fight.state["reaction"] is None
+    # the attacker's attack and damage dice are the attacker's, the endure die the defender's
+    assert source.owners == ["Machoc"] * 7 + ["Abra"]
+    assert not [e for e in fight.events if e["type"] == "reaction_asked" and e is not asked]
+    finish(fight)
+
+
+def test_pk_14_a_counter_answered_by_the_defender_alternates_whose_dice_are_rolled() -> None:
+    kicker = mon("Kicklee", "a", ("Combat",), (KICK,), strength=3, dexterity=4)
+    kanga = mon("Kangourex", "b", moves=(SLAM, GROWL), energy=6, constitution=3)
+    fight = Fight.start(ASKED, {"pokemon": [kicker, kanga]}, GivenFaces([5, 5]))
+    source = recorded([6, 1, 2, 7, 8, 9, 9, 6, 6, 6])
+    fight.act(order("Kicklee", "move", move="Mawashi Geri"), source)
+    assert fight.events[-1]["responses"] == ["none", "endure", "dodge", "counter"]
+    fight.act(order("Kangourex", "respond", response="counter", counter_move="ecrasement"), source)
+    given = next(i for i, e in enumerate(fight.events) if e["type"] == "reaction_given")
+    assert [e["type"] for e in fight.events[given : given + 6]] == [
+        "reaction_given",
+        "counter_started",
+        "counter_resolved",
+        "attack_rolled",
+        "damage_rolled",
+        "damage_taken",
+    ]
+    assert fight.events[given]["counter_move"] == "Écrasement"
+    # exchange: Kicklee's 3 d10, Kangourex's 2; then the winner Kangourex's attack and damage
+    assert source.owners == ["Kicklee"] * 3 + ["Kangourex"] * 7
+
+
+def test_pk_12_a_defender_asleep_may_only_endure_or_take_the_blow() -> None:
+    sleepy = mon("Ronflex", "b", condition="Sommeil", vitality=20)
+    fight = Fight.start(ASKED, {"pokemon": [MACHOC, sleepy]}, GivenFaces([9, 5, 50]))
+    fight.act(order("Machoc", "move", move="Poing Karaté", target="Ronflex"), GivenFaces([]))
+    assert fight.events[-1]["responses"] == ["none", "endure"]
+    refuse(fight, order("Ronflex", "respond", response="dodge"), "PK-16", "asleep")
+
+
+@pytest.mark.parametrize(
+    ("default", "asleep", "kind"),
+    [("endure", False, "endure_rolled"), ("dodge", False, "dodge_rolled"), ("dodge", True, None)],
+)
+def test_pk_12_a_tables_default_answer_keeps_the_old_speed(
+    default: str, asleep: bool, kind: str | None
+) -> None:
+    """`reactions = endure | dodge`: the attack resolves at once with that answer (a dodge the
+    defender cannot make is an endure); the defence roll is still the defender's."""
+    extra: dict[str, Any] = {"condition": "Sommeil"} if asleep else {}
+    target = mon("Ronflex", "b", vitality=20, **extra)
+    setup = {"pokemon": [MACHOC, target], "settings": {"reactions": default}}
+    fight = Fight.start(ASKED, setup, GivenFaces([9, 5]))
+    # attack, damage, two defence dice, and a sleeper's wake roll when its slot opens
+    source = recorded([8, 9, 2, 7, 7, 10, 3, 6, 6, *([50] if asleep else [])])
+    fight.act(order("Machoc", "move", move="Poing Karaté", target="Ronflex"), source)
+    kinds = [e["type"] for e in fight.events]
+    assert "reaction_asked" not in kinds and "reaction_given" not in kinds
+    assert (kind or "endure_rolled") in kinds
+    assert source.owners == ["Machoc"] * 7 + ["Ronflex"] * (3 if asleep else 2)
+
+
+def test_pk_12_a_fight_from_before_answers_were_asked_plays_as_it_did() -> None:
+    """A `fight_started` without the `reactions` setting (journals written before): no answer
+    in the attacker's command is none, and every die is the acting command's."""
+    started = Fight.start(ASKED, {"pokemon": [MACHOC, ABRA]}, GivenFaces([9, 5]))
+    legacy = [dict(started.events[0]), *started.events[1:]]
+    legacy[0]["settings"] = {k: v for k, v in legacy[0]["settings"].items() if k != "reactions"}
+    fight = Fight(ASKED, legacy)
+    assert fight.state["settings"]["reactions"] == "attacker"
+    source = recorded([8, 9, 2, 7, 7, 10, 3])
+    fight.act(order("Machoc", "move", move="Poing Karaté", target="Abra"), source)
+    assert [e["type"] for e in fight.events[-4:]] == [
+        "attack_rolled",
+        "damage_rolled",
+        "damage_taken",
+        "slot_opened",
+    ]
+    assert source.owners == [None] * 7

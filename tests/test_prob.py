@@ -33,9 +33,12 @@ from jdr.prob import (
     sum_distributions,
     unit,
 )
+from jdr.prob import exact as exact_engine
 
 # `jdr.prob.convolve` is also the name of a function re-exported by `jdr.prob`.
 convolve_module = importlib.import_module("jdr.prob.convolve")
+EXACT_ENGINES: tuple[exact_engine.Engine, ...] = ("flint", "python")
+"""The exact engine's arithmetic: FLINT, and the built-in one it falls back to."""
 
 
 # --- oracles --------------------------------------------------------------------------------------
@@ -198,13 +201,42 @@ def test_fft_path_agrees_with_exact_engine_on_one_component(
 @example(pool=Pool.of((ScoredDie.threshold(10, 1, 1), 3), (ScoredDie.threshold(6, 4, 2), 3)))
 def test_both_engines_equal_brute_force_enumeration(pool: Pool) -> None:
     truth = brute_force(pool)
-    exact = pool_distribution(pool, exact=True)
-    assert as_dict(exact) == truth
+    for arithmetic in EXACT_ENGINES:
+        with exact_engine.using(arithmetic):
+            assert as_dict(pool_distribution(pool, exact=True)) == truth, arithmetic
     assert all(isinstance(p, Fraction) for p in truth.values())
     fast = pool_distribution(pool)
     assert set(as_dict(fast)) <= set(truth)
     for vector, p in truth.items():
         assert fast.probability(vector) == pytest.approx(float(p), abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pool=grid_pools())
+@example(pool=Pool.of((passion(100), 40)))
+@example(pool=Pool.of((ScoredDie.threshold(10, 6, 1), 40), (ScoredDie.threshold(6, 4, 2), 3)))
+def test_flint_and_the_builtin_exact_engine_give_the_same_whole_numbers(pool: Pool) -> None:
+    with exact_engine.using("flint"):
+        flint = pool_distribution(pool, exact=True)
+    with exact_engine.using("python"):
+        builtin = pool_distribution(pool, exact=True)
+    assert flint.offset == builtin.offset
+    assert flint.denominator == builtin.denominator
+    assert flint.weights.shape == builtin.weights.shape
+    assert flint.weights.tolist() == builtin.weights.tolist()
+    assert all(type(w) is int for w in flint.weights.flat)
+
+
+@pytest.mark.parametrize("arithmetic", EXACT_ENGINES)
+def test_exact_convolve_and_power_of_two_components_on_each_engine(
+    arithmetic: exact_engine.Engine,
+) -> None:
+    d10 = die_distribution(ScoredDie.threshold(10, 6, 1), exact=True)
+    d6 = die_distribution(ScoredDie.threshold(6, 4, 2), exact=True)
+    pool = Pool.of((ScoredDie.threshold(10, 6, 1), 3), (ScoredDie.threshold(6, 4, 2), 2))
+    with exact_engine.using(arithmetic):
+        assert as_dict(convolve(power(d10, 3), power(d6, 2))) == brute_force(pool)
+        assert as_dict(power(d10, 1)) == as_dict(d10)
 
 
 @pytest.mark.parametrize(

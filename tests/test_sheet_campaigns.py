@@ -57,6 +57,7 @@ def test_pk_24_a_pokemon_gains_xp_in_a_fight_then_buys_an_ev(
     )
     answer(capsys, "sheet", "set", "Pikachu", "species=Pika", "--campaign", "C", "--db", db)
     act(capsys, db, "Pikachu", "move", "move=Éclair", "target=Rattata", "--seed", "3")
+    act(capsys, db, "Rattata", "respond", "response=none", "--seed", "3")  # PK-12: asked of it
     shown = answer(capsys, "fight", "show", "1", "--db", db)
     assert shown["state"]["over"] and shown["state"]["winner"] == "a"  # the fight kept its copy
     review = answer(capsys, "fight", "outcome", "1", "--db", db)["outcome"]

@@ -174,11 +174,11 @@ def test_act_redecides_after_a_conflict(store: Store, monkeypatch: pytest.Monkey
     sneaked: list[int] = []
 
     def record_after_a_rival(
-        campaign: int, row: JournalRow, append: FightAppend, sheets: Any = ()
+        campaign: int, row: JournalRow, append: FightAppend, sheets: Any = (), disclose: Any = ()
     ) -> Any:
         if not sneaked:  # Ana's first decision loses the race to another process's attack
             sneaked.append(store.append(append.fight_id, append.expected_version, [rival_attack]))
-        return real_record(campaign, row, append, sheets)
+        return real_record(campaign, row, append, sheets, disclose)
 
     rival_attack = {"type": "attacked", "actor": "Ana", "target": "Bo", "faces": [], "damage": 1}
     monkeypatch.setattr(store, "record", record_after_a_rival)

@@ -21,6 +21,7 @@ from jdr.cli.render import (
     decimal,
     distribution_table,
     emit_json,
+    exact_notice,
     extra_lines,
     jsonable,
     outcomes_table,
@@ -224,6 +225,7 @@ def run_odds(
 ) -> None:
     assert action.odds is not None  # only actions with odds are listed
     params, source = read_params(system, action, action.params, values, common)
+    exact_notice(common.exact)
     odds = action.odds(params, common.exact)
     if common.json:
         payload = _payload(system, action, params)
@@ -258,6 +260,7 @@ def run_advise(
 ) -> None:
     assert action.advise is not None  # only actions with an advisor are listed
     params, source = read_params(system, action, action.advise.params, values, common)
+    exact_notice(common.exact)
     advice = action.advise.advise(params, common.exact)
     sentence = advice.summary() if advice.summary is not None else ""
     if common.json:

@@ -10,6 +10,9 @@ creating anything (`jdr.store.names`).
     $ jdr roll pokemon <TAB>          check  attack  capture  initiative  counter
     $ jdr sheet show --campaign <TAB> the campaigns
     $ jdr fight act 3 <TAB>           the fighters of fight 3
+    $ jdr fight act 3 Kaito <TAB>     what Kaito may play now: attack defend technique flee
+    $ jdr fight act 3 Kaito attack <TAB>  its keys: target= protector=
+    $ jdr fight act 3 Kaito attack target=<TAB>  the fighters
 
 In bash, a name with a space completes with the space escaped (`Kaito\\ Arashi`).
 """
@@ -93,3 +96,79 @@ def journal_actors(ctx: Any, incomplete: str) -> list[str]:
 
     params = getattr(ctx, "params", {}) or {}
     return _matching(character_names(_db(ctx), params.get("name")), incomplete)
+
+
+def _fight(ctx: Any) -> tuple[Any, Any] | None:
+    """The system and the state of the fight typed so far (`FIGHT`), or None."""
+    from jdr.errors import JdrError
+    from jdr.store import StoredEvent
+    from jdr.store.names import fight_story
+    from jdr.systems import default_registry
+
+    params = getattr(ctx, "params", {}) or {}
+    fight = params.get("fight")
+    if not isinstance(fight, int):
+        return None
+    system_id, stored = fight_story(_db(ctx), fight)
+    if system_id is None:
+        return None
+    try:
+        system = default_registry().get(system_id)
+    except JdrError:
+        return None
+    if system.fight is None:
+        return None
+    from jdr.fights.fold import fold
+    from jdr.fights.service import effective_events
+
+    events = [StoredEvent(seq, action, event) for seq, action, event in stored]
+    return system, fold(system.fight, effective_events(events))
+
+
+def fight_commands(ctx: Any, incomplete: str) -> list[str]:
+    """`jdr fight act FIGHT ACTOR <TAB>`: what ACTOR may play now in that fight."""
+    from jdr.errors import JdrError
+    from jdr.fights.service import legal_now
+
+    found = _fight(ctx)
+    if found is None:
+        return []
+    system, state = found
+    try:
+        names = legal_now(system, state, (getattr(ctx, "params", {}) or {}).get("actor"))
+    except (JdrError, KeyError, TypeError):
+        return []
+    return _matching(names, incomplete)
+
+
+def fight_keys(ctx: Any, incomplete: str) -> list[str]:
+    """`jdr fight act FIGHT ACTOR COMMAND <TAB>`: its keys (`target=`), then a key's values:
+    the fighters for a key naming one, the choices of a choice."""
+    from jdr.errors import JdrError
+    from jdr.fights.commands import FIGHTER
+    from jdr.params import choices_of
+
+    found = _fight(ctx)
+    params = getattr(ctx, "params", {}) or {}
+    commands = getattr(found[0], "fight_commands", None) if found else None
+    if commands is None or not params.get("command"):
+        return []
+    try:
+        model = commands.get(params["command"]).keys
+    except JdrError:
+        return []
+    given = {str(pair).partition("=")[0] for pair in params.get("pairs") or []}
+    name, equals, _value = incomplete.partition("=")
+    if not equals:
+        keys = [f"{k}=" for k in model.model_fields if k not in given]
+        return _matching(keys, incomplete)
+    info = model.model_fields.get(name)
+    if info is None:
+        return []
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    values = list(choices_of(info.annotation))
+    if extra.get(FIGHTER):
+        from jdr.store.names import fighter_names
+
+        values = fighter_names(_db(ctx), int(params["fight"]))
+    return _matching([f"{name}={value}" for value in values], incomplete)

@@ -1,25 +1,25 @@
-"""`jdr demo`, second half: a short fight in each system, played in a throw-away database.
+"""`jdr demo`, second half: a short fight in each system, played in a throw-away database and told
+in sentences, with a recap ready to post for two of them.
 
-Each fight is the script of `tests/test_cli_fight.py`: the example sheets, the setup, then two
-legal commands with given faces or a fixed seed, so the output is the same on every run.
+Each fight is a script like those of `tests/test_cli_fight.py`: the example sheets, the setup,
+then legal commands with given faces or a fixed seed, so the output is the same on every run.
 """
 
 from __future__ import annotations
 
 import tempfile
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
 from jdr.cli.render import command_line
-from jdr.i18n import _
 from jdr.systems.protocol import Json, RuleSystem
 
 SEED = "1"
 """The seed of every command that gives no faces: the demo never asks the system's randomness."""
-
-MAX_LINE = 100
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class Script:
     sides: dict[str, str] = field(default_factory=dict)
     faces: str | None = None
     commands: tuple[Command, ...] = ()
+    recap: str | None = None
+    """A format to show the whole fight's recap in (bbcode, markdown, text), or none."""
 
 
 SCRIPTS = (
@@ -52,15 +54,18 @@ SCRIPTS = (
             Command("Kaito", "attack", ("target=Corbeau",), faces="15"),
             Command("Corbeau", "defend"),
         ),
+        recap="bbcode",
     ),
     Script(
         "pokemon",
         (("pokemon.toml", "Pika"), ("pokemon.toml", "Chu")),
         faces="9,2",
         commands=(
-            Command("Pika", "move", ("move=Éclair", "target=Chu"), seed="3"),
+            Command("Pika", "move", ("move=Éclair", "target=Chu")),
+            Command("Chu", "respond", ("response=dodge",), seed="3"),
             Command("Chu", "wait"),
         ),
+        recap="markdown",
     ),
     Script(
         "passion",
@@ -69,6 +74,10 @@ SCRIPTS = (
         commands=(
             Command("Romuald", "choose_marker", ("marker=2",)),
             Command("Cyber-ninja", "choose_marker", ("marker=0",)),
+            Command(
+                "Romuald", "attack", ("target=Cyber-ninja", "dice=2d6", "weapon=Pied"), faces="4,6"
+            ),
+            Command("Romuald", "settle"),
         ),
     ),
     Script(
@@ -104,10 +113,6 @@ def _source_words(faces: str | None, seed: str | None) -> list[str]:
     return ["--seed", seed or SEED]
 
 
-def _short(line: str) -> str:
-    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
-
-
 def play_fights(out: Console, lang: str) -> None:
     """Each system's fight in a temporary database, removed when the demo ends."""
     from jdr.store import open_store
@@ -125,8 +130,8 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
     from jdr.cli.store_commands import validate_file
     from jdr.dice import make_source
     from jdr.fights import service
-    from jdr.fights.recap import event_line
-    from jdr.fights.setup import build_setup, make_command, parse_pairs, participants
+    from jdr.fights.setup import build_setup, participants
+    from jdr.fights.story import chapters
     from jdr.store import Store
     from jdr.systems import default_registry
     from jdr.systems.protocol import display_name
@@ -157,32 +162,43 @@ def _play(out: Console, store: object, script: Script, lang: str) -> None:
     opened = service.open_fight(
         store, campaign_id, rules, build_setup(system, fighters, {}), names, rng
     )
-    fight_id, events = opened.fight_id, opened.events
-    _events(out, [event_line(e) for e in events])
-    recap: str | None = None
+    fight_id = opened.fight_id
+    _events(out, chapters(system, store.events(fight_id))[-1].lines())
     for command in script.commands:
         words = ["jdr", "fight", "act", str(fight_id), command.actor, command.action]
         words += list(command.pairs)
         words += _source_words(command.faces, command.seed)
         out.print("$ " + command_line(*words), markup=False)
-        decided = make_command(system, command.actor, command.action, parse_pairs(command.pairs))
         rng = make_source(faces=command.faces, seed=None if command.faces else command.seed or SEED)
-        acted = service.act(store, fight_id, rules, decided, rng)
-        _events(out, [event_line(e) for e in acted.events])
-        if system.id == "plus-ultra" and recap is None:
-            from jdr.systems.plus_ultra.recap import render_recap
-
-            after = service.state(store, fight_id, rules)
-            recap = render_recap(after, command.actor, acted.events, "bbcode")
+        salt = partial(str, f"demo-{fight_id}-{command.actor}")  # a real fight's is random
+        service.play(
+            store,
+            fight_id,
+            system,
+            command.actor,
+            command.action,
+            command.pairs,
+            rng,
+            salt=salt,
+        )
+        _events(out, chapters(system, store.events(fight_id))[-1].lines())
     _decision(out, system)
-    if recap is not None:
-        out.print(_("Plus Ultra recap for the forum (BBCode):"))
-        out.print(recap, markup=False, highlight=False)
+    if script.recap is not None:
+        _recap(out, system, store.events(fight_id), fight_id, script.recap)
+
+
+def _recap(out: Console, system: RuleSystem, stored: list[Any], fight: int, fmt: str) -> None:
+    from jdr.fights.recap import recap
+
+    made = recap(system, stored, fmt, fight, whole=True)
+    out.print("$ " + command_line("jdr", "fight", "recap", fight, "--all", "--format", fmt),
+              markup=False)  # fmt: skip
+    out.print(made.text, markup=False, highlight=False)
 
 
 def _events(out: Console, lines: list[str]) -> None:
     for line in lines:
-        out.print("  " + _short(line), markup=False, highlight=False)
+        out.print("  " + line, markup=False, highlight=False)
 
 
 def _decision(out: Console, system: RuleSystem) -> None:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from jdr.cli.render import console, decimal, distribution_table, emit_json, jsonable
+from jdr.cli.render import (
+    console,
+    decimal,
+    distribution_table,
+    emit_json,
+    exact_notice,
+    jsonable,
+)
 from jdr.i18n import _
 
 if TYPE_CHECKING:
@@ -31,6 +38,7 @@ def dice(
             from jdr.errors import InputError
 
             raise InputError("--campaign", journal.campaign, "-", _("only for a roll, not --odds"))
+        exact_notice(exact)
         distribution = notation.odds(expression, exact=exact)
         mean = distribution.mean()
         rows = distribution.to_list()

@@ -1,7 +1,10 @@
-"""`jdr fight new|act|show|log|undo|redo|recap|end`: play a stored fight, one command per process.
+"""`jdr fight new|act|commands|show|log|undo|redo|recap|end`: play a stored fight, one command
+per process, told in sentences.
 
 Every command takes `--db URL`, `--json` (one JSON object on stdout) and `--lang`. The fight's
-state is never kept between commands: each one folds the stored events again.
+state is never kept between commands: each one folds the stored events again. What is printed
+comes from the core (`jdr.fights.service`, `story`, `view`, `recap`, the systems' narration and
+command models): this module only reads the line and prints.
 
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
@@ -11,9 +14,16 @@ from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from jdr.cli import complete
+from jdr.cli.fight_output import (
+    command_help,
+    print_commands,
+    print_events,
+    print_legal,
+    print_log,
+    print_state,
+)
 from jdr.cli.render import console, emit_json
 from jdr.cli.stored import CLIENT_SEED_HELP, DB_HELP, JSON_HELP, LANG_HELP, opened
 from jdr.i18n import N_, _
@@ -32,10 +42,29 @@ FIGHT_HELP = N_("The fight's number.")
 FACES_HELP = N_("Faces already rolled, in roll order.")
 SEED_HELP = N_("Seed for a reproducible roll.")
 ENDED = "ended"
+COMMAND_HELP = "jdr.command_help"
+"""`ctx.meta` key: `--help` was given after a fight command's name (its keys are shown)."""
+
+
+class _ActCommand(typer.core.TyperCommand):
+    """`jdr fight act`: `--help` after a command's name shows that command's keys, not the
+    options of `act` itself."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if "--help" in args:
+            rest = [arg for arg in args if arg != "--help"]
+            try:
+                parsed = super().parse_args(ctx, rest)
+            except typer._click.ClickException:  # too few words for a command's help: act's
+                parsed = None
+            if parsed is not None and ctx.params.get("command"):
+                ctx.meta[COMMAND_HELP] = True
+                return parsed
+        return super().parse_args(ctx, args)
 
 
 def build_fight() -> typer.Typer:
-    """`jdr fight new|act|show|log|undo|redo|recap|end`."""
+    """`jdr fight new|act|commands|show|log|undo|redo|recap|end`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -83,16 +112,35 @@ def build_fight() -> typer.Typer:
         order: Annotated[
             str | None, typer.Option("--order", metavar="A,B,…", help=_("The order of play."))
         ] = None,
+        setting: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--setting",
+                metavar="KEY=VALUE",
+                help=_(
+                    "A table's setting for this fight, e.g. reactions=dodge (Pokémon: the"
+                    " defender's answer given at once)."
+                ),
+            ),
+        ] = None,
         seed: seed_option = None,
         faces: faces_option = None,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _new(campaign, with_, side, order, seed, faces, db, json)
+        _new(campaign, with_, side, order, setting, seed, faces, db, json)
 
-    @app.command("act", help=_("Play a command in a fight: FIGHT ACTOR COMMAND [key=value …]."))
+    @app.command(
+        "act",
+        cls=_ActCommand,
+        help=_(
+            "Play a command in a fight: FIGHT ACTOR COMMAND [key=value …]; "
+            "FIGHT ACTOR COMMAND --help shows the command's keys."
+        ),
+    )
     def act_command(
+        ctx: typer.Context,
         fight: fight_argument,
         actor: Annotated[
             str,
@@ -100,16 +148,24 @@ def build_fight() -> typer.Typer:
         ],
         command: Annotated[
             str | None,
-            typer.Argument(metavar="[COMMAND]", help=_("The command, e.g. attack.")),
+            typer.Argument(
+                metavar="[COMMAND]",
+                help=_("The command, e.g. attack."),
+                autocompletion=complete.fight_commands,
+            ),
         ] = None,
         pairs: Annotated[
             list[str] | None,
-            typer.Argument(metavar="[KEY=VALUE]…", help=_("The command's options.")),
+            typer.Argument(
+                metavar="[KEY=VALUE]…",
+                help=_("The command's keys."),
+                autocompletion=complete.fight_keys,
+            ),
         ] = None,
         help_commands: Annotated[
             bool,
             typer.Option(
-                "--help-commands", help=_("List the legal commands now, and play nothing.")
+                "--help-commands", help=_("List what ACTOR may play now, and play nothing.")
             ),
         ] = False,
         client_seed: Annotated[
@@ -122,10 +178,48 @@ def build_fight() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
+        if ctx.meta.get(COMMAND_HELP) and command is not None:
+            _command_help(fight, actor, command, db, json)
+            return
         if help_commands:
-            _help_commands(fight, actor, db, json)
+            _commands(fight, actor, None, db, json)
             return
         _act(fight, actor, command, pairs, seed, faces, db, json, client_seed)
+
+    @app.command(
+        "commands",
+        help=_(
+            "What may be played now in a fight (by ACTOR), with an example each; without FIGHT,"
+            " every command of the systems, and with --json their JSON schema."
+        ),
+    )
+    def commands_command(
+        fight: Annotated[
+            int | None, typer.Argument(metavar="[FIGHT]", help=_(FIGHT_HELP), show_default=False)
+        ] = None,
+        actor: Annotated[
+            str | None,
+            typer.Argument(
+                metavar="[ACTOR]",
+                help=_("Who would act."),
+                autocompletion=complete.fighters,
+                show_default=False,
+            ),
+        ] = None,
+        system: Annotated[
+            str | None,
+            typer.Option(
+                "--system",
+                metavar="SYSTEM",
+                help=_("Without FIGHT: this system's commands only."),
+                autocompletion=complete.system_ids,
+            ),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _commands(fight, actor, system, db, json)
 
     def on_fight(handler: Callable[[int, str | None, bool], None]) -> Callable[..., None]:
         """A command taking only FIGHT and the common options, calling `handler`."""
@@ -141,8 +235,8 @@ def build_fight() -> typer.Typer:
         return command
 
     for name, help_text, handler in (
-        ("show", N_("Show a fight: its fighters, whose turn, the legal commands."), _show),
-        ("log", N_("List every stored event of a fight."), _log),
+        ("show", N_("Show a fight: where it stands, each fighter, the legal commands."), _show),
+        ("log", N_("Tell the story of a fight: every action, in sentences."), _log),
         ("undo", N_("Take back the last action of a fight."), partial(_undo_redo, redo=False)),
         ("redo", N_("Put back the action undone last."), partial(_undo_redo, redo=True)),
     ):
@@ -151,8 +245,8 @@ def build_fight() -> typer.Typer:
     @app.command(
         "recap",
         help=_(
-            "Recap a fight's last action (or round N): a Plus Ultra character's turn with "
-            "--actor, else its events."
+            "Recap a fight, ready to post: its last action, round N, a fighter's last action "
+            "(--actor) or the whole fight (--all)."
         ),
     )
     def recap_command(
@@ -170,15 +264,16 @@ def build_fight() -> typer.Typer:
             typer.Option(
                 "--actor",
                 metavar="NAME",
-                help=_("Recap this fighter's part only."),
+                help=_("Recap this fighter's last action (Plus Ultra: its post, PU-11)."),
                 autocompletion=complete.fighters,
             ),
         ] = None,
+        whole: Annotated[bool, typer.Option("--all", help=_("Recap the whole fight."))] = False,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _recap(fight, fmt, round_, actor, db, json)
+        _recap(fight, fmt, round_, actor, whole, db, json)
 
     from jdr.cli.fight_outcome import add_outcome_commands
 
@@ -192,6 +287,7 @@ def _new(
     with_: str,
     side: list[str] | None,
     order: str | None,
+    setting: list[str] | None,
     seed: str | None,
     faces: str | None,
     db: str | None,
@@ -199,7 +295,8 @@ def _new(
 ) -> None:
     from jdr.cli.fight_outcome import record_fighters
     from jdr.cli.journal_commands import journal_json
-    from jdr.fights.service import open_fight
+    from jdr.fights.sealed import public
+    from jdr.fights.service import legal_now, open_fight
     from jdr.fights.setup import build_setup, fighters_named, parse_pairs, participants
 
     given = parse_pairs([p for value in side or [] for p in value.split(",") if p.strip()])
@@ -213,6 +310,8 @@ def _new(
         stored = {c.name: c for c in (store.character_named(found.id, n) for n in typed)}
         names = list(stored)
         options: Json = {}
+        if setting:
+            options["settings"] = parse_pairs([p for v in setting for p in v.split(",") if p])
         if order:
             given_order = _names("--order", order)
             options["order"] = fighters_named("--order", given_order, names, keep_unknown=True)
@@ -225,7 +324,9 @@ def _new(
         started = open_fight(store, found.id, system.fight, setup, names, rng)
         fight_id, events = started.fight_id, started.events
         record_fighters(store, fight_id, list(stored.values()))  # their revisions (issue 16)
-        legal = system.fight.legal_commands(_state(store, fight_id, system))
+        state = _state(store, fight_id, system)
+    legal = legal_now(system, state)
+    told = _told(system, events, {})
     if json:
         emit_json(
             {
@@ -233,20 +334,20 @@ def _new(
                 "campaign": found.name,
                 "system": system.id,
                 "participants": names,
-                "events": events,
+                "events": public(events),
+                "narration": [t.text for t in told],
                 "legal_commands": legal,
                 "journal": journal_json(found.name, started.entry),
             }
         )
         return
-    out = console()
-    out.print(
+    console().print(
         _("fight {fight} started in campaign {campaign}").format(
             fight=fight_id, campaign=found.name
         ),
         markup=False,
     )
-    _print_events(events, legal, started.entry)
+    print_events(told, system, state, legal, started.entry)
 
 
 def _act(
@@ -260,59 +361,115 @@ def _act(
     json: bool,
     client_seed: str | None = None,
 ) -> None:
-    from jdr.errors import InputError, RulesError
+    from jdr.errors import InputError
     from jdr.fights import service
-    from jdr.fights.setup import make_command, parse_pairs, setup_hook
+    from jdr.fights.sealed import public
 
     rng = _dice(faces, seed)
     with opened(db) as store:
         system = _fight_system(store, fight)
-        rules = system.fight
-        assert rules is not None
         _refuse_ended(store, fight)
         if command is None:
-            legal = rules.legal_commands(service.state(store, fight, rules))
+            legal = service.legal_now(system, _state(store, fight, system), actor)
             raise InputError("COMMAND", None, ", ".join(legal) or "-", _("no command given"))
-        joiner = setup_hook(system, "join_command")
-        if command == "join" and joiner is not None:  # a stored character enters the fight
-            character = store.character_named(store.fight(fight).campaign_id, actor)
-            decided = joiner(character.name, character.sheet, parse_pairs(pairs or []))
-        else:
-            decided = make_command(system, actor, command, parse_pairs(pairs or []))
-        try:
-            acted = service.act(store, fight, rules, decided, rng, client_seed=client_seed)
-        except RulesError as refused:
-            legal = rules.legal_commands(service.state(store, fight, rules))
-            raise RulesError(_legal_message(refused.reason, legal), refused.rule) from None
-        if command == "join" and joiner is not None:  # its sheet's revision (issue 16)
-            from jdr.cli.fight_outcome import record_fighters
-
-            record_fighters(store, fight, [character])
-        legal = rules.legal_commands(_state(store, fight, system))
+        played = service.play(store, fight, system, actor, command, pairs or [], rng, client_seed)
+        acted = played.acted
+        number = acted.version - len(acted.events) + 1
+        stored = store.events(fight)
+        before = _state_before(system, stored, number)
+        state = _state(store, fight, system)
         campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
+    legal = service.legal_now(system, state)
+    told = _told(system, acted.events, before)
     if json:
         emit_json(
             {
                 "fight": fight,
-                "command": decided,
-                "events": acted.events,
+                "command": played.command,
+                "events": public(acted.events),
+                "narration": [t.text for t in told],
                 "version": acted.version,
                 "legal_commands": legal,
                 "journal": _journal_json(campaign, acted.entry),
             }
         )
         return
-    _print_events(acted.events, legal, acted.entry)
+    print_events(told, system, state, legal, acted.entry)
+
+
+def _commands(
+    fight: int | None, actor: str | None, system_id: str | None, db: str | None, json: bool
+) -> None:
+    from jdr.errors import InputError
+    from jdr.fights.sealed import public
+    from jdr.fights.service import legal_now
+
+    if fight is None:
+        if actor is not None:
+            raise InputError("ACTOR", actor, "FIGHT ACTOR", _("an actor needs a fight"))
+        systems = [_system(system_id)] if system_id is not None else _all_systems()
+        if json:
+            emit_json({"systems": {s.id: _schema(s) for s in systems}})
+            return
+        print_commands(systems)
+        return
+    with opened(db) as store:
+        system = _fight_system(store, fight)
+        state = _state(store, fight, system)
+        names = list(store.fight(fight).participants)
+    legal = legal_now(system, state, actor)
+    commands = getattr(system, "fight_commands", None)
+    player = actor or next((n for n in names if legal_now(system, state, n)), None)
+    lines = {n: _example(fight, player, commands, n, state) for n in legal}
+    if json:
+        declared = {c["name"]: c for c in _schema(system)}
+        emit_json(
+            {
+                "fight": fight,
+                "system": system.id,
+                "actor": actor,
+                "legal_commands": legal,
+                "commands": [
+                    {**declared.get(name, {"name": name}), "example": lines[name]} for name in legal
+                ],
+                "state": public(state),
+            }
+        )
+        return
+    print_commands([system], fight, actor, state, legal, lines, names)
+
+
+def _command_help(fight: int, actor: str, command: str, db: str | None, json: bool) -> None:
+    with opened(db) as store:
+        system = _fight_system(store, fight)
+        state = _state(store, fight, system)
+    commands = getattr(system, "fight_commands", None)
+    if commands is None:
+        from jdr.errors import InputError
+
+        raise InputError("COMMAND", command, "-", _("this rule system declares no commands"))
+    declared = commands.get(command)
+    example = _example(fight, actor, commands, declared.name, state)
+    if json:
+        schema = next(c for c in commands.schema() if c["name"] == declared.name)
+        emit_json({"fight": fight, "actor": actor, **schema, "example": example})
+        return
+    command_help(commands, declared.name, example)
 
 
 def _show(fight: int, db: str | None, json: bool) -> None:
+    from jdr.fights.narration import Words
+    from jdr.fights.sealed import public
+    from jdr.fights.service import legal_now
+    from jdr.fights.view import describe
+
     with opened(db) as store:
         record = store.fight(fight)
         campaign = _campaign(store, record.campaign_id)
         system = _fight_system(store, fight)
         state = _state(store, fight, system)
-    assert system.fight is not None
-    legal = system.fight.legal_commands(state)
+    legal = legal_now(system, state)
+    view = describe(getattr(system, "fight_view", None), state, Words("text", state))
     if json:
         emit_json(
             {
@@ -322,97 +479,78 @@ def _show(fight: int, db: str | None, json: bool) -> None:
                 "participants": record.participants,
                 "version": record.version,
                 "status": record.status,
-                "state": state,
+                "state": public(state),
+                "view": {"status": view.status, "fighters": list(view.fighters)},
                 "legal_commands": legal,
             }
         )
         return
-    _print_state(fight, campaign, state, legal)
+    print_state(fight, campaign.name, view, legal)
     if record.status == ENDED:
         console().print(_("this fight has ended"), markup=False)
 
 
 def _log(fight: int, db: str | None, json: bool) -> None:
+    from jdr.fights.sealed import public
+    from jdr.fights.story import chapters
+
     with opened(db) as store:
-        store.fight(fight)
+        system = _fight_system(store, fight)
         stored = store.events(fight)
+    story = chapters(system, stored)
     if json:
+        texts = {}
+        position = 0
+        for chapter in story:
+            for told in chapter.told:
+                texts[position] = told.text
+                position += 1
+            if chapter.said is not None:
+                texts[position] = chapter.said
+                position += 1
         emit_json(
             {
                 "fight": fight,
-                "events": [{"seq": e.seq, "action": e.action, "event": e.event} for e in stored],
+                "events": [
+                    {"seq": e.seq, "action": e.action, "event": public(e.event), "text": texts[i]}
+                    for i, e in enumerate(stored)
+                ],
+                "actions": [
+                    {"action": c.number, "undone": c.undone, "narration": c.lines()} for c in story
+                ],
             }
         )
         return
-    for item in stored:
-        console().print(f"{item.seq:>4}  {_event_line(item.event)}", markup=False)
-
-
-def _help_commands(fight: int, actor: str, db: str | None, json: bool) -> None:
-    with opened(db) as store:
-        system = _fight_system(store, fight)
-        state = _state(store, fight, system)
-    assert system.fight is not None
-    legal = system.fight.legal_commands(state)
-    if json:
-        emit_json({"fight": fight, "actor": actor, "legal_commands": legal})
-        return
-    _print_legal(legal)
+    print_log(story)
 
 
 def _recap(
-    fight: int, fmt: str, round_: int | None, actor: str | None, db: str | None, json: bool
+    fight: int,
+    fmt: str,
+    round_: int | None,
+    actor: str | None,
+    whole: bool,
+    db: str | None,
+    json: bool,
 ) -> None:
     from jdr.cli.journal_commands import fight_entries, recap_footer
-    from jdr.errors import InputError
-    from jdr.fights import fold
-    from jdr.fights.recap import check_format, footnote, render_events
-    from jdr.fights.service import Timeline
+    from jdr.fights.recap import check_format, footnote, recap
 
     check_format(fmt)
     with opened(db) as store:
         system = _fight_system(store, fight)
-        timeline = Timeline.of(store.events(fight))
-        campaign_id = store.fight(fight).campaign_id
-        footer_of = fight_entries(store, campaign_id, fight)
-    rules = system.fight
-    assert rules is not None
-    # every effective event with its action and the round the state is in once it is applied
-    tagged: list[tuple[int, Json, Any]] = []
-    state: Json = {}
-    for action, events in timeline.actions.items():
-        if action in timeline.undone:
-            continue
-        for event in events:
-            state = rules.evolve(state, event)
-            tagged.append((action, event, state.get("round")))
-    if round_ is not None:
-        chosen = [i for i, (_a, _e, number) in enumerate(tagged) if number == round_]
-        if not chosen:
-            rounds = sorted({n for _a, _e, n in tagged if isinstance(n, int)})
-            raise InputError("--round", round_, ", ".join(map(str, rounds)) or "-")
-        title = _("Fight {fight} — round {round}").format(fight=fight, round=round_)
-    else:
-        acted = [a for a, _e, _n in tagged]
-        if actor is not None:  # the last action `actor` played, else the last naming it
-            acted = [a for a, e, _n in tagged if _same(e.get("actor"), actor)] or [
-                a for a, e, _n in tagged if _mentions(e, actor)
-            ]
-        chosen = [i for i, (a, _e, _n) in enumerate(tagged) if acted and a == acted[-1]]
-        number = acted[-1] if acted else "-"
-        title = _("Fight {fight} — action {action}").format(fight=fight, action=number)
-    events = [tagged[i][1] for i in chosen]
+        stored = store.events(fight)
+        record = store.fight(fight)
+        footer_of = fight_entries(store, record.campaign_id, fight)
+    actions = None
+    if actor is not None:
+        actions = _actions_of(system, stored, footer_of, actor, list(record.participants))
     if actor is not None and system.id == "plus-ultra":
-        from jdr.systems.plus_ultra.recap import render_recap
-
-        upto = chosen[-1] + 1 if chosen else len(tagged)
-        text = render_recap(fold(rules, [t[1] for t in tagged[:upto]]), actor, events, fmt)
+        text, numbers, events = _plus_ultra_post(system, stored, actions or [], actor, fmt)
     else:
-        if actor is not None:
-            events = [event for event in events if _mentions(event, actor)]
-        text = render_events(events, fmt, title)
-    actions = sorted({tagged[i][0] for i in chosen})
-    entries = [footer_of[a] for a in actions if a in footer_of]
+        made = recap(system, stored, fmt, fight, round_, actions, whole)
+        text, numbers, events = made.text, made.actions, made.events
+    entries = [footer_of[n] for n in numbers if n in footer_of]
     footer = recap_footer(entries)
     if footer is not None:  # Markdown needs a blank line, or the footnote joins the last item
         text += ("\n\n" if fmt == "markdown" else "\n") + footnote(footer, fmt)
@@ -423,6 +561,7 @@ def _recap(
                 "format": fmt,
                 "round": round_,
                 "actor": actor,
+                "actions": numbers,
                 "events": events,
                 "recap": text,
                 "journal": [
@@ -435,6 +574,89 @@ def _recap(
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _actions_of(
+    system: "RuleSystem",
+    stored: list[Any],
+    entries: "dict[int, Entry]",
+    actor: str,
+    participants: list[str],
+) -> list[int]:
+    """The last effective action `actor` played (the journal says who acted), else the last
+    one whose events name it; none is an `InputError` listing the fighters."""
+    from jdr.errors import InputError
+    from jdr.fights.setup import fighters_named
+    from jdr.fights.story import chapters
+
+    name = fighters_named("--actor", [actor], participants, keep_unknown=True)[0]
+    played = [c for c in chapters(system, stored) if c.said is None and not c.undone]
+    mine = [c.number for c in played if c.number in entries and entries[c.number].actor == name]
+    if not mine:
+        mine = [c.number for c in played if any(_mentions(t.event, name) for t in c.told)]
+    if not mine:
+        raise InputError("--actor", actor, ", ".join(participants) or "-", _("no action of it"))
+    return mine[-1:]
+
+
+def _plus_ultra_post(
+    system: "RuleSystem", stored: list[Any], actions: list[int], actor: str, fmt: str
+) -> tuple[str, list[int], list[Json]]:
+    """PU-11: the recap a Plus Ultra post ends with, for `actor`'s last action."""
+    from jdr.fights.fold import fold
+    from jdr.fights.service import Timeline
+    from jdr.systems.plus_ultra.recap import render_recap
+
+    timeline = Timeline.of(stored)
+    rules = system.fight
+    assert rules is not None
+    upto: list[Json] = []
+    events: list[Json] = []
+    for number, group in timeline.actions.items():
+        if number in timeline.undone:
+            continue
+        upto += group
+        if number in actions:
+            events = list(group)
+            break
+    return render_recap(fold(rules, upto), actor, events, fmt), actions, events
+
+
+def _example(fight: int, actor: str | None, commands: Any, name: str, state: Json) -> str | None:
+    """`jdr fight act 1 Kaito attack target=Corbeau`: one line to copy."""
+    from jdr.cli.render import command_line
+
+    if commands is None or name not in commands.names():
+        return None
+    line = commands.line(name, state, actor)
+    return f"{command_line('jdr', 'fight', 'act', fight, actor or 'ACTOR')} {line}"
+
+
+def _schema(system: "RuleSystem") -> list[Json]:
+    commands = getattr(system, "fight_commands", None)
+    return commands.schema() if commands is not None else []
+
+
+def _all_systems() -> "list[RuleSystem]":
+    from jdr.systems import default_registry
+
+    registry = default_registry()
+    return [registry.get(i) for i in registry.ids()]
+
+
+def _told(system: "RuleSystem", events: list[Json], before: Json) -> list[Any]:
+    from jdr.fights.story import told
+
+    return told(system, events, before)
+
+
+def _state_before(system: "RuleSystem", stored: list[Any], number: int) -> Json:
+    """The fight's state before the action starting at seq `number`."""
+    from jdr.fights.fold import fold
+    from jdr.fights.service import effective_events
+
+    assert system.fight is not None
+    return fold(system.fight, effective_events([e for e in stored if e.action < number]))
 
 
 def _dice(faces: str | None, seed: str | None) -> "RandomSource | None":
@@ -502,102 +724,45 @@ def _refuse_ended(store: "Store", fight_id: int) -> None:
 def _mentions(event: Json, name: str) -> bool:
     """Whether `name` (as people type it, `jdr.names`) is one of the event's values (or in one
     of its lists)."""
-    return any(
-        _same(v, name) or (isinstance(v, list) and any(_same(each, name) for each in v))
-        for v in event.values()
-    )
-
-
-def _same(value: Any, name: str) -> bool:
     from jdr.names import same
 
-    return isinstance(value, str) and same(value, name)
+    def named(value: Any) -> bool:
+        return isinstance(value, str) and same(value, name)
 
-
-def _legal_message(reason: str, legal: list[str]) -> str:
-    return _("{reason}; legal commands now: {commands}").format(
-        reason=reason, commands=", ".join(legal) or "-"
+    return any(
+        named(v) or (isinstance(v, list) and any(named(each) for each in v)) for v in event.values()
     )
 
 
 def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
-    from jdr.cli.journal_commands import fight_entries
     from jdr.fights import service
+    from jdr.fights.story import chapters
 
     with opened(db) as store:
         system = _fight_system(store, fight)
         _refuse_ended(store, fight)
         acted = service.redo(store, fight) if redo else service.undo(store, fight)
         state = _state(store, fight, system)
-        found = store.campaign_by_id(store.fight(fight).campaign_id)
-        campaign = found.name
-        seq = acted.events[0]["seq"]
-        original = fight_entries(store, found.id, fight).get(seq)
-    assert system.fight is not None
-    legal = system.fight.legal_commands(state)
+        campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
+        stored = store.events(fight)
+    legal = service.legal_now(system, state)
+    said = chapters(system, stored)[-1].lines()
     if json:
         emit_json(
             {
                 "fight": fight,
                 "events": acted.events,
+                "narration": said,
                 "version": acted.version,
                 "legal_commands": legal,
                 "journal": _journal_json(campaign, acted.entry),
             }
         )
         return
-    text = _("redone: {action}") if redo else _("undone: {action}")
-    console().print(text.format(action=_command_text(original, seq)), markup=False)
+    for line in said:
+        console().print(line, markup=False)
     _print_journal(acted.entry)
-    _print_legal(legal)
-
-
-def _command_text(entry: "Entry | None", seq: int) -> str:
-    """A fight action as its player typed it, `Kaito: attack target=Corbeau`, from its journal
-    entry (an action without one, from before the journal, is named by its place in the log)."""
-    context = (entry.context or {}) if entry is not None else {}
-    if not context.get("action"):
-        return _("the action at line {seq} of the log").format(seq=seq)
-    params = context.get("params") or {}
-    pairs = (f"{k}={_shown(v)}" for k, v in params.items() if k not in ("action", "actor"))
-    words = [str(context["action"]), *pairs]
-    actor = context.get("actor")
-    command = " ".join(words)
-    if actor is None:
-        return command
-    return _("{actor}: {command}").format(actor=actor, command=command)
-
-
-def _scalar(value: Any) -> bool:
-    from jdr.fights.recap import scalar
-
-    return scalar(value)
-
-
-def _shown(value: Any) -> str:
-    from jdr.fights.recap import shown
-
-    return shown(value)
-
-
-def _event_line(event: Json) -> str:
-    from jdr.fights.recap import event_line
-
-    return event_line(event)
-
-
-def _print_legal(legal: list[str]) -> None:
-    console().print(
-        _("legal commands: {commands}").format(commands=", ".join(legal) or "-"), markup=False
-    )
-
-
-def _print_events(events: list[Json], legal: list[str], entry: "Entry | None" = None) -> None:
-    out = console()
-    for event in events:
-        out.print(_event_line(event), markup=False)
-    _print_journal(entry)
-    _print_legal(legal)
+    print_legal(legal)
 
 
 def _print_journal(entry: "Entry | None") -> None:
@@ -612,30 +777,3 @@ def _journal_json(campaign: str, entry: "Entry | None") -> Json | None:
     from jdr.cli.journal_commands import journal_json
 
     return None if entry is None else journal_json(campaign, entry)
-
-
-def _print_state(fight: int, campaign: "Campaign", state: Json, legal: list[str]) -> None:
-    from rich.markup import escape
-
-    from jdr.fights.setup import per_participant, to_play
-    from jdr.fights.view import fighter_line
-
-    out = console()
-    title = _("fight {fight}").format(fight=fight)
-    out.print(f"[bold]{escape(title)}[/bold] — {escape(campaign.name)}")
-    fighters = per_participant(state)
-    if fighters is not None:  # one line per fighter: the gauges, the flags that are on
-        for data in fighters.values():
-            out.print(fighter_line(data), markup=False)
-    else:
-        table = Table(show_header=True, header_style="bold")
-        table.add_column(_("field"))
-        table.add_column(_("value"))
-        for key, value in state.items():
-            if _scalar(value) or (isinstance(value, list) and all(_scalar(v) for v in value)):
-                table.add_row(key, _shown(value))
-        out.print(table)
-    turn = to_play(state)
-    if turn is not None:
-        out.print(_("to play: {who}").format(who=_shown(turn)), markup=False)
-    _print_legal(legal)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli import complete
-from jdr.cli.render import command_line, console, emit_json, percent
+from jdr.cli.render import command_line, console, emit_json, fraction_text, percent
 from jdr.cli.stored import (
     DB_HELP,
     JSON_HELP,
@@ -152,7 +152,9 @@ def journal_lines(entry: "Entry", replayed: bool = False) -> list[str]:
         lines.append(_("faces from a test seed: recorded, not derived from the campaign's seed"))
     if replayed:
         lines.append(_("this action id was already rolled: the same roll again"))
-    if entry.hidden:
+    if entry.hidden and "fight" in (entry.context or {}):
+        lines.append(_("sealed choice: only its hash is public until every fighter has chosen"))
+    elif entry.hidden:
         lines.append(_("hidden roll: only its hash is public until `jdr journal disclose`"))
     return lines
 
@@ -308,6 +310,8 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
         campaign = store.campaign(name)
         entries = public_entries(store, campaign)
         epochs = store.epochs(campaign.id)
+        sealed = {r.seq for r in store.journal(campaign.id) if r.action_id.startswith("#fight")}
+    said = _fight_sentences(campaign.system, entries)
     if last is not None:
         entries = entries[-last:]
     if json:
@@ -316,6 +320,7 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
                 "campaign": name,
                 "commitment": epochs[-1].commitment if epochs else None,
                 "entries": [e.to_json() for e in entries],
+                "summaries": {str(e.seq): said[e.seq] for e in entries if e.seq in said},
             }
         )
         return
@@ -335,7 +340,8 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
         table.add_column(column)
     for entry in entries:
         if not entry.disclosed:
-            table.add_row(str(entry.seq), short(entry.hash), "", _("hidden roll"), "", "")
+            hidden = _("sealed choice") if entry.seq in sealed else _("hidden roll")
+            table.add_row(str(entry.seq), short(entry.hash), "", hidden, "", "")
             continue
         context = entry.context or {}
         rolls = (entry.dice or {}).get("rolls", [])
@@ -346,15 +352,31 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
             str(entry.seq),
             short(entry.hash),
             str(context.get("actor") or "-"),
-            _action_text(context),
+            _action_text(context, entry.seq in said),
             dice or "-",
-            _result_text(entry.result or {}),
+            said.get(entry.seq) or _result_text(entry.result or {}),
         )
     out.print(table)
 
 
-def _action_text(context: Json) -> str:
+def _fight_sentences(system_id: str, entries: "list[Entry]") -> dict[int, str]:
+    """What each fight action did, in words, when the campaign's system is installed."""
+    from jdr.errors import JdrError
+    from jdr.fights.story import entry_summaries
+    from jdr.systems import default_registry
+
+    try:
+        system = default_registry().get(system_id)
+    except JdrError:
+        return {}
+    return entry_summaries(system, entries) if system.fight is not None else {}
+
+
+def _action_text(context: Json, told: bool = False) -> str:
+    """The roll's action; a fight's number (and the command, when no sentence tells it)."""
     action = str(context.get("action", "?"))
+    if "fight" in context and told:
+        return _("fight {fight}").format(fight=context["fight"])
     if "fight" in context:
         return _("fight {fight}: {action}").format(fight=context["fight"], action=action)
     if "sheet" in context:  # a sheet's own revision, or a roll made through it
@@ -370,14 +392,12 @@ def _result_text(result: Json) -> str:
         return _(str(result["outcome"]))
     if "total" in result:
         return str(result["total"])
-    events = result.get("events")
-    if isinstance(events, list):
-        return ", ".join(str(e.get("type", "?")) for e in events if isinstance(e, dict))
     return "-"
 
 
 def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:
-    from jdr.cli.render import jsonable
+    from jdr.cli.render import exact_notice, jsonable
+    from jdr.journal.entries import rollers
     from jdr.journal.luck import audit, face_luck
     from jdr.journal.service import public_entries
     from jdr.systems import default_registry
@@ -388,10 +408,12 @@ def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool)
     system = default_registry().get(campaign.system)
     luck = getattr(system, "luck", None) or face_luck
     rolls = [
-        (entry.actor if entry.actor is not None else "-", entry_dice(entry))
+        (who if who is not None else "-", dice)
         for entry in entries
         if entry.disclosed and (entry.dice or {}).get("source") == "derived"
+        for who, dice in rollers(entry)
     ]
+    exact_notice(exact)
     report = audit(rolls, luck, actor, exact)
     if json:
         emit_json(
@@ -454,7 +476,7 @@ def _print_luck(
             if exact:
                 fraction = s.percentile if isinstance(s.percentile, Fraction) else None
                 floats = floats or fraction is None
-                cells.append(f"{fraction.numerator}/{fraction.denominator}" if fraction else "-")
+                cells.append(fraction_text(fraction) if fraction else "-")
             table.add_row(*cells)
     out.print(table)
     out.print(
@@ -471,10 +493,6 @@ def _print_luck(
             markup=False,
             style="dim",
         )
-
-
-def entry_dice(entry: "Entry") -> list[tuple[int, int]]:
-    return [(int(size), int(face)) for size, face in (entry.dice or {}).get("rolls", [])]
 
 
 def _number(value: Any) -> str:

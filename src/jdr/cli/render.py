@@ -26,8 +26,10 @@ __all__ = [
     "decimal",
     "distribution_table",
     "emit_json",
+    "exact_notice",
     "exact_text",
     "extra_lines",
+    "fraction_text",
     "jsonable",
     "outcomes_table",
     "percent",
@@ -40,10 +42,25 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
+def fraction_text(value: Fraction) -> str:
+    """`"a/b"`, however many digits: exact odds of long chains have denominators past Python's
+    4,300-digit default for printing an integer (a guard against parsing, not printing).
+
+    >>> fraction_text(Fraction(1, 10**5000))[:8], len(fraction_text(Fraction(1, 10**5000)))
+    ('1/100000', 5003)
+    """
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return f"{value.numerator}/{value.denominator}"
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
 def probability_json(value: Any, exact: bool) -> Any:
     """A probability for JSON: a float, or `"a/b"` in exact mode."""
     if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}" if exact else float(value)
+        return fraction_text(value) if exact else float(value)
     if isinstance(value, float) and exact:
         return str(Fraction(value).limit_denominator())
     return value
@@ -64,6 +81,17 @@ def emit_json(payload: Mapping[str, Any]) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
 
 
+def exact_notice(exact: bool) -> None:
+    """Before exact odds: one line on stderr if they must run without FLINT (slower)."""
+    if not exact:
+        return
+    from jdr.prob.exact import fallback_notice
+
+    notice = fallback_notice()
+    if notice is not None:
+        sys.stderr.write(notice + "\n")
+
+
 def command_line(*words: object) -> str:
     """A command as a shell takes it, each word quoted if it needs to be.
 
@@ -75,7 +103,7 @@ def command_line(*words: object) -> str:
 
 def exact_text(value: Any) -> str:
     if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
+        return fraction_text(value)
     return percent(value)
 
 

@@ -9,6 +9,7 @@ from jdr.dice.source import (
     SystemRandom,
     make_source,
     parse_faces,
+    rolled_for,
 )
 
 __all__ = [
@@ -25,4 +26,5 @@ __all__ = [
     "make_source",
     "parse_faces",
     "roll_pool",
+    "rolled_for",
 ]

@@ -82,6 +82,17 @@ class ScoredDie:
             name,
         )
 
+    def mapped(self, function: Callable[[Vector], Vector]) -> ScoredDie:
+        """The same die scoring `function(score)`: ask the engine only for what is used.
+
+        >>> d10 = ScoredDie.threshold(10, success_at=6, failure_at=1)
+        >>> d10.mapped(lambda v: (v[0] - v[1],)).scores
+        ((-1,), (0,), (0,), (0,), (0,), (1,), (1,), (1,), (1,), (1,))
+        """
+        return ScoredDie(
+            self.size, tuple(tuple(function(v)) for v in self.scores), self.marks, self.name
+        )
+
     @classmethod
     def sum(cls, size: int) -> ScoredDie:
         """A plain die: it scores its face."""
@@ -136,6 +147,16 @@ class Pool:
     @property
     def dice_count(self) -> int:
         return sum(count for _, count in self.groups)
+
+    def mapped(self, function: Callable[[Vector], Vector]) -> Pool:
+        """Every die scoring `function(score)` instead: a sum of scores that `function` maps
+        linearly (a net score, one component of two) is the pool of the mapped dice.
+
+        >>> d10 = ScoredDie.threshold(10, success_at=6, failure_at=1)
+        >>> Pool.of((d10, 4)).mapped(lambda v: (v[0] - v[1],)).width
+        1
+        """
+        return Pool(tuple((die.mapped(function), count) for die, count in self.groups))
 
     def notation(self) -> str:
         return "+".join(f"{count}{die.label}" for die, count in self.groups) or "0d"

@@ -138,18 +138,63 @@ class GivenFaces:
 
 
 class Recording:
-    """Wraps a source and remembers every face it gave, in roll order (the JSON `faces`)."""
+    """Wraps a source and remembers every face it gave, in roll order (the JSON `faces`), and
+    whose die each one was when it was rolled for someone else (`rolled_for`).
+
+    >>> recording = Recording(GivenFaces([3, 5, 2]))
+    >>> recording.faces(6, 1) + rolled_for(recording, "Chu").faces(6, 2)
+    [3, 5, 2]
+    >>> recording.sizes, recording.owners
+    ([6, 6, 6], [None, 'Chu', 'Chu'])
+    """
 
     def __init__(self, inner: RandomSource) -> None:
         self.inner = inner
         self.rolled: list[int] = []
         self.sizes: list[int] = []
+        self.owners: list[str | None] = []
 
     def faces(self, size: int, count: int) -> list[int]:
+        return self.faces_for(None, size, count)
+
+    def faces_for(self, owner: str | None, size: int, count: int) -> list[int]:
+        """`faces`, remembered as `owner`'s dice (None: the one who acts)."""
         got = self.inner.faces(size, count)
         self.rolled.extend(got)
         self.sizes.extend([size] * len(got))
+        self.owners.extend([owner] * len(got))
         return got
+
+
+class RolledFor:
+    """`inner`'s dice, rolled for `owner`: see `rolled_for`."""
+
+    def __init__(self, inner: RandomSource, owner: str) -> None:
+        self.inner = inner
+        self.owner = owner
+
+    def faces(self, size: int, count: int) -> list[int]:
+        recording = self.inner
+        while isinstance(recording, RolledFor):
+            recording = recording.inner
+        if isinstance(recording, Recording):
+            return recording.faces_for(self.owner, size, count)
+        return recording.faces(size, count)
+
+    def __repr__(self) -> str:
+        return f"rolled_for({self.inner!r}, {self.owner!r})"
+
+
+def rolled_for(rng: RandomSource, owner: str) -> RandomSource:
+    """The same dice as `rng`, rolled for `owner`: a defender's reaction inside an attack, each
+    duelist's cast. A journal records them as `owner`'s (its entry's `dice.by`) and the luck
+    audit counts them for `owner`, not for the one whose command rolled them; any other source
+    just rolls them.
+
+    >>> rolled_for(GivenFaces([4]), "Chu").faces(6, 1)
+    [4]
+    """
+    return RolledFor(rng, owner)
 
 
 _SEPARATOR = re.compile(r"\s*[,;]\s*|\s+")

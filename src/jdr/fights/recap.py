@@ -1,33 +1,42 @@
-"""A generic recap of a fight's events, for any system: one line per event, as BBCode, Markdown or
-plain text, in the current language.
+"""A fight's recap, ready to paste: forum BBCode, Markdown (Discord) or plain text, in the current
+language — the last action, a round, a fighter's last action, or the whole fight.
 
->>> print(render_events([{"type": "defended", "actor": "Kaito", "round": 1}], "text", "Fight 1"))
-Fight 1
-- defended actor=Kaito round=1
->>> print(render_events([], "bbcode", "Fight 1"))
-[b]Fight 1[/b]
+Each action is one item: its sentences (`jdr.fights.story`), every roll with the chance its
+roller had when the system knows it; then the state after (`jdr.fights.view`: gauges,
+conditions, cooldowns, markers), where the fight stands (whose turn, or the winner by name), and
+the journal line that lets anyone verify it. Names and free text are escaped for the format
+(`jdr.markup.escape`); a BBCode recap carries no Markdown.
+
+>>> print(document("Fight 1 — action 2", [("", ["Kaito attacks Corbeau."])],
+...                ["Kaito (a) — Énergie 7/7"], "Round 1 — to play: Corbeau", "bbcode"))
+[b]Fight 1 — action 2[/b]
 [list]
-[*]No event
+[*]Kaito attacks Corbeau.
 [/list]
+[b]State[/b]
+[list]
+[*]Kaito (a) — Énergie 7/7
+[/list]
+Round 1 — to play: Corbeau
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from jdr.i18n import _
 
 __all__ = [
     "FORMATS",
+    "Recap",
     "check_format",
-    "event_line",
+    "document",
     "footnote",
     "in_format",
-    "render_events",
-    "scalar",
-    "shown",
+    "recap",
 ]
 
 FORMATS = ("bbcode", "markdown", "text")
@@ -42,32 +51,6 @@ def check_format(fmt: str) -> str:
 
         raise UnknownNameError(_("format"), fmt, list(FORMATS))
     return fmt
-
-
-def scalar(value: Any) -> bool:
-    return value is None or isinstance(value, str | int | float | bool)
-
-
-def shown(value: Any) -> str:
-    """A value as one short word: `-` for none, `true`/`false`, a list of scalars joined."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list) and all(scalar(v) for v in value):
-        return ", ".join(shown(v) for v in value)
-    return str(value)
-
-
-def event_line(event: Json) -> str:
-    """`type key=value …` with the event's scalar fields (and lists of scalars)."""
-    fields = [
-        f"{key}={shown(value)}"
-        for key, value in event.items()
-        if key != "type"
-        and (scalar(value) or (isinstance(value, list) and all(scalar(v) for v in value)))
-    ]
-    return " ".join([str(event.get("type", "?")), *fields])
 
 
 _MARKDOWN = re.compile(r"(~~|\*\*)(.+?)\1")
@@ -89,17 +72,6 @@ def in_format(text: str, fmt: str) -> str:
     return _MARKDOWN.sub(lambda m: f"[{tags[m[1]]}]{m[2]}[/{tags[m[1]]}]", text)
 
 
-def render_events(events: Sequence[Json], fmt: str, title: str) -> str:
-    """`title` then one item per event: `[b]…[/b]` and `[list][*]…[/list]` (BBCode), `**…**`
-    and `- ` items (Markdown), or the title and `- ` items (text)."""
-    items = [in_format(event_line(event), fmt) for event in events] or [_("No event")]
-    if check_format(fmt) == "bbcode":
-        return "\n".join([f"[b]{title}[/b]", "[list]", *[f"[*]{i}" for i in items], "[/list]"])
-    if fmt == "markdown":
-        return "\n".join([f"**{title}**", "", *[f"- {i}" for i in items]])
-    return "\n".join([title, *[f"- {i}" for i in items]])
-
-
 def footnote(text: str, fmt: str) -> str:
     """A small line under a recap (the journal's entry and hash): italic in BBCode and Markdown.
 
@@ -108,3 +80,176 @@ def footnote(text: str, fmt: str) -> str:
     """
     wrapper = {"bbcode": "[i]{}[/i]", "markdown": "_{}_"}.get(check_format(fmt), "{}")
     return wrapper.format(in_format(text, fmt))
+
+
+def bold(text: str, fmt: str) -> str:
+    if fmt == "bbcode":
+        return f"[b]{text}[/b]"
+    return f"**{text}**" if fmt == "markdown" else text
+
+
+def document(
+    title: str,
+    sections: Sequence[tuple[str, Sequence[str]]],
+    state: Sequence[str],
+    status: str,
+    fmt: str,
+) -> str:
+    """The recap's layout: the title, each section (a heading, or none, and its items), the
+    state's lines under "State", then where the fight stands."""
+    blocks = [bold(title, fmt)]
+    parts = [*sections, (_("State"), state)] if state else list(sections)
+    for heading, given in parts:
+        items = [in_format(item, fmt) for item in given] or [_("Nothing happened.")]
+        if fmt == "bbcode":
+            lines = ([bold(heading, fmt)] if heading else []) + ["[list]"]
+            lines += [f"[*]{item}" for item in items] + ["[/list]"]
+            blocks.append("\n".join(lines))
+        elif fmt == "markdown":
+            lines = ([bold(heading, fmt), ""] if heading else []) + [f"- {i}" for i in items]
+            blocks.append("\n".join(lines))
+        else:
+            head = [_("{heading}:").format(heading=heading)] if heading else []
+            blocks.append("\n".join(head + [f"- {i}" for i in items]))
+    blocks.append(status)
+    return ("\n\n" if fmt == "markdown" else "\n").join(blocks)
+
+
+@dataclass(frozen=True)
+class Recap:
+    """A recap's text, and what it covers: the actions (their numbers) and their events."""
+
+    text: str
+    actions: list[int]
+    events: list[Json]
+
+
+def recap(
+    system: Any,
+    stored: Sequence[Any],
+    fmt: str,
+    fight: int,
+    round_number: int | None = None,
+    actions: Sequence[int] | None = None,
+    whole: bool = False,
+) -> Recap:
+    """The recap of a stored fight: the last action, the actions given, round `round_number`
+    or the whole fight (`InputError` for a round the fight has not had)."""
+    from jdr.fights.story import chapters
+    from jdr.fights.view import describe
+
+    check_format(fmt)
+    only = None if whole or round_number is not None else _wanted(stored, actions)
+    told = chapters(system, stored, fmt, only)
+    played = [c for c in told if c.said is None and not c.undone]
+    if not played:
+        title = _("Fight {fight}").format(fight=fight)
+        return Recap(document(title, [("", [])], [], "-", fmt), [], [])
+    sections: list[tuple[str, list[str]]] = []
+    if whole:
+        chosen = played
+        title = _("Fight {fight}").format(fight=fight)
+        for number, told in _by_round(chosen):
+            item = _item(told, fmt, fallback=False)
+            hand = "round" not in told[0].state
+            heading = (
+                (_("Hand {hand}") if hand else _("Round {round}")).format(hand=number, round=number)
+                if number
+                else _("Start")
+            )
+            if item:
+                sections.append((heading, [item]))
+        sections = _merge(sections)
+    elif round_number is not None:
+        chosen = []
+        items = []
+        covered: list[Json] = []
+        for chapter in played:
+            kept = [t for t in chapter.told if _round_of(t.state) == round_number]
+            item = _item(kept, fmt, fallback=False)
+            if kept:
+                chosen.append(chapter)
+                covered += [t.event for t in kept]
+            if item:
+                items.append(item)
+        if not chosen:
+            rounds = sorted({n for c in played for t in c.told if (n := _round_of(t.state))})
+            from jdr.errors import InputError
+
+            raise InputError("--round", round_number, ", ".join(map(str, rounds)) or "-")
+        title = _("Fight {fight} — round {round}").format(fight=fight, round=round_number)
+        sections = [("", items)]
+    else:
+        wanted = set(actions) if actions is not None else {played[-1].number}
+        chosen = [c for c in played if c.number in wanted] or played[-1:]
+        numbers = ", ".join(str(c.number) for c in chosen)
+        title = _("Fight {fight} — action {action}").format(fight=fight, action=numbers)
+        sections = [("", [_item(c.told, fmt) for c in chosen])]
+    after = chosen[-1].state
+    from jdr.fights.narration import Words
+
+    shown = describe(getattr(system, "fight_view", None), after, Words(fmt, after))
+    text = document(title, sections, list(shown.fighters), bold(shown.status, fmt), fmt)
+    events = [t.event for c in chosen for t in c.told] if round_number is None or whole else covered
+    return Recap(text, [c.number for c in chosen], events)
+
+
+def _wanted(stored: Sequence[Any], actions: Sequence[int] | None) -> set[int]:
+    """The actions a recap of `actions` (none: the last one) tells; the others are only folded."""
+    if actions is not None:
+        return set(actions)
+    from jdr.fights.service import Timeline
+
+    timeline = Timeline.of(stored)
+    kept = [n for n in timeline.actions if n not in timeline.undone]
+    return set(kept[-1:])
+
+
+def _round_of(state: Json) -> int | None:
+    number = state.get("round", state.get("hand_number"))
+    return number if isinstance(number, int) else None
+
+
+def _item(told: Sequence[Any], fmt: str, fallback: bool = True) -> str:
+    """One action's sentences, bookkeeping left out (all of them if it is all bookkeeping, with
+    `fallback`), each roll with its roller's chance."""
+    from jdr.numbers import percent
+
+    said = []
+    for each in told:
+        if each.quiet:
+            continue
+        text = each.text
+        odds = each.chance()
+        if odds is not None:  # at the end of the roll's own sentence
+            chance = _("chance {percent}").format(percent=percent(odds))
+            first, stop, rest = text.partition(". ")
+            if not stop:
+                first, rest = (text[:-1], "") if text.endswith(".") else (text, "")
+            text = f"{first} ({chance})." + (f" {rest}" if rest else "")
+        said.append(text)
+    if said or not fallback:
+        return " ".join(said)
+    return " ".join(t.text for t in told)
+
+
+def _by_round(chapters: Sequence[Any]) -> list[tuple[int | None, list[Any]]]:
+    """Each chapter's told events grouped by the round they happen in, in order."""
+    found: list[tuple[int | None, list[Any]]] = []
+    for chapter in chapters:
+        groups: dict[int | None, list[Any]] = {}
+        for told in chapter.told:
+            groups.setdefault(_round_of(told.state), []).append(told)
+        found += list(groups.items())
+    return found
+
+
+def _merge(sections: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """Consecutive sections with the same heading, as one."""
+    merged: list[tuple[str, list[str]]] = []
+    for heading, items in sections:
+        if merged and merged[-1][0] == heading:
+            merged[-1][1].extend(items)
+        else:
+            merged.append((heading, list(items)))
+    return merged

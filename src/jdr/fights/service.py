@@ -33,11 +33,12 @@ from typing import Any
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.fights.fold import fold
+from jdr.fights.sealed import SEALED, opened, sealing
 from jdr.i18n import _
 from jdr.journal.entries import Entry
 from jdr.journal.service import AUTO_PREFIX, journaled
 from jdr.store import ConflictError, FightAppend, JournalConflictError, Store, StoredEvent
-from jdr.systems.protocol import FightRules, Json
+from jdr.systems.protocol import FightRules, Json, RuleSystem
 
 UNDONE = "undone"
 REDONE = "redone"
@@ -165,8 +166,12 @@ def act(
     rng: RandomSource | None = None,
     retries: int = 3,
     client_seed: str | None = None,
+    actor: str | None = None,
 ) -> Acted:
     """Decide `command` on the fight's current state and append its events, journaled.
+
+    `actor` is who the journal says acts (default: the command's `actor`): the one whose luck
+    the dice are, but for those the rules roll for someone else (`jdr.dice.rolled_for`).
 
     If another action lands between reading and appending, the command is decided again on the
     new state (new rolls; a `RulesError` if it is no longer legal), up to `retries` times, then
@@ -178,9 +183,84 @@ def act(
         return rules.decide(fold(rules, effective_events(stored)), command, source)
 
     action = command_name(command)
-    return _journaled(
-        store, fight_id, command.get("actor"), action, command, decide, rng, retries, client_seed
-    )
+    who = actor if actor is not None else command.get("actor")
+    return _journaled(store, fight_id, who, action, command, decide, rng, retries, client_seed)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A command played in a stored fight: the command as the decider took it (a sealed
+    choice's value and salt left out), and what `act` appended."""
+
+    command: Json
+    acted: Acted
+
+
+def play(
+    store: Store,
+    fight_id: int,
+    system: RuleSystem,
+    actor: str,
+    name: str,
+    pairs: Sequence[str] = (),
+    rng: RandomSource | None = None,
+    client_seed: str | None = None,
+    salt: Callable[[], str] | None = None,
+) -> Played:
+    """`jdr fight act FIGHT ACTOR NAME key=value …` for any front end: the command read by the
+    system's command models (French or English names, did you mean; `InputError` naming the
+    key), a sealed choice salted (`jdr.fights.sealed`), a stored character joining with the
+    system's `join_command`, then `act` with the fighter's name as the journal's actor. A
+    command the rules refuse says why and what `actor` may play now (`RulesError`).
+    `salt` makes a sealed choice's salt (default: 16 random bytes; the demo fixes it so that
+    its output is the same on every run)."""
+    from jdr.fights.sealed import SALT, new_salt
+    from jdr.fights.setup import fighters_named, make_command, parse_pairs, setup_hook
+
+    rules = system.fight
+    assert rules is not None
+    record = store.fight(fight_id)
+    who = fighters_named("ACTOR", [actor], list(record.participants), keep_unknown=True)[0]
+    commands = getattr(system, "fight_commands", None)
+    if commands is not None:
+        name, keys = commands.parse(name, pairs)
+        sealed = commands.get(name).sealed
+    else:
+        keys, sealed = parse_pairs(pairs), False
+    joiner = setup_hook(system, "join_command")
+    if name == "join" and joiner is not None:  # a stored character enters the fight
+        character = store.character_named(record.campaign_id, actor)
+        who = character.name
+        command = joiner(character.name, character.sheet, keys)
+    else:
+        command = make_command(system, who, name, keys)
+    if sealed:
+        command[SALT] = (salt or new_salt)()
+    try:
+        acted = act(store, fight_id, rules, command, rng, client_seed=client_seed, actor=who)
+    except RulesError as refused:
+        legal = legal_now(system, state(store, fight_id, rules))
+        reason = _("{reason}; legal commands now: {commands}").format(
+            reason=refused.reason, commands=", ".join(legal) or "-"
+        )
+        raise RulesError(reason, refused.rule) from None
+    if name == "join" and joiner is not None:  # the revision its sheet enters from
+        from jdr.characters.fights import record_start
+
+        record_start(store, fight_id, [character])
+    shown = {k: v for k, v in command.items() if not sealed or k in ("action", "actor", "wizard")}
+    return Played(shown, acted)
+
+
+def legal_now(system: RuleSystem, state: Json, actor: str | None = None) -> list[str]:
+    """The commands `actor` (anyone, when None) may play now."""
+    rules = system.fight
+    assert rules is not None
+    commands = getattr(system, "fight_commands", None)
+    if commands is None:
+        return list(rules.legal_commands(state))
+    found: list[str] = commands.legal_now(rules, state, actor)
+    return found
 
 
 def undo_events(stored: Sequence[StoredEvent]) -> list[Json]:
@@ -225,6 +305,24 @@ def _context(system: str, fight_id: int, actor: Any, action: str, params: Json) 
     return {"system": system, "fight": fight_id, "actor": actor, "action": action, "params": params}
 
 
+def sealed_entries(
+    store: Store, campaign_id: int, fight_id: int, events: Sequence[Json]
+) -> list[int]:
+    """The hidden journal entries of the fight's sealed choices that `events` open (and of any
+    choice sealed in the fight before, undone since): they become public with the opening."""
+    if not opened(list(events)):
+        return []
+    prefix = fight_action_id(fight_id, 0)[:-1]
+    found = []
+    for row in store.journal(campaign_id):
+        if not row.hidden or row.disclosed or not row.action_id.startswith(prefix):
+            continue
+        shown = (row.entry.get("result") or {}).get("events") or []
+        if any(isinstance(e, dict) and e.get(SEALED) for e in shown):
+            found.append(row.seq)
+    return found
+
+
 def fight_action_id(fight_id: int, number: int) -> str:
     """A fight action's journal id: `#fight3.7` is fight 3's action 7 (the seq it starts at)."""
     return f"{AUTO_PREFIX}fight{fight_id}.{number}"
@@ -266,8 +364,10 @@ def _journaled(
                 run,
                 rng,
                 action_id=fight_action_id(fight_id, version + 1),
+                hidden=sealing,  # a sealed choice: hidden until it is opened
                 retries=0,
                 same=lambda entry: True,  # another process played this action first
+                disclose=lambda events: sealed_entries(store, campaign.id, fight_id, events),
             )
         except (ConflictError, JournalConflictError) as conflict:
             if attempts > retries:

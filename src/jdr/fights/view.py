@@ -1,5 +1,8 @@
-"""A fighter's state as one line a GM reads at a glance: gauges as current/maximum, flags that
-are on, the values that are set; the system's game words (Vitalité, Énergie, Volonté) as they are.
+"""A fight's state in words (`jdr fight show`, the recaps' state, a web table's board): where it
+stands — whose turn it is, or what it waits for and from whom — and each fighter on one line.
+
+Each system declares its view (`System(fight_view=…)`: `view(state, words) -> View`); a plug-in
+without one gets `fighter_line` for each participant the state holds, and whose turn it is.
 
 >>> fighter_line({"name": "Pika", "side": "a", "vitality": 9, "vitality_max": 14,
 ...               "energy": 0, "energy_max": 10, "condition": None, "ko": False, "waiting": True,
@@ -9,12 +12,78 @@ are on, the values that are set; the system's game words (Vitalité, Énergie, V
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from jdr.fights.recap import scalar, shown
+from jdr.fights.narration import Words
 from jdr.i18n import N_, _
+from jdr.markup import escape
 
 Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class View:
+    """A fight's state in words: `status` says where it stands (the round, whose turn, what it
+    waits for and from whom, or who won), then one line per fighter."""
+
+    status: str
+    fighters: Sequence[str]
+
+
+Viewer = Callable[[Json, Words], View]
+"""`System.fight_view`: a state and the words of a medium → its `View`."""
+
+
+def fighter_text(words: Words, name: str, side: str | None, parts: Sequence[str]) -> str:
+    """One fighter's line: `Name (side) — part · part` (no side: `Name — part · part`).
+
+    >>> fighter_text(Words(), "Pika", "a", ["Vitalité 9/14", "KO"])
+    'Pika (a) — Vitalité 9/14 · KO'
+    """
+    shown = " · ".join(parts)
+    if side is None:
+        return _("{name} — {parts}").format(name=words.name(name), parts=shown)
+    return _("{name} ({side}) — {parts}").format(
+        name=words.name(name), side=words.name(side), parts=shown
+    )
+
+
+def describe(viewer: Viewer | None, state: Json, words: Words | None = None) -> View:
+    """The `View` of `state`: the system's own, else the generic one."""
+    words = words or Words()
+    if viewer is not None:
+        return viewer(state, words)
+    from jdr.fights.setup import per_participant, to_play
+
+    fighters = per_participant(state) or {}
+    lines = [fighter_line(data, words.medium) for data in fighters.values()]
+    turn = to_play(state)
+    if state.get("over"):
+        status = _("The fight is over.")
+    elif turn is None:
+        status = "-"
+    else:
+        names = turn if isinstance(turn, list) else [turn]
+        status = _("To play: {names}").format(names=words.names(names))
+    return View(status, lines)
+
+
+def scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def shown(value: Any) -> str:
+    """A value as one short word: `-` for none, a list of scalars joined."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, list) and all(scalar(v) for v in value):
+        return ", ".join(shown(v) for v in value)
+    return str(value)
+
 
 MAXIMUM = "_max"
 """A field `x` with a field `x_max` beside it is a gauge: shown `x/x_max`."""
@@ -57,11 +126,12 @@ TRANSLATED_VALUES = frozenset({"condition"})
 QUIET = frozenset({"name", "side", "in_fight"})
 
 
-def fighter_line(data: Json) -> str:
-    """`Name (side) — gauge cur/max · label value · flag …` (see the module's docstring)."""
-    head = str(data.get("name", "?"))
+def fighter_line(data: Json, medium: str = "text") -> str:
+    """`Name (side) — gauge cur/max · label value · flag …` (see the module's docstring): the
+    generic line of a plug-in's fighter; names escaped for `medium`."""
+    head = escape(str(data.get("name", "?")), medium)
     if data.get("side") is not None:
-        head += f" ({data['side']})"
+        head += f" ({escape(str(data['side']), medium)})"
     parts, flags = [], []
     for key, value in data.items():
         if key in QUIET or key.endswith(MAXIMUM) or not scalar(value):
@@ -75,6 +145,7 @@ def fighter_line(data: Json) -> str:
             continue
         label = _(LABELS[key]) if key in LABELS else key
         text = _(value) if key in TRANSLATED_VALUES and isinstance(value, str) else shown(value)
+        text = escape(text, medium)
         parts.append(f"{label} {text}/{data[key + MAXIMUM]}" if gauge else f"{label} {text}")
     parts += flags  # the flags that are on, after the values
     return f"{head} — {' · '.join(parts)}" if parts else head

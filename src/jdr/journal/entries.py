@@ -56,9 +56,52 @@ SOURCES = ("derived", "given", "seeded")
 typed in (`--faces`), or a reproducible test seed (`--seed`)."""
 
 
-def dice(rolls: Sequence[Sequence[int]], source: str = "derived") -> Json:
-    """The `dice` part of a body: `{"source": …, "rolls": [[size, face], …]}`."""
-    return {"source": source, "rolls": [[int(size), int(face)] for size, face in rolls]}
+def dice(
+    rolls: Sequence[Sequence[int]],
+    source: str = "derived",
+    by: Sequence[str | None] | None = None,
+) -> Json:
+    """The `dice` part of a body: `{"source": …, "rolls": [[size, face], …]}`, and `by` when a
+    die was rolled for someone else than the one who acts (a defender's reaction): each die's
+    roller, null for the actor.
+
+    >>> dice([[10, 7], [10, 2]], by=[None, "Chu"])
+    {'source': 'derived', 'rolls': [[10, 7], [10, 2]], 'by': [None, 'Chu']}
+    >>> dice([[10, 7]], by=[None])
+    {'source': 'derived', 'rolls': [[10, 7]]}
+    """
+    body: Json = {"source": source, "rolls": [[int(size), int(face)] for size, face in rolls]}
+    if by is not None and any(owner is not None for owner in by):
+        body["by"] = list(by)
+    return body
+
+
+def others(owners: Sequence[str | None], actor: Any) -> list[str | None]:
+    """Each die's roller as `dice.by` keeps it: null for the one who acts.
+
+    >>> others(["Pika", "Chu", None], "Pika")
+    [None, 'Chu', None]
+    """
+    return [None if owner == actor else owner for owner in owners]
+
+
+def rollers(entry: Entry) -> list[tuple[Any, list[tuple[int, int]]]]:
+    """Each roller of the entry's dice with theirs, in roll order: the entry's actor, and anyone
+    a die was rolled for (`dice.by`).
+
+    >>> entry = Entry(1, GENESIS, "c" * 64, {"actor": "Pika"},
+    ...               dice([[10, 7], [10, 2], [10, 9]], by=[None, "Chu", "Chu"]), {})
+    >>> rollers(entry)
+    [('Pika', [(10, 7)]), ('Chu', [(10, 2), (10, 9)])]
+    """
+    found: dict[Any, list[tuple[int, int]]] = {}
+    data = entry.dice or {}
+    rolls = data.get("rolls", [])
+    by = data.get("by") or [None] * len(rolls)
+    for (size, face), owner in zip(rolls, by, strict=False):
+        who = owner if owner is not None else entry.actor
+        found.setdefault(who, []).append((int(size), int(face)))
+    return list(found.items())
 
 
 def plain(value: Any, version: int = VERSION) -> Any:

@@ -36,9 +36,10 @@ from jdr.names import fold
 Luck = Callable[[int, int], int]
 """`luck(size, face)`: how lucky a face of a die of `size` faces is; higher is luckier."""
 
-EXACT_BUDGET = 2_000_000
+EXACT_BUDGET = 20_000_000
 """Above this much work (support × dice), fractions would be slow: floats from the same exact
-convolution are used instead (absolute error below 1e-12)."""
+convolution are used instead (absolute error below 1e-12). On FLINT, 20,000,000 (600 d20 and
+300 d6 for one player) takes about 0.35 s; the built-in engine took that long at 2,000,000."""
 
 
 def face_luck(size: int, face: int) -> int:
@@ -133,9 +134,8 @@ def _stat(dice: Sequence[tuple[int, int]], luck: Luck, exact: bool) -> Stat:
         part = power(one, n)
         total = part if total is None else convolve(total, part)
     assert total is not None
-    zero: Any = Fraction(0) if exact else 0.0
-    below = sum((p for (v,), p in total.items() if v < observed), zero)
-    above = sum((p for (v,), p in total.items() if v > observed), zero)
+    below = total.at_most(observed - 1)
+    above = total.at_least(observed + 1)
     equal = total.probability(observed)
     mean = sum(
         (

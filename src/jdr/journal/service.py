@@ -12,7 +12,7 @@ returned (`replayed`), so asking again cannot change a result. Auto ids start wi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from jdr.dice.source import GivenFaces, RandomSource, Recording, Seeded
 from jdr.dice.verifiable import LATEST, Derived
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
-from jdr.journal.entries import GENESIS, Entry, dice, make_entry, plain
+from jdr.journal.entries import GENESIS, Entry, dice, make_entry, others, plain
 from jdr.params import display_fields, identity
 from jdr.store import (
     Campaign,
@@ -100,15 +100,18 @@ def journaled(
     run: Run,
     rng: RandomSource | None = None,
     action_id: str | None = None,
-    hidden: bool = False,
+    hidden: bool | Callable[[Any], bool] = False,
     retries: int = 3,
     same: Callable[[Entry], bool] | None = None,
+    disclose: Callable[[Any], Sequence[int]] | None = None,
 ) -> Journaled:
     """Run one action through the journal (see the module's docstring).
 
     `base` is the context without `campaign`, `action_id` and `seq`, which are added here.
     `action_id` None gets an auto id (`#seq`); a known one returns its entry if `same(entry)`
-    (default: its context matches `base`), else a `RulesError`.
+    (default: its context matches `base`), else a `RulesError`. `hidden` may be decided from
+    what `run` returned (a sealed choice), and `disclose(value)` names hidden entries to make
+    public in the same transaction (the choices an action opens).
 
     Faces given (`GivenFaces`) or seeded are the same on every attempt: each one rolls from a
     fresh copy of `rng`, never from what an attempt left of it.
@@ -134,13 +137,16 @@ def journaled(
         result, value, fight = run(recording)
         rolls = list(zip(recording.sizes, recording.rolled, strict=True))
         source = "derived" if rng is None else source_name(rng)
+        rolled = dice(rolls, source, others(recording.owners, context.get("actor")))
+        hide = hidden(value) if callable(hidden) else hidden
         entry = make_entry(
-            seq, prev_hash, epoch.commitment, context, dice(rolls, source), result, hidden, version
+            seq, prev_hash, epoch.commitment, context, rolled, result, hide, version
         )
-        row = JournalRow(seq, chosen, epoch.number, hidden, not hidden, entry.hash, entry.to_json())
+        row = JournalRow(seq, chosen, epoch.number, hide, not hide, entry.hash, entry.to_json())
+        public = list(disclose(value)) if disclose is not None else []
         try:
             writes = fight if isinstance(fight, Writes) else Writes(fight)
-            recorded = store.record(campaign.id, row, writes.fight, writes.sheets)
+            recorded = store.record(campaign.id, row, writes.fight, writes.sheets, public)
         except (JournalConflictError, ConflictError, SheetConflictError) as conflict:
             if attempts > retries:
                 if isinstance(conflict, ConflictError) and writes.fight is not None:

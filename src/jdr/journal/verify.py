@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from jdr.dice.source import GivenFaces, RandomSource
+from jdr.dice.source import GivenFaces, RandomSource, Recording
 from jdr.dice.verifiable import (
     LATEST,
     MAX_SIZE,
@@ -40,7 +40,7 @@ from jdr.dice.verifiable import (
 )
 from jdr.errors import JdrError
 from jdr.i18n import N_, _
-from jdr.journal.entries import GENESIS, Entry, plain, short
+from jdr.journal.entries import GENESIS, Entry, others, plain, short
 
 Json = dict[str, Any]
 
@@ -84,6 +84,10 @@ MESSAGES = {
         " {found}"
     ),
     "replay": N_("entry {seq}: the rules refuse this action from these dice: {detail}"),
+    "roller": N_(
+        "entry {seq}: die {die} is rolled for {expected} by the rules, the journal says {found}"
+        " — the luck audit would count it for the wrong player"
+    ),
     "pin": N_("entry {seq}: its hash is {found}, the pinned hash is {expected}"),
     "pin_missing": N_("entry {seq} is pinned but not in the journal (last entry: {last})"),
     "witness": N_(
@@ -298,6 +302,11 @@ def _check_shape(item: Any) -> None:
     rolls = item["dice"].get("rolls")
     if not isinstance(rolls, list) or not all(_die(roll) for roll in rolls):
         raise ValueError(_("dice.rolls must list [size, face] pairs of whole numbers"))
+    by = item["dice"].get("by", [None] * len(rolls))
+    if not isinstance(by, list) or len(by) != len(rolls):
+        raise ValueError(_("dice.by must name each die's roller (or null)"))
+    if not all(owner is None or isinstance(owner, str) for owner in by):
+        raise ValueError(_("dice.by must name each die's roller (or null)"))
 
 
 def _die(roll: Any) -> bool:
@@ -432,8 +441,9 @@ def _check_dice(entry: Entry, seed: bytes | None, report: Report) -> list[int] |
 
 def _check_result(entry: Entry, faces: list[int], replay: Replayer, report: Report) -> None:
     given = GivenFaces(faces)
+    recording = Recording(given)
     try:
-        result = replay(entry, given)
+        result = replay(entry, recording)
     except JdrError as refused:
         report.problems.append(Problem("replay", entry.seq, {"detail": refused.message()}))
         return
@@ -449,6 +459,18 @@ def _check_result(entry: Entry, faces: list[int], replay: Replayer, report: Repo
             Problem("dice_count", entry.seq, {"expected": given.used, "found": len(faces)})
         )
         return
+    shown_by = (entry.dice or {}).get("by") or [None] * len(faces)
+    owners = others(recording.owners, entry.actor)
+    for number, (expected, found) in enumerate(zip(owners, shown_by, strict=False), start=1):
+        if expected != found:  # whose die it is counts for the luck audit: the rules say
+            report.problems.append(
+                Problem(
+                    "roller",
+                    entry.seq,
+                    {"die": number, "expected": _who(expected), "found": _who(found)},
+                )
+            )
+            return
     if plain(result, entry.v) != entry.result:
         where, expected, found = difference(plain(result, entry.v), entry.result)
         report.problems.append(
@@ -460,6 +482,10 @@ def _check_result(entry: Entry, faces: list[int], replay: Replayer, report: Repo
         )
         return
     report.results_checked += 1
+
+
+def _who(owner: str | None) -> str:
+    return owner if owner is not None else _("the one who acts")
 
 
 _ABSENT = object()

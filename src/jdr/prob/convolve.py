@@ -3,10 +3,10 @@
 Two engines over the same code path. The fast one works on float64: `np.convolve` for one component
 while both sides are short, direct shifted adds when one side has few possible values (a scored die
 has two to four), otherwise an FFT, with the support of the result computed alongside so that
-impossible sums stay exactly 0. The exact one works on Python integers (NumPy object arrays) and
-never uses the FFT: it is the oracle the tests trust.
-
-A pool of n identical dice is one die raised to the n-th power by repeated squaring.
+impossible sums stay exactly 0; a pool of n identical dice is one die raised to the n-th power by
+repeated squaring. The exact one counts outcomes in Python integers and multiplies them as
+polynomials (`jdr.prob.exact`: FLINT, or NumPy object arrays without it); it never rounds, and the
+tests check it against brute force.
 
 >>> from jdr.dice import ScoredDie
 >>> two_d6 = power(die_distribution(ScoredDie.sum(6), exact=True), 2)
@@ -17,13 +17,14 @@ Fraction(1, 6)
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from jdr.dice.pool import Pool, ScoredDie
+from jdr.prob import exact as exact_engine
 from jdr.prob.distribution import Distribution
+from jdr.prob.squaring import repeated_squaring
 
 # Direct convolution costs nnz(small) shifted adds of the large side; an FFT costs a few passes of
 # n log n over the output. Below this many non-zero cells on the small side, direct wins.
@@ -64,7 +65,8 @@ def convolve(a: Distribution, b: Distribution) -> Distribution:
         raise ValueError("cannot add vectors of different widths")
     offset = tuple(x + y for x, y in zip(a.offset, b.offset, strict=True))
     if a.exact:
-        return Distribution(offset, _direct(a.weights, b.weights), a.denominator * b.denominator)
+        weights = exact_engine.multiply(a.weights, b.weights)
+        return Distribution(offset, weights, a.denominator * b.denominator)
     return Distribution(offset, _float_sum(a.weights, b.weights), 1.0)
 
 
@@ -72,15 +74,12 @@ def power(base: Distribution, n: int) -> Distribution:
     """The distribution of the sum of `n` independent copies of `base` (repeated squaring)."""
     if n < 0:
         raise ValueError("a count of dice cannot be negative")
-    result: Distribution | None = None
-    square = base
-    while n:
-        if n & 1:
-            result = square if result is None else convolve(result, square)
-        n >>= 1
-        if n:
-            square = convolve(square, square)
-    return result if result is not None else unit(base.width, base.exact)
+    if n == 0:
+        return unit(base.width, base.exact)
+    if base.exact:
+        offset = tuple(n * o for o in base.offset)
+        return Distribution(offset, exact_engine.power(base.weights, n), base.denominator**n)
+    return repeated_squaring(base, n, convolve)
 
 
 def pool_distribution(pool: Pool, exact: bool = False) -> Distribution:
@@ -116,19 +115,8 @@ def _float_sum(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.ND
     nonzero_a, nonzero_b = np.count_nonzero(a), np.count_nonzero(b)
     small, large, nonzero = (a, b, nonzero_a) if nonzero_a <= nonzero_b else (b, a, nonzero_b)
     if nonzero <= _DIRECT_MAX_NONZERO:
-        return _direct(large, small)
+        return exact_engine.direct(large, small)
     return _fft(a, b)
-
-
-def _direct(large: npt.NDArray[Any], small: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    shape = tuple(x + y - 1 for x, y in zip(large.shape, small.shape, strict=True))
-    out: npt.NDArray[Any] = np.zeros(shape, dtype=large.dtype)
-    if large.dtype == object:
-        out[...] = 0
-    for index in zip(*np.nonzero(small), strict=True):
-        window = tuple(slice(i, i + n) for i, n in zip(index, large.shape, strict=True))
-        out[window] += large * small[index]
-    return out
 
 
 def _fft(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

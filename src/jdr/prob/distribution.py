@@ -91,9 +91,15 @@ class Distribution:
 
     def items(self) -> Iterator[tuple[Vector, Probability]]:
         """Every possible vector with its probability, in increasing order."""
-        for index in zip(*np.nonzero(self.weights), strict=True):
-            vector = tuple(int(i) + o for i, o in zip(index, self.offset, strict=True))
-            yield vector, self._prob(self.weights[index])
+        vectors, weights = self._cells()
+        for vector, weight in zip(vectors, weights.tolist(), strict=True):
+            yield vector, self._prob(weight)
+
+    def _cells(self) -> tuple[list[Vector], npt.NDArray[Any]]:
+        """The possible vectors (in increasing order) and their weights, found by NumPy."""
+        index = np.nonzero(self.weights)
+        columns = [(i + o).tolist() for i, o in zip(index, self.offset, strict=True)]
+        return list(zip(*columns, strict=True)), self.weights[index]
 
     def support(self) -> list[Vector]:
         return [vector for vector, _ in self.items()]
@@ -111,25 +117,48 @@ class Distribution:
 
     # --- queries ----------------------------------------------------------------------------
     def outcomes(self, final: Callable[[Vector], K]) -> dict[K, Probability]:
-        """The probability of each outcome of a final function of the summed vector."""
-        sums: dict[K, Any] = {}
-        for index in zip(*np.nonzero(self.weights), strict=True):
-            vector = tuple(int(i) + o for i, o in zip(index, self.offset, strict=True))
-            key = final(vector)
-            sums[key] = sums.get(key, 0) + self.weights[index]
-        return {key: self._prob(weight) for key, weight in sums.items()}
+        """The probability of each outcome of a final function of the summed vector.
+
+        `final` is called once per possible vector; the weights of each outcome are summed by
+        NumPy (whole numbers over the denominator, or floats), and divided once per outcome.
+        """
+        vectors, weights = self._cells()
+        keys = [final(vector) for vector in vectors]
+        codes: dict[K, int] = {}
+        numbered = np.fromiter(
+            (codes.setdefault(key, len(codes)) for key in keys), dtype=np.int64, count=len(keys)
+        )
+        sums = _group_sums(numbered, weights, len(codes))
+        return {key: self._prob(sums[code]) for key, code in codes.items()}
 
     def map(self, function: Callable[[Vector], int | Vector]) -> Distribution:
-        """The distribution of `function(vector)`: e.g. successes − failures → the score."""
-        grouped = self.outcomes(function)
-        vectors = {(k,) if isinstance(k, int) else k: p for k, p in grouped.items()}
-        return Distribution.from_probabilities(vectors, exact=self.exact)
+        """The distribution of `function(vector)`: e.g. successes − failures → the score.
+
+        The weights keep the engine and the denominator: nothing is divided.
+        """
+        vectors, weights = self._cells()
+        keys = [function(vector) for vector in vectors]
+        values = np.array(
+            [(key,) if isinstance(key, int) else key for key in keys], dtype=np.int64
+        ).reshape(len(keys), -1)
+        low = values.min(axis=0)
+        shape = tuple(int(n) for n in values.max(axis=0) - low + 1)
+        cells = np.ravel_multi_index(tuple((values - low).T), shape)
+        out = _group_sums(cells, weights, math.prod(shape)).reshape(shape)
+        return Distribution(tuple(int(v) for v in low), out, self.denominator)
 
     def mean(self, function: Callable[[Vector], float] | None = None) -> Probability:
         """The expected value of the first component, or of `function(vector)`."""
+        if function is None:
+            first = self.weights.sum(axis=tuple(range(1, self.width)))
+            values = np.arange(first.shape[0]) + self.offset[0]
+            if self.exact:
+                pairs = zip(values.tolist(), first.tolist(), strict=True)
+                return Fraction(sum(v * int(w) for v, w in pairs), int(self.denominator))
+            return float(values @ first)
         acc: Any = 0
         for vector, p in self.items():
-            value = vector[0] if function is None else function(vector)
+            value = function(vector)
             acc += Fraction(value) * p if self.exact else value * p
         return acc  # type: ignore[no-any-return]
 
@@ -171,16 +200,32 @@ class Distribution:
         )
 
     def as_float(self) -> Distribution:
+        """The same distribution in float64, each probability rounded once."""
         if not self.exact:
             return self
-        weights = np.array(
-            [float(Fraction(int(w), int(self.denominator))) for w in self.weights.flat]
+        denominator = int(self.denominator)
+        weights = np.fromiter(
+            (int(w) / denominator for w in self.weights.flat), float, self.weights.size
         ).reshape(self.weights.shape)
         return Distribution(self.offset, weights, 1.0)
 
     def _need_one_component(self) -> None:
         if self.width != 1:
             raise ValueError("this query needs a one-component distribution")
+
+
+def _group_sums(groups: npt.NDArray[np.int64], weights: npt.NDArray[Any], size: int) -> Any:
+    """`sums[g]`: the total weight of the cells in group `g` (float64 or whole numbers)."""
+    if weights.dtype != object:
+        return np.bincount(groups, weights=weights, minlength=size)
+    sums: npt.NDArray[Any] = np.zeros(size, dtype=object)
+    sums[...] = 0
+    if groups.size:
+        order = np.argsort(groups, kind="stable")
+        ordered = groups[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+        sums[ordered[starts]] = np.add.reduceat(weights[order], starts)
+    return sums
 
 
 def _index(vector: Vector, offset: Vector) -> tuple[int, ...]:

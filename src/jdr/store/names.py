@@ -19,7 +19,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from jdr.store.engine import default_file
-from jdr.store.models import campaigns, characters, fights
+from jdr.store.models import campaigns, characters, fight_events, fights
 
 CONNECT_TIMEOUT_S = 2
 
@@ -89,3 +89,24 @@ def fighter_names(url: str | None, fight: int) -> list[str]:
         return [str(name) for name in found or []]
 
     return _read(url, query)
+
+
+def fight_story(url: str | None, fight: int) -> tuple[str | None, list[tuple[int, int, Any]]]:
+    """The system of fight number `fight` and its stored events `(seq, action, event)`, in order
+    (`(None, [])` when there is no such fight to read)."""
+    found: list[Any] = []
+
+    def query(conn: Connection) -> list[str]:
+        system = conn.scalars(
+            select(campaigns.c.system).join(fights).where(fights.c.id == fight)
+        ).first()
+        rows = conn.execute(
+            select(fight_events.c.seq, fight_events.c.action, fight_events.c.event)
+            .where(fight_events.c.fight_id == fight)
+            .order_by(fight_events.c.seq)
+        ).all()
+        found.extend((int(r.seq), int(r.action), r.event) for r in rows)
+        return [system] if system else []
+
+    system = _read(url, query)
+    return (system[0] if system else None), found

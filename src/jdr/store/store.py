@@ -349,9 +349,11 @@ class Store(Revisions):
         row: JournalRow,
         fight: FightAppend | None = None,
         sheets: Sequence[SheetWrite] = (),
+        disclose: Sequence[int] = (),
     ) -> Recorded:
         """Append a journal entry, and the fight events or sheet revisions it decided, in one
-        transaction.
+        transaction; the hidden entries `disclose` names (the sealed choices it opens) become
+        public in it too.
 
         Raises `JournalConflictError` if another entry took `row.seq` (or `row.action_id`)
         first or the epoch was revealed meanwhile, `ConflictError` if the fight moved on and
@@ -392,6 +394,12 @@ class Store(Revisions):
                 for write in sheets:
                     written.append(self.write_sheet(conn, write, row.seq))
                 conn.execute(insert(journal).values(values))
+                if disclose:
+                    conn.execute(
+                        update(journal)
+                        .where(journal.c.campaign_id == campaign_id, journal.c.seq.in_(disclose))
+                        .values(disclosed=True)
+                    )
         except IntegrityError:
             if fight is not None and self.fight(fight.fight_id).version != fight.expected_version:
                 raise self._conflict(fight.fight_id, fight.expected_version) from None

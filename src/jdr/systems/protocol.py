@@ -273,6 +273,15 @@ class System:
     fight_outcome: Callable[[FightEnd], Mapping[str, Effect]] | None = None
     """What a fight changes on its stored fighters' sheets when it ends, by fighter name: each
     `Effect`'s sheet is computed from the fighter's sheet at the fight's start."""
+    narration: Any = None
+    """`jdr.fights.narration.Narration`: how each event type of the fight reads, in French and
+    English (None: each event reads as its type and its values)."""
+    fight_view: Callable[[Json, Any], Any] | None = None
+    """`view(state, words) -> jdr.fights.view.View`: the fight's state in words (None: each
+    participant's fields)."""
+    fight_commands: Any = None
+    """`jdr.fights.commands.Commands`: the fight's commands as models (None: `key=value` words
+    read as they come, the decider's docstring says which)."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None

@@ -1,16 +1,18 @@
-"""The price of exact odds, charged before any of the work.
+"""The price of odds, charged before any of the work.
 
 Two budgets. The distribution of the total, and of one die, may hold at most `MAX_SUPPORT`
 possible values. And the work, estimated from the shapes of the arrays the engines will build, must
-stay under `MAX_WORK`: the estimate is in nanoseconds of a modest 2-core machine, calibrated by
-timing the engines, and only its order of magnitude matters (a few seconds at most).
+stay under a time budget: for exact odds `jdr.prob.cost.MAX_EXACT_NS` (one second, priced by
+`jdr.prob.cost` for the engine that will run), for float odds `MAX_WORK`. Estimates are in
+nanoseconds of a modest 2-core machine, calibrated by timing the engines
+(`benchmarks/bench_exact.py`); only their order of magnitude matters.
 
 >>> from jdr.dice.notation import parse
 >>> price(parse("100d6kh50"), exact=True)
->>> price(parse("1000d20kh500"), exact=False)  # doctest: +ELLIPSIS
+>>> price(parse("1000d100kh500"), exact=False)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-jdr.errors.LimitError: expression: '1000d20kh500' (too large to compute exactly; ...)
+jdr.errors.LimitError: expression: '1000d100kh500' (too large to compute exactly; ...)
 """
 
 from __future__ import annotations
@@ -21,29 +23,19 @@ from dataclasses import dataclass
 from jdr.dice.notation.limits import MAX_EXPLOSIONS, MAX_SUPPORT, too_large
 from jdr.dice.notation.tree import DiceTerm, Expression
 from jdr.i18n import _
+from jdr.prob import cost
+from jdr.prob.cost import Poly
+from jdr.prob.squaring import repeated_squaring
 
 MAX_WORK = 3_000_000_000
-"""Estimated nanoseconds of work odds may take."""
+"""Estimated nanoseconds of work float odds may take."""
 
-# Calibration, in nanoseconds. Convolution: per cell; an FFT per cell and doubling; the exact
-# engine per value of the side it walks, and per cell a multiplication of Python integers, which
-# costs about `_MULTIPLY · (bits_a · bits_b) ** 0.8` (Karatsuba). A typical weight of a sum of
-# values has about `_TYPICAL_BITS` of the bits of the denominator (the tails are small numbers);
-# one of a count of successes, all of them.
+# Float engine calibration, in nanoseconds: convolution per cell, an FFT per cell and doubling;
+# keep/drop per Horner step and per multiply-add of its product.
 _FLOAT_CELL = 2.0
 _FFT_CELL = 10.0
-_EXACT_CELL = 25.0
-_EXACT_ROW = 3_000.0
-_MULTIPLY = 0.018
-_TYPICAL_BITS = 0.7
-# Keep/drop programme: per (value, dice count) step, per stretch of places, per cell.
-_KEEP_FLOAT_STEP = 10_000.0
-_KEEP_EXACT_STEP = 20_000.0
-_KEEP_EXACT_STEP_PER_DIE = 200.0
-_KEEP_FLOAT_RUN = 2_000.0
-_KEEP_EXACT_RUN = 5_000.0
-_KEEP_FLOAT_CELL = 0.7
-_KEEP_EXACT_BIT = 0.1
+_KEEP_FLOAT_STEP = 3_000.0
+_KEEP_FLOAT_CELL = 1.0
 # A die's value built, scored or mapped in Python.
 _PYTHON_VALUE = 1_000.0
 _DIRECT_MAX_NONZERO = 24  # as in jdr.prob.convolve
@@ -51,11 +43,9 @@ _DIRECT_MAX_NONZERO = 24  # as in jdr.prob.convolve
 
 @dataclass(frozen=True)
 class _Shape:
-    """What the engines will hold for a distribution: how many values, how many bits per weight
-    (a typical one, for the exact engine)."""
+    """What the float engine holds for a distribution: how many values."""
 
     size: int
-    bits: float
 
 
 def price(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> None:
@@ -66,18 +56,29 @@ def price(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> Non
     support = 1 + sum(shape.size - 1 for shape in shapes)
     if support > MAX_SUPPORT or any(size > MAX_SUPPORT for size in die_sizes):
         raise too_large(expression, _("at most {max} possible totals").format(max=MAX_SUPPORT))
-    if estimate(expression, exact, cap) > MAX_WORK:
+    if exact:
+        work = estimate(expression, exact, cap)
+        cost.refuse(work, "expression", expression.text, _("fewer or smaller dice"))
+    elif estimate(expression, exact, cap) > MAX_WORK:
         raise too_large(expression, _("fewer or smaller dice"))
 
 
 def estimate(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> float:
-    """The estimated work of the odds of `expression`, in nanoseconds (see `MAX_WORK`)."""
+    """The estimated work of the odds of `expression`, in nanoseconds."""
     dice = [term for term in expression.terms if isinstance(term, DiceTerm)]
     work = sum(_term_work(term, exact, cap) for term in dice)
+    if exact:
+        polys = sorted((_term_poly(term, cap) for term in dice), key=lambda p: p.cells)
+        for index in range(1, len(polys)):  # as odds.add_up adds the terms
+            work += cost.product_ns(polys[index - 1], polys[index])
+            polys[index] = polys[index - 1].times(polys[index])
+        if polys:  # every total's probability handed over as a fraction
+            work += cost.answer_ns(polys[-1].cells, polys[-1].bits)
+        return work
     ordered = sorted((_term_shape(term, cap) for term in dice), key=lambda s: s.size)
     for index in range(1, len(ordered)):  # as odds.add_up adds the terms
         small, large = sorted(ordered[index - 1 : index + 1], key=lambda s: s.size)
-        work += _convolution_work(large, small, exact)
+        work += _convolution_work(large, small)
         ordered[index] = _sum_shape(large, small)
     return work
 
@@ -92,11 +93,6 @@ def _die_bits(term: DiceTerm, cap: int) -> float:
     return math.log2(term.size) * (cap + 1 if term.explode else 1)
 
 
-def _typical_bits(term: DiceTerm, cap: int) -> float:
-    """Bits of a typical exact weight of one die, once dice are added up."""
-    return _die_bits(term, cap) * (1.0 if term.counts_successes else _TYPICAL_BITS)
-
-
 def _spread(term: DiceTerm, cap: int) -> int:
     """How far apart the lowest and highest contribution of one die are."""
     if term.counts_successes:
@@ -105,12 +101,17 @@ def _spread(term: DiceTerm, cap: int) -> int:
 
 
 def _term_shape(term: DiceTerm, cap: int) -> _Shape:
-    return _Shape(term.kept * _spread(term, cap) + 1, term.count * _typical_bits(term, cap))
+    return _Shape(term.kept * _spread(term, cap) + 1)
+
+
+def _term_poly(term: DiceTerm, cap: int) -> Poly:
+    """What the exact engine holds for one term's distribution."""
+    values = term.kept * _spread(term, cap) + 1
+    return Poly((values,), values, term.count * _die_bits(term, cap))
 
 
 def _term_work(term: DiceTerm, exact: bool, cap: int) -> float:
     values = _die_size(term, cap)
-    bits = _die_bits(term, cap)
     kept = term.kept
     if kept == 0:
         return 0.0
@@ -120,55 +121,42 @@ def _term_work(term: DiceTerm, exact: bool, cap: int) -> float:
         work += values * _PYTHON_VALUE  # a ScoredDie built, or a chain mapped, value by value
     if exact and term.explode:
         work += values * _PYTHON_VALUE  # a chain of big integers built
+    span = _spread(term, cap)
     if keeping:
-        return work + _keep_work(term, values, bits, exact, cap)
-    one = _Shape(_spread(term, cap) + 1, _typical_bits(term, cap))
-    return work + _power_work(one, term.count, exact)
-
-
-def _keep_work(term: DiceTerm, values: int, bits: float, exact: bool, cap: int) -> float:
-    """The work of `order.keep_distribution`: for each value and each count of dice showing it,
-    a few stretches of places, each one block of the (places × kept sums) state."""
-    n, kept = term.count, term.kept
-    steps = values * n
-    runs = steps * (2 + min(kept, n - kept))
-    cells = values * (n + 1) * (n + 2) // 2 * (kept * _spread(term, cap) + 1)
+        if exact:
+            return work + cost.keep_ns(values, term.count, kept, span, _die_bits(term, cap))
+        growing = kept * span / 2 + 1  # a polynomial of the kept dice, on average
+        if values > 2 * kept:  # as order.py: every power updated at once, `2·kept` array adds
+            adds = values * 2 * kept
+            return work + adds * (_KEEP_FLOAT_STEP + kept * growing * _KEEP_FLOAT_CELL)
+        short = min(values, span + 1) / 2 + 20  # the values before the threshold, and overhead
+        return work + values * kept * (_KEEP_FLOAT_STEP + growing * short * _KEEP_FLOAT_CELL)
     if exact:
-        return (
-            steps * (_KEEP_EXACT_STEP + _KEEP_EXACT_STEP_PER_DIE * n)
-            + runs * _KEEP_EXACT_RUN
-            + cells * (_EXACT_CELL + _KEEP_EXACT_BIT * n * bits)
-        )
-    return steps * _KEEP_FLOAT_STEP + runs * _KEEP_FLOAT_RUN + cells * _KEEP_FLOAT_CELL
+        one = Poly((span + 1,), min(values, span + 1), _die_bits(term, cap))
+        return work + cost.power_ns(one, term.count)
+    return work + _power_work(_Shape(span + 1), term.count)
 
 
-def _power_work(base: _Shape, n: int, exact: bool) -> float:
-    """The work of `jdr.prob.power` (repeated squaring), step by step."""
+def _power_work(base: _Shape, n: int) -> float:
+    """The work of `jdr.prob.power` on floats (repeated squaring), step by step."""
     work = 0.0
-    result: _Shape | None = None
-    square = base
-    while n:
-        if n & 1:
-            if result is not None:
-                work += _convolution_work(result, square, exact)
-            result = square if result is None else _sum_shape(result, square)
-        n >>= 1
-        if n:
-            work += _convolution_work(square, square, exact)
-            square = _sum_shape(square, square)
+
+    def times(a: _Shape, b: _Shape) -> _Shape:
+        nonlocal work
+        work += _convolution_work(a, b)
+        return _sum_shape(a, b)
+
+    repeated_squaring(base, n, times)
     return work
 
 
 def _sum_shape(a: _Shape, b: _Shape) -> _Shape:
-    return _Shape(a.size + b.size - 1, a.bits + b.bits)
+    return _Shape(a.size + b.size - 1)
 
 
-def _convolution_work(a: _Shape, b: _Shape, exact: bool) -> float:
-    """The work of `jdr.prob.convolve(a, b)`: Python integers (walking `b`), floats or an FFT."""
+def _convolution_work(a: _Shape, b: _Shape) -> float:
+    """The work of `jdr.prob.convolve(a, b)` on floats: direct shifted adds or an FFT."""
     cells = a.size * b.size
-    if exact:
-        multiply = _MULTIPLY * math.pow(a.bits * b.bits, 0.8)
-        return b.size * _EXACT_ROW + cells * (_EXACT_CELL + multiply)
     if min(a.size, b.size) <= _DIRECT_MAX_NONZERO:
         return cells * _FLOAT_CELL
     out = a.size + b.size - 1

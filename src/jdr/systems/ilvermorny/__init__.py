@@ -10,7 +10,10 @@ from jdr.sheets import shipped_examples
 from jdr.systems.ilvermorny.actions import ACTIONS
 from jdr.systems.ilvermorny.fight import fight_rules
 from jdr.systems.ilvermorny.fight_from_sheets import fight_setup
+from jdr.systems.ilvermorny.fight_models import COMMANDS
 from jdr.systems.ilvermorny.fight_outcome import fight_outcome
+from jdr.systems.ilvermorny.fight_view import view
+from jdr.systems.ilvermorny.narration import NARRATION
 from jdr.systems.ilvermorny.progress import PROGRESSION
 from jdr.systems.ilvermorny.sheet_rolls import SHEET_ROLLS
 from jdr.systems.ilvermorny.sheets import EXAMPLES, Wizard
@@ -30,6 +33,9 @@ SYSTEM = System(
     sheet=Wizard,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
+    narration=NARRATION,
+    fight_view=view,
+    fight_commands=COMMANDS,
     fight_setup=fight_setup,
     luck=luck,
     progression=PROGRESSION,

@@ -206,14 +206,15 @@ class Meeting:
         return _("{name}'s spell hits and cancels the other").format(name=name)
 
 
-def meet(a: Side, b: Side, rng: RandomSource) -> Meeting:
+def meet(a: Side, b: Side, rng: RandomSource, rng_b: RandomSource | None = None) -> Meeting:
     """IL-11: two spells meet; the Magie tests are rolled (a's d12, then b's) only when both
-    were cast."""
+    were cast. b's die comes from `rng_b` when given (a duel journals each wizard's dice as
+    theirs, `jdr.dice.rolled_for`)."""
     if not (a.cast_ok and b.cast_ok):
         return Meeting(a, b, ())
     dominant = dominance(a.element, b.element)
     test_a = stat_test(a.magic, clash_modifier("a", dominant), rng)
-    test_b = stat_test(b.magic, clash_modifier("b", dominant), rng)
+    test_b = stat_test(b.magic, clash_modifier("b", dominant), rng_b or rng)
     return Meeting(a, b, (test_a, test_b))
 
 

@@ -18,8 +18,8 @@ goes on until the GM ends it. A refused command raises `RulesError(reason, rule)
 ...              {"action": "cast", "wizard": "bob", "spell": "aguamenti"}],
 ...             GivenFaces([2, 3, 6, 5]))
 >>> [e["type"] for e in duel.events]  # doctest: +NORMALIZE_WHITESPACE
-['duel_started', 'round_started', 'spell_chosen', 'spell_chosen', 'spell_cast', 'spell_cast',
- 'clash_rolled', 'spell_hit', 'round_over', 'round_started']
+['duel_started', 'round_started', 'spell_chosen', 'spell_chosen', 'spells_opened', 'spell_cast',
+ 'spell_cast', 'clash_rolled', 'spell_hit', 'round_over', 'round_started']
 >>> duel.state["hits"]
 [{'round': 1, 'caster': 'Bob', 'spell': 'Aguamenti', 'target': 'Ann', 'by': 'clash'}]
 
@@ -30,13 +30,16 @@ Wizards and spells are named in commands as the sheets spell them, or with anoth
 accents or extra spaces; events carry the sheets' spelling.
 
 ## Commands (JSON)
-- `{"action": "cast", "wizard": W, "spell": S}`: W's spell for this round, in any order; the
-  second choice of a round resolves it.
+- `{"action": "cast", "wizard": W, "spell": S, "salt": "…"?}`: W's spell for this round, in any
+  order, sealed (`jdr.fights.sealed`: a front end adds the salt); the second choice of a round
+  opens both and resolves them.
 - `{"action": "end", "winner": W?, "note": "…"?}`: the GM ends the duel (a winner, or none).
 
 ## Events
-- `duel_started` {wizards: [{name, magic, spells: [{name, element, difficulty, level, xp}]}]};
-  `round_started` {round}; `spell_chosen` {round, wizard, spell};
+- `duel_started` {sealed: true, wizards: [{name, magic, spells: [{name, element, difficulty,
+  level, xp}]}]}; `round_started` {round}; `spell_chosen` {round, wizard, sealed, secret: {spell,
+  salt}} (a duel without `sealed`, from before: {round, wizard, spell}); `spells_opened` {round,
+  choices: {W: {spell, salt, sealed}}, unsealed: [the two commitments]};
 - `spell_cast` {round, wizard, spell, element, level, natural, result, outcome, xp_gained} and,
   for each level the XP buys, `level_gained` {wizard, spell, level, xp_spent} (IL-8);
 - `clash_rolled` {round, dominant: W | null, tests: [{wizard, natural, modifier, result,
@@ -48,7 +51,8 @@ accents or extra spaces; events carry the sheets' spelling.
 ## Faces, in the order they are consumed
 When the second spell of a round is chosen: the first wizard's cast d12, then the second's (in
 setup order); then, when both spells were cast, the first wizard's Magie test d12, then the
-second's. Nothing else rolls.
+second's. Nothing else rolls. Each die is its wizard's (`jdr.dice.rolled_for`): the journal and
+the luck audit count it for them, though the second wizard's command rolled it.
 
 ## Where the rules are silent
 - A round is both wizards casting once; the source has no initiative, so both choices are made
@@ -62,20 +66,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from jdr.dice.source import RandomSource
+from jdr.dice.source import RandomSource, rolled_for
 from jdr.errors import InputError, RulesError
+from jdr.fights.sealed import SALT, SEALED, SECRET, UNSEALED, seal
 from jdr.i18n import _
 from jdr.names import fold, hint
 from jdr.systems.ilvermorny.duel import Side, meet
+from jdr.systems.ilvermorny.fight_models import KEYS
 from jdr.systems.ilvermorny.fight_state import evolve, find, opponent
 from jdr.systems.ilvermorny.sheets import wizard_from
 from jdr.systems.ilvermorny.spells import NOT_LEARNT, advance, cast_spell
 from jdr.systems.protocol import Json
 
 __all__ = ["IlvermornyDuel", "fight_rules"]
-
-KEYS = {"cast": {"action", "wizard", "spell"}, "end": {"action", "winner", "note"}}
-"""The keys each command may carry."""
 
 
 class _Script:
@@ -113,6 +116,8 @@ class IlvermornyDuel:
         else:
             _choose(script, command)
             if len(script.state["chosen"]) == len(script.state["wizards"]):
+                if script.state["sealed"]:
+                    _open(script)
                 _resolve(script, rng)
         return script.events
 
@@ -139,8 +144,9 @@ def _duel_started(setup: Any) -> Json:
     sheets = [wizard_from(sheet, f"wizards[{n}]") for n, sheet in enumerate(wizards, 1)]
     if fold(sheets[0].name) == fold(sheets[1].name):
         raise RulesError(_("two wizards are named {name}").format(name=sheets[1].name), "IL-11")
-    return {
+    return {  # `sealed`: spells are committed, then opened together (IL-11's simultaneity)
         "type": "duel_started",
+        "sealed": True,
         "wizards": [
             {
                 "name": sheet.name,
@@ -187,10 +193,7 @@ def _choose(script: _Script, command: Json) -> None:
     wizard = _wizard(state, command.get("wizard"))
     if wizard in state["chosen"]:
         raise RulesError(
-            _("{name} has already chosen {spell} this round").format(
-                name=wizard, spell=state["chosen"][wizard]
-            ),
-            "IL-11",
+            _("{name} has already chosen a spell this round").format(name=wizard), "IL-11"
         )
     known = list(state["spells"][wizard])
     spell = find(known, command.get("spell"))
@@ -203,7 +206,29 @@ def _choose(script: _Script, command: Json) -> None:
         )
     if state["spells"][wizard][spell]["level"] == 0:
         raise RulesError(f"{spell}: {_(NOT_LEARNT)}", "IL-5")
-    script.emit({"type": "spell_chosen", "round": state["round"], "wizard": wizard, "spell": spell})
+    event: Json = {"type": "spell_chosen", "round": state["round"], "wizard": wizard}
+    if not state["sealed"]:  # a duel started before spells were sealed
+        script.emit(event | {"spell": spell})
+        return
+    salt = command.get(SALT, "")
+    if not isinstance(salt, str):
+        raise InputError(SALT, salt, _("text"))
+    choice = {"spell": spell}
+    script.emit(event | {SEALED: seal(choice, salt), SECRET: choice | {SALT: salt}})
+
+
+def _open(script: _Script) -> None:
+    """Both spells chosen: each opened with its salt, against its commitment (IL-11)."""
+    state = script.state
+    choices = {
+        wizard: {"spell": state["secret"][wizard]["spell"], SALT: state["secret"][wizard][SALT]}
+        | {SEALED: state["seals"][wizard]}
+        for wizard in state["wizards"]
+    }
+    script.emit(
+        {"type": "spells_opened", "round": state["round"], "choices": choices}
+        | {UNSEALED: [choices[wizard][SEALED] for wizard in state["wizards"]]}
+    )
 
 
 def _resolve(script: _Script, rng: RandomSource) -> None:
@@ -213,7 +238,7 @@ def _resolve(script: _Script, rng: RandomSource) -> None:
     for wizard in script.state["wizards"]:
         spell = script.state["chosen"][wizard]
         known = script.state["spells"][wizard][spell]
-        cast = cast_spell(script.state["magic"][wizard], known["level"], rng)
+        cast = cast_spell(script.state["magic"][wizard], known["level"], _dice(script, rng, wizard))
         script.emit(
             {
                 "type": "spell_cast",
@@ -246,7 +271,7 @@ def _resolve(script: _Script, rng: RandomSource) -> None:
 
 def _meet(script: _Script, number: int, a: Side, b: Side, rng: RandomSource) -> None:
     wizards: list[str] = script.state["wizards"]
-    meeting = meet(a, b, rng)
+    meeting = meet(a, b, _dice(script, rng, wizards[0]), _dice(script, rng, wizards[1]))
     by_side = {"a": wizards[0], "b": wizards[1]}
     caster = by_side.get(meeting.winner)
     if meeting.tests:
@@ -281,6 +306,12 @@ def _meet(script: _Script, number: int, a: Side, b: Side, rng: RandomSource) -> 
         )
     outcome = "hit" if caster is not None else meeting.winner
     script.emit({"type": "round_over", "round": number, "outcome": outcome, "caster": caster})
+
+
+def _dice(script: _Script, rng: RandomSource, wizard: str) -> RandomSource:
+    """`wizard`'s dice, journaled as theirs (both casts are rolled in the second wizard's
+    command); a duel from before spells were sealed rolled them all as that command's."""
+    return rolled_for(rng, wizard) if script.state["sealed"] else rng
 
 
 def _end(script: _Script, command: Json) -> None:

@@ -13,13 +13,18 @@ names); sides mean nothing in a duel. Commands name the caster `wizard`; the GM'
 
 from __future__ import annotations
 
+from jdr.errors import InputError
+from jdr.i18n import _
 from jdr.systems.protocol import Json
 
 __all__ = ["fight_setup", "make_command"]
 
 
 def fight_setup(participants: list[Json], options: Json) -> Json:
-    """The wizards, in the order given."""
+    """The wizards, in the order given; a duel has no setting to set."""
+    if options.get("settings"):
+        setting = next(iter(options["settings"]))
+        raise InputError("--setting", setting, "-", _("a duel has no setting"))
     return {"wizards": [{**p["sheet"], "name": p["name"]} for p in participants]}
 
 

@@ -29,9 +29,16 @@ def evolve(state: Json, event: Json) -> Json:
         return _start(event)
     new: Json = dict(state)
     if kind == "round_started":
-        new.update(round=event["round"], chosen={})
+        new.update(round=event["round"], chosen={}, seals={}, secret={})
+    elif kind == "spell_chosen" and "secret" in event:  # sealed until both have chosen
+        new["chosen"] = {**state["chosen"], event["wizard"]: None}
+        new["seals"] = {**state["seals"], event["wizard"]: event["sealed"]}
+        new["secret"] = {**state["secret"], event["wizard"]: dict(event["secret"])}
     elif kind == "spell_chosen":
         new["chosen"] = {**state["chosen"], event["wizard"]: event["spell"]}
+    elif kind == "spells_opened":
+        opened = {wizard: shown["spell"] for wizard, shown in event["choices"].items()}
+        new.update(chosen={**state["chosen"], **opened}, secret={})
     elif kind == "spell_cast":
         new["spells"] = _spell(state, event, xp=+event["xp_gained"])
     elif kind == "level_gained":
@@ -55,8 +62,11 @@ def _start(event: Json) -> Json:
             }
             for wizard in event["wizards"]
         },
+        "sealed": bool(event.get("sealed", False)),
         "round": 0,
         "chosen": {},
+        "seals": {},
+        "secret": {},
         "hits": [],
         "over": False,
         "winner": None,

@@ -8,7 +8,10 @@ from jdr.systems.passion.actions import ACTIONS
 from jdr.systems.passion.damage import DAMAGE_ACTIONS
 from jdr.systems.passion.fight import fight_rules
 from jdr.systems.passion.fight_from_sheets import fight_setup
+from jdr.systems.passion.fight_models import COMMANDS
 from jdr.systems.passion.fight_outcome import fight_outcome
+from jdr.systems.passion.fight_view import view
+from jdr.systems.passion.narration import NARRATION
 from jdr.systems.passion.pool import luck
 from jdr.systems.passion.progress import PROGRESSION
 from jdr.systems.passion.sheet_rolls import SHEET_ROLLS
@@ -22,6 +25,9 @@ SYSTEM = System(
     sheet=Sheet,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
+    narration=NARRATION,
+    fight_view=view,
+    fight_commands=COMMANDS,
     fight_setup=fight_setup,
     luck=luck,
     progression=PROGRESSION,

@@ -41,7 +41,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from jdr.i18n import _
 from jdr.prob import Distribution, Probability, convolve, die_distribution, unit
+from jdr.prob.cost import refuse
 from jdr.systems.passion.odds import Mask, add_die, margin_table
 from jdr.systems.passion.params import Conditions, Goal
 from jdr.systems.passion.pool import SIZES, passion_die
@@ -120,6 +122,8 @@ def rank_pools(
     >>> [(c.dice, c.p_success) for c in ranked[:3]]
     [('2d6', Fraction(23, 36)), ('2d4', Fraction(5, 8)), ('1d4+1d6', Fraction(5, 8))]
     """
+    if exact:
+        refuse(exact_ns(sizes, max_dice), "max_dice", max_dice, _("fewer dice or fewer sizes"))
     grid = 2 * max_dice + 1
     table = margin_table(conditions, grid, grid)
     masks = _Masks(table)
@@ -151,6 +155,22 @@ def rank_pools(
         return (-measures[0], choice.count, -measures[1], -measures[2], position)
 
     return [choice for _position, choice in sorted(enumerate(choices), key=key)]
+
+
+_EXACT_CELL = 260.0
+"""Nanoseconds per cell of a pool's joint distribution with `exact`: its convolution with one die
+and its four sums against the masks, on Python integers (measured: N = 20, 5,480 pools, 1.2 s)."""
+
+
+def exact_ns(sizes: Sequence[int], max_dice: int) -> float:
+    """The estimated nanoseconds of `rank_pools(…, exact=True)`: every pool's joint, cell by cell.
+
+    >>> from jdr.prob.cost import MAX_EXACT_NS
+    >>> exact_ns(SIZES, 10) < MAX_EXACT_NS < exact_ns(SIZES, 30)
+    True
+    """
+    cells = sum((2 * sum(n for n, _size in pool) + 1) ** 2 for pool in pools(sizes, max_dice))
+    return cells * _EXACT_CELL
 
 
 def _prefix_powers(die: Distribution, max_dice: int) -> list[Distribution]:

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, model_validator
@@ -53,7 +52,8 @@ from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import N_, _
 from jdr.names import fold, hint
-from jdr.prob import Probability, pool_distribution
+from jdr.prob import Distribution, convolve, pool_distribution, unit
+from jdr.prob.cost import pool_ns, refuse
 from jdr.systems.passion.initiative import InitiativeParams, initiative_roll
 from jdr.systems.passion.pool import parse_dice
 from jdr.systems.passion.resolve import Resolution, resolve
@@ -535,16 +535,12 @@ def _plus_minus(value: int) -> str:
     return f"+ {value}" if value >= 0 else f"− {-value}"
 
 
-def _margins(dice: str | None, passion: int, exact: bool) -> list[tuple[int, Probability]]:
+def _margins(dice: str | None, passion: int, exact: bool) -> Distribution:
     """The distribution of a damage pool's margin (PS-2, Passion cancelling negatives)."""
     if not dice:
-        return [(0, Fraction(1) if exact else 1.0)]
-    distribution = pool_distribution(parse_dice(dice), exact)
-    margins: dict[int, Probability] = {}
-    for (positives, negatives), p in distribution.items():
-        margin = resolve((positives, negatives), passion=passion).margin
-        margins[margin] = margins.get(margin, 0) + p
-    return sorted(margins.items())
+        return unit(1, exact)
+    joint = pool_distribution(parse_dice(dice), exact)
+    return joint.map(lambda cell: resolve(cell, passion=passion).margin)
 
 
 def damage_odds(params: DamageParams, exact: bool) -> Odds:
@@ -562,19 +558,20 @@ def damage_odds(params: DamageParams, exact: bool) -> Odds:
         weapon_energy=params.weapon_energy,
         protection_energy=params.protection_energy,
     ).base
-    total: dict[int, Probability] = {}
-    for violence, p in _margins(params.violence_dice, params.passion, exact):
-        for robustness, q in _margins(params.robustness_dice, 0, exact):
-            value = wound_count(base, violence, robustness)
-            total[value] = total.get(value, 0) + p * q
-    rows = sorted(total.items())
-    zero: Probability = Fraction(0) if exact else 0.0
-    unharmed = total.get(0, zero)
-    mean = sum((value * p for value, p in rows), zero)
+    if exact:  # both pools priced before either is computed
+        pools = [parse_dice(d) for d in (params.violence_dice, params.robustness_dice) if d]
+        dice = " ".join(d for d in (params.violence_dice, params.robustness_dice) if d)
+        refuse(sum(pool_ns(pool) for pool in pools), "dice", dice, _("fewer or smaller dice"))
+    # PS-16: max(0, base + Violence margin − max(0, Robustesse margin)), the two rolls independent
+    violence = _margins(params.violence_dice, params.passion, exact)
+    soaked = _margins(params.robustness_dice, 0, exact).map(lambda margin: max(0, margin[0]))
+    total = convolve(violence, soaked.negate()).shift(base)
+    counted = total.map(lambda value: wound_count(value[0]))
+    unharmed = counted.probability(0)
     return Odds(
         outcomes={"wounded": 1 - unharmed, "unharmed": unharmed},
-        distribution=rows,
-        mean=mean,
+        distribution=counted.to_list(),
+        mean=counted.mean(),
         label="wounds",
     )
 

@@ -4,8 +4,8 @@ An attack is declared (`action_started`): a player's is rolled at once against t
 dodge scores (PS-11, PS-13), after any NPC pools announced before the roll (PS-7, PS-15); an NPC's
 waits for each target's dodge (the GM never rolls). Every check comes before the first event.
 
->>> TURN_ACTIONS
-('attack', 'split_attack', 'blast', 'combined_attack', 'action', 'pass')
+>>> PART_ACTIONS
+('attack', 'pass')
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from jdr.errors import RulesError
 from jdr.fights.commands import as_list
 from jdr.i18n import _
 from jdr.systems.passion.fight_commands import (
-    NPC_ATTACK,
-    PLAYER_ROLL,
     check_standing,
     dice_count,
     fighter_name,
@@ -26,15 +24,11 @@ from jdr.systems.passion.fight_commands import (
     whole,
 )
 from jdr.systems.passion.fight_flow import slot_key
+from jdr.systems.passion.fight_models import NPC_ATTACK, PART_ACTIONS, PLAYER_ROLL
 from jdr.systems.passion.fight_rolls import Script, roll, spend
 from jdr.systems.passion.fight_state import find, in_fight, item, score
 from jdr.systems.passion.initiative import check_min_dice
 from jdr.systems.protocol import Json
-
-TURN_ACTIONS = ("attack", "split_attack", "blast", "combined_attack", "action", "pass")
-"""What the fighter whose turn it is may do (PS-9 … PS-13)."""
-PART_ACTIONS = ("attack", "pass")
-"""At the turn of one part of a split attack (PS-13)."""
 
 
 def turn_actor(state: Json, command: Json, action: str) -> str:

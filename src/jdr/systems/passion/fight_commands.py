@@ -5,56 +5,27 @@ Every refusal is a `RulesError` with a sentence in the current language and the 
 malformed command — an unknown key, bad dice — is an `InputError`); every check comes before the
 first die, so a refused command changes nothing.
 
->>> sorted(KEYS["settle"])
-['action', 'actor', 'energy', 'item', 'passion']
+>>> sorted(WAITS)
+['dodge', 'settle', 'soak', 'violence']
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from jdr.errors import RulesError
+from jdr.errors import InputError, RulesError
 from jdr.fights.commands import action_of as shared_action_of
+from jdr.fights.sealed import SALT, SEALED, SECRET, seal
 from jdr.i18n import _
 from jdr.names import hint
 from jdr.systems.passion.damage import type_word
 from jdr.systems.passion.fight_flow import counts_against, reveal, target_results
+from jdr.systems.passion.fight_models import DEUS_COST, KEYS, WAITS
 from jdr.systems.passion.fight_rolls import Script, roll, spend
 from jdr.systems.passion.fight_rolls import npc_passion as cancel_positives
-from jdr.systems.passion.fight_state import find, in_fight, item, score, standing
+from jdr.systems.passion.fight_state import choice_of, find, in_fight, item, score, standing
 from jdr.systems.passion.pool import parse_dice
 from jdr.systems.protocol import Json
-
-DEUS = "deus_ex_machina"
-DEUS_COST = 4
-"""PS-8: a player's miraculous turn of events costs 4 Passion."""
-PLAYER_ROLL = {"dice", "energy_die", "npc_energy", "npc_protection"}
-NPC_ATTACK = {"energy", "weapon_energy"}
-_OWN_KEYS: dict[str, set[str]] = {
-    "choose_marker": {"marker", "potential"},
-    "attack": {"target", "talent", "weapon"} | PLAYER_ROLL | NPC_ATTACK,
-    "split_attack": {"parts", "talent"},
-    "blast": {"targets", "talent", "weapon"} | PLAYER_ROLL | NPC_ATTACK,
-    "combined_attack": {"partners", "target", "talents", "weapons"} | PLAYER_ROLL | NPC_ATTACK,
-    "action": {"dice", "talent", "difficulty", "energy_die", "npc_energy"},
-    "pass": {"text"},
-    "dodge": {"dice", "talent"},
-    "no_dodge": set(),
-    "npc_passion": {"points"},
-    "settle": {"energy", "passion", "item"},
-    "violence": {"dice", "weapon_energy"},
-    "soak": {"dice", "protection"},
-    DEUS: {"text"},
-}
-KEYS = {action: keys | {"action", "actor"} for action, keys in _OWN_KEYS.items()}
-"""The keys each command may carry."""
-WAITS = {
-    "settle": ("settle", "npc_passion"),
-    "dodge": ("dodge", "no_dodge"),
-    "violence": ("violence",),
-    "soak": ("soak",),
-}
-"""What the fight waits for → the commands that answer."""
 
 
 def action_of(command: Any) -> str:
@@ -127,7 +98,7 @@ def choose_marker(script: Script, command: Json) -> None:
     actor = fighter_name(state, command.get("actor"))
     check_standing(state, actor, "PS-9")
     fighter = state["fighters"][actor]
-    if fighter["marker"] is not None:
+    if choice_of(fighter) is not None:
         raise RulesError(_("{name} has already chosen a marker").format(name=actor), "PS-9")
     marker = command.get("marker")
     if marker not in fighter["available"] or isinstance(marker, bool):
@@ -148,11 +119,17 @@ def choose_marker(script: Script, command: Json) -> None:
             ),
             "PS-9",
         )
-    script.emit(
-        {"type": "marker_chosen", "name": actor, "round": state["round"], "marker": marker}
-        | {"potential": found[0], "mobility": found[1]}
-    )
-    if all(script.fighter(n)["marker"] is not None for n in in_fight(script.state)):
+    choice = {"marker": marker, "potential": found[0], "mobility": found[1]}
+    event: Json = {"type": "marker_chosen", "name": actor, "round": state["round"]}
+    if state["sealed"]:
+        salt = command.get(SALT, "")
+        if not isinstance(salt, str):
+            raise InputError(SALT, salt, _("text"))
+        event |= {SEALED: seal(choice, salt), SECRET: choice | {SALT: salt}}
+    else:  # a fight started before markers were sealed
+        event |= choice
+    script.emit(event)
+    if all(choice_of(script.fighter(n)) is not None for n in in_fight(script.state)):
         reveal(script)
 
 

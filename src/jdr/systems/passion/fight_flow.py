@@ -15,7 +15,7 @@ from typing import Any
 
 from jdr.systems.passion.damage import cut_violence, resistance, wounds
 from jdr.systems.passion.fight_rolls import ATTACK_KINDS, Script
-from jdr.systems.passion.fight_state import in_fight, sides_left, standing
+from jdr.systems.passion.fight_state import choice_of, in_fight, sides_left, standing
 from jdr.systems.passion.initiative import Entry, order, tick
 from jdr.systems.passion.resolve import Resolution, resolve
 from jdr.systems.protocol import Json
@@ -32,22 +32,28 @@ def reveal(script: Script) -> None:
     state = script.state
     names = in_fight(state)
     fighters = state["fighters"]
-    entries = [Entry(n, fighters[n]["marker"], fighters[n]["mobility"]) for n in names]
+    choices = {n: choice_of(fighters[n]) or {} for n in names}
+    entries = [Entry(n, choices[n]["marker"], choices[n]["mobility"]) for n in names]
     result = order(entries, script.rng)
     shown = {
-        e.name: {"marker": e.marker, "potential": fighters[e.name]["potential"]}
+        e.name: {"marker": e.marker, "potential": choices[e.name]["potential"]}
         | {"mobility": e.mobility, "initiative": e.initiative}
         for e in entries
     }
+    if state["sealed"]:  # each choice opened with its salt, against its commitment
+        for name in names:
+            secret = fighters[name]["secret"]
+            shown[name] |= {"salt": secret["salt"], "sealed": fighters[name]["sealed"]}
     slots = [
         {"name": name, "initiative": shown[name]["initiative"], "mobility": shown[name]["mobility"]}
         | {"marker": shown[name]["marker"], "rank": rank, "part": None}
         for rank, name in enumerate(result.names, start=1)
     ]
-    script.emit(
-        {"type": "markers_revealed", "round": state["round"], "fighters": shown}
-        | {"order": list(result.names), "roll_offs": result.roll_offs, "slots": slots}
-    )
+    event: Json = {"type": "markers_revealed", "round": state["round"], "fighters": shown}
+    event |= {"order": list(result.names), "roll_offs": result.roll_offs, "slots": slots}
+    if state["sealed"]:
+        event["unsealed"] = [fighters[name]["sealed"] for name in names]
+    script.emit(event)
 
 
 def advance(script: Script) -> None:

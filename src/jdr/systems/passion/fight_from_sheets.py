@@ -17,4 +17,5 @@ __all__ = ["fight_setup"]
 def fight_setup(participants: list[Json], options: Json) -> Json:
     """One fighter per participant, on its side."""
     fighters = [{**p["sheet"], "name": p["name"], "side": p["side"]} for p in participants]
-    return {"fighters": fighters}
+    # `jdr fight new --setting status_quo_ticks=true` (the setup's own checks refuse any other)
+    return {"fighters": fighters, **(options.get("settings") or {})}

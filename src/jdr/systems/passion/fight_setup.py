@@ -59,7 +59,9 @@ def opening(setup: Json) -> Json:
         "status_quo_ticks": checked.status_quo_ticks,
         "npc_cuts_violence": checked.npc_cuts_violence,
     }
-    return {"type": "fight_started", "fighters": fighters, "settings": settings}
+    # `sealed`: markers are committed, then opened together (a fight started before they were
+    # has no such key, and its journal replays as it was)
+    return {"type": "fight_started", "fighters": fighters, "settings": settings, "sealed": True}
 
 
 def _fighter(position: int, data: dict[str, Any]) -> Json:

@@ -121,8 +121,20 @@ def _fighter(sheet: Json) -> Json:
     }
 
 
+def choice_of(fighter: Json) -> Json | None:
+    """The fighter's initiative choice this round (PS-9): `{"marker", "potential", "mobility"}`,
+    sealed or not; None before it chose."""
+    secret = fighter.get("secret")
+    if secret is not None:
+        return {key: secret[key] for key in ("marker", "potential", "mobility")}
+    if fighter["marker"] is None:
+        return None
+    return {key: fighter[key] for key in ("marker", "potential", "mobility")}
+
+
 def _start(event: Json) -> Json:
     return {
+        "sealed": bool(event.get("sealed", False)),
         "round": 0,
         "phase": "markers",
         "settings": dict(event["settings"]),
@@ -152,10 +164,15 @@ def _round_started(state: Json, event: Json) -> None:
     state.update(round=event["round"], phase="markers", slots=[], turn=None)
     for fighter in state["fighters"].values():
         fighter.update(marker=None, potential=None, mobility=None, initiative=None, failed=False)
+        fighter.pop("sealed", None)
+        fighter.pop("secret", None)
 
 
 def _marker_chosen(state: Json, event: Json) -> None:
     fighter = state["fighters"][event["name"]]
+    if "secret" in event:  # sealed until every fighter has chosen
+        fighter.update(sealed=event["sealed"], secret=dict(event["secret"]))
+        return
     fighter.update(marker=event["marker"], potential=event["potential"])
     fighter["mobility"] = event["mobility"]
 
@@ -163,7 +180,10 @@ def _marker_chosen(state: Json, event: Json) -> None:
 def _markers_revealed(state: Json, event: Json) -> None:
     state.update(phase="actions", slots=_copy(event["slots"]))
     for name, shown in event["fighters"].items():
-        state["fighters"][name]["initiative"] = shown["initiative"]
+        fighter = state["fighters"][name]
+        fighter.update(marker=shown["marker"], potential=shown["potential"])
+        fighter.update(mobility=shown["mobility"], initiative=shown["initiative"])
+        fighter.pop("secret", None)
 
 
 def _turn_started(state: Json, event: Json) -> None:

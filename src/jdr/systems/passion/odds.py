@@ -27,7 +27,9 @@ import numpy as np
 import numpy.typing as npt
 
 from jdr.dice.pool import Pool, ScoredDie
+from jdr.i18n import _
 from jdr.prob import Distribution, Probability, pool_distribution
+from jdr.prob.cost import pool_ns, refuse
 from jdr.systems.passion.params import Conditions
 from jdr.systems.protocol import Odds
 
@@ -142,6 +144,8 @@ def roll_odds(pool: Pool, conditions: Conditions, exact: bool = False) -> Odds:
     >>> odds.outcomes["success"], odds.mean, odds.extra["sure"]
     (Fraction(1, 2), Fraction(1, 2), False)
     """
+    if exact:
+        refuse(pool_ns(pool), "dice", pool.notation(), _("fewer or smaller dice"))
     joint = pool_distribution(pool, exact)
     rows, columns = joint.weights.shape
     table = margin_table(conditions, joint.offset[0] + rows, joint.offset[1] + columns)

@@ -7,6 +7,9 @@ from jdr.sheets import shipped_examples
 from jdr.systems.plus_ultra.actions import ACTIONS
 from jdr.systems.plus_ultra.fight import fight_rules
 from jdr.systems.plus_ultra.fight_from_sheets import fight_setup
+from jdr.systems.plus_ultra.fight_models import COMMANDS
+from jdr.systems.plus_ultra.fight_view import view
+from jdr.systems.plus_ultra.narration import NARRATION
 from jdr.systems.plus_ultra.progress import PROGRESSION
 from jdr.systems.plus_ultra.sheet_rolls import SHEET_ROLLS
 from jdr.systems.plus_ultra.sheets import EXAMPLES, Character
@@ -19,6 +22,9 @@ SYSTEM = System(
     sheet=Character,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
+    narration=NARRATION,
+    fight_view=view,
+    fight_commands=COMMANDS,
     fight_setup=fight_setup,
     progression=PROGRESSION,
     sheet_rolls=SHEET_ROLLS,

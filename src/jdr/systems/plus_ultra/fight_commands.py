@@ -4,8 +4,8 @@ Every refusal is a `RulesError` with a sentence in the current language and the 
 malformed command, an unknown key, is an `InputError`); nothing is rolled before a command is known
 to be legal, so a refused command changes nothing.
 
->>> sorted(KEYS["technique"])
-['action', 'actor', 'protector', 'target', 'technique']
+>>> turns_between(["A", "C", "D", "B"], protected="C", protector="B")
+['D']
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from jdr.fights.commands import action_of as shared_action_of
 from jdr.i18n import _
 from jdr.names import hint
 from jdr.systems.plus_ultra.fight_actions import attacks
+from jdr.systems.plus_ultra.fight_models import KEYS
 from jdr.systems.plus_ultra.fight_state import (
     cooldown_left,
     find,
@@ -30,16 +31,6 @@ TURN_ACTIONS = ("attack", "defend", "technique", "flee")
 """PU-4 … PU-9: what the character to play may do, one per turn."""
 ANSWERS = ("interrupt", "no_interrupt")
 """PU-9: the answers to a flight, the only commands while a character flees."""
-_OWN_KEYS = {
-    "attack": {"target", "protector"},
-    "defend": set(),
-    "technique": {"technique", "target", "protector"},
-    "flee": set(),
-    "interrupt": set(),
-    "no_interrupt": set(),
-}
-KEYS = {action: keys | {"action", "actor"} for action, keys in _OWN_KEYS.items()}
-"""The keys each command may carry."""
 
 
 def action_of(command: Any) -> str:

@@ -19,4 +19,5 @@ def fight_setup(participants: list[Json], options: Json) -> Json:
     setup: Json = {"characters": characters}
     if options.get("order"):
         setup["order"] = list(options["order"])
+    setup |= options.get("settings") or {}  # `--setting draw_order=true`
     return setup

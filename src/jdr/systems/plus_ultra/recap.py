@@ -30,7 +30,8 @@ plain lines, headings ending with a colon and `- ` items):
     [/list]
 
 An outcome is green when it favours the character of the recap and red when it does not (BBCode),
-bold in Markdown. Names and the GM's text are written as they are (no escaping).
+bold in Markdown. Names, techniques and the GM's text are escaped for the format
+(`jdr.markup.escape`): a name is never read as markup.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from dataclasses import dataclass, field
 from jdr.errors import UnknownNameError
 from jdr.fights.recap import in_format
 from jdr.i18n import _, ngettext
+from jdr.markup import escape
 from jdr.systems.plus_ultra.fight_state import cooldown_left, find
 from jdr.systems.plus_ultra.rules import DEFENDING_BONUS, FLEEING_BONUS
 from jdr.systems.protocol import Json
@@ -59,6 +61,10 @@ class _Markup:
     """Bold, favourable and unfavourable words, and the whole document, in one format."""
 
     fmt: str
+
+    def name(self, text: object) -> str:
+        """A name or the GM's text, escaped for the format."""
+        return escape(str(text), self.fmt)
 
     def bold(self, text: str) -> str:
         if self.fmt == "bbcode":
@@ -111,7 +117,7 @@ def render_recap(state: Json, name: str, events: Sequence[Json], fmt: str = "tex
         actions += block.lines(who, markup)
     played = [b.events[0]["round"] for b in blocks if "round" in b.events[0]]
     number = played[0] if played else state["round"]
-    title = _("{name} — round {round}").format(name=who, round=number)
+    title = _("{name} — round {round}").format(name=markup.name(who), round=number)
     character = state["characters"][who]
     return markup.document(
         title,
@@ -165,7 +171,7 @@ class _Block:
     def lines(self, who: str, markup: _Markup) -> list[str]:
         head, *rest = self.events
         rolls = [e for e in rest if e["type"] == "attack_rolled"]
-        header = _header(head, who)
+        header = _header(head, who, markup)
         lines = [header]
         for event in rest:
             if event["type"] == "attack_rolled":
@@ -176,9 +182,9 @@ class _Block:
                     label = _("Roll {n}/{count}").format(n=event["roll"], count=event["rolls"])
                     lines.append(_labelled(label, result))
             else:
-                lines += _consequence(event, head)
+                lines += _consequence(event, markup)
         if head["type"] == "technique_used" and head.get("text"):
-            lines.append(_labelled(_("For the GM"), head["text"]))
+            lines.append(_labelled(_("For the GM"), markup.name(head["text"])))
         return lines
 
 
@@ -205,28 +211,31 @@ def _members(event: Json) -> list[str | None]:
     return [event["actor"]]
 
 
-def _header(head: Json, who: str) -> str:
+def _header(head: Json, who: str, markup: _Markup) -> str:
     """What `who` did in this block, seen from its side (attacker, protector, fleeing …)."""
     kind = head["type"]
+    n = markup.name
     if kind in ("attacked", "technique_used") and head.get("protector") == who:
         return _("Protects {target} from {attacker}").format(
-            target=head["target"], attacker=head["actor"]
+            target=n(head["target"]), attacker=n(head["actor"])
         )
     if kind == "attacked":
         if head.get("protector"):
             return _("Attack on {target} (protector: {protector})").format(
-                target=head["target"], protector=head["protector"]
+                target=n(head["target"]), protector=n(head["protector"])
             )
-        return _("Attack on {target}").format(target=head["target"])
+        return _("Attack on {target}").format(target=n(head["target"]))
     if kind == "technique_used":
         if head.get("target") is None:
-            return _("Technique {technique}").format(technique=head["technique"])
+            return _("Technique {technique}").format(technique=n(head["technique"]))
         if head.get("protector"):
             return _("Technique {technique} on {target} (protector: {protector})").format(
-                technique=head["technique"], target=head["target"], protector=head["protector"]
+                technique=n(head["technique"]),
+                target=n(head["target"]),
+                protector=n(head["protector"]),
             )
         return _("Technique {technique} on {target}").format(
-            technique=head["technique"], target=head["target"]
+            technique=n(head["technique"]), target=n(head["target"])
         )
     if kind == "defended":
         return _("Defends: +{bonus} defense until the next turn").format(bonus=DEFENDING_BONUS)
@@ -234,11 +243,11 @@ def _header(head: Json, who: str) -> str:
         return _("Flees: +{bonus} defense").format(bonus=FLEEING_BONUS)
     if kind == "interrupted":
         if who == head["actor"]:
-            return _("Interrupts {name}'s flight").format(name=head["target"])
-        return _("Interrupted by {name}").format(name=head["actor"])
+            return _("Interrupts {name}'s flight").format(name=n(head["target"]))
+        return _("Interrupted by {name}").format(name=n(head["actor"]))
     if who == head["target"]:
         return _("Nobody interrupts the flight")
-    return _("Lets {name} flee").format(name=head["target"])
+    return _("Lets {name} flee").format(name=n(head["target"]))
 
 
 def _roll_result(event: Json, who: str, markup: _Markup) -> str:
@@ -262,7 +271,8 @@ def _roll_result(event: Json, who: str, markup: _Markup) -> str:
         good = not event["hit"]
     else:
         good = event["hit"] if who == event["actor"] else outcome == "blocks"
-    shown = _outcome(markup, outcome, event["defender"], event["damage"], good)
+    defender = markup.name(event["defender"])
+    shown = _outcome(markup, outcome, defender, event["damage"], good)
     return _("{roll} → {outcome}").format(roll=roll, outcome=shown)
 
 
@@ -291,9 +301,10 @@ def _outcome(markup: _Markup, outcome: str, defender: str | None, amount: int, g
     return _labelled(word, _("−{amount} Énergie").format(amount=amount))
 
 
-def _consequence(event: Json, head: Json) -> list[str]:
+def _consequence(event: Json, markup: _Markup) -> list[str]:
     """The lines an event adds under its action (a roll's own Énergie loss is on its line)."""
     kind = event["type"]
+    n = markup.name
     if kind == "rolls_ignored":
         faces = ", ".join(map(str, event["faces"]))
         count = len(event["faces"])
@@ -302,27 +313,27 @@ def _consequence(event: Json, head: Json) -> list[str]:
                 "{count} roll ignored (d20 {faces}): {name} is at 0 Énergie",
                 "{count} rolls ignored (d20 {faces}): {name} is at 0 Énergie",
                 count,
-            ).format(count=count, faces=faces, name=event["at_zero"])
+            ).format(count=count, faces=faces, name=n(event["at_zero"]))
         ]
     energy, willpower = _("−{amount} Énergie"), _("−{amount} Volonté")
     if kind == "energy_lost" and event.get("technique"):
-        return [_labelled(event["name"], energy.format(amount=event["amount"]))]
+        return [_labelled(n(event["name"]), energy.format(amount=event["amount"]))]
     if kind == "willpower_lost":
-        return [_labelled(event["name"], willpower.format(amount=event["amount"]))]
+        return [_labelled(n(event["name"]), willpower.format(amount=event["amount"]))]
     if kind == "defense_raised":
         return [_("Defense +{bonus} until the next turn").format(bonus=event["bonus"])]
     if kind == "willpower_spent":
         return [_labelled(_("Cost"), willpower.format(amount=event["amount"]))]
     if kind == "knocked_out":
-        return [_("{name} is KO").format(name=event["name"])]
+        return [_("{name} is KO").format(name=n(event["name"]))]
     if kind == "flight_failed":
-        return [_("{name}'s flight fails").format(name=event["name"])]
+        return [_("{name}'s flight fails").format(name=n(event["name"]))]
     if kind == "escaped":
-        return [_("{name} leaves the fight").format(name=event["name"])]
+        return [_("{name} leaves the fight").format(name=n(event["name"]))]
     if kind == "fight_over":
         if event["winner"] is None:
             return [_("The fight is over")]
-        return [_("The fight is over: side {side} wins").format(side=event["winner"])]
+        return [_("The fight is over: side {side} wins").format(side=n(event["winner"]))]
     return []
 
 
@@ -351,5 +362,5 @@ def _state_lines(character: Json, number: int, markup: _Markup) -> list[str]:
         status = (
             markup.outcome(_("ready"), True) if left is None else f"{left}/{technique['cooldown']}"
         )
-        lines.append(_labelled(technique["name"], status))
+        lines.append(_labelled(markup.name(technique["name"]), status))
     return lines

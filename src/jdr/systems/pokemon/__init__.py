@@ -16,7 +16,10 @@ from jdr.sheets import shipped_examples
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, roll_check, score_distribution
 from jdr.systems.pokemon.fight import fight_rules
 from jdr.systems.pokemon.fight_from_sheets import fight_setup
+from jdr.systems.pokemon.fight_models import COMMANDS
 from jdr.systems.pokemon.fight_outcome import fight_outcome
+from jdr.systems.pokemon.fight_view import view
+from jdr.systems.pokemon.narration import NARRATION
 from jdr.systems.pokemon.progress import PROGRESSION
 from jdr.systems.pokemon.sheet_files import sheet_of
 from jdr.systems.pokemon.sheet_rolls import SHEET_ROLLS
@@ -98,6 +101,9 @@ SYSTEM = System(
     actions=_actions(),
     sheet=Pokemon,
     fight=fight_rules(),
+    narration=NARRATION,
+    fight_view=view,
+    fight_commands=COMMANDS,
     extra_commands=_commands,
     fight_setup=fight_setup,
     sheet_of=sheet_of,

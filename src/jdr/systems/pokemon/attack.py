@@ -208,8 +208,12 @@ def resolve_attack(
     high_crit: bool = False,
     multiplier: Multiplier = NEUTRAL,
     defence: Defence | None = None,
+    defence_rng: RandomSource | None = None,
 ) -> AttackResult:
     """PK-10 … PK-13: roll the attack, then the damage, then the defence, each only if it matters.
+
+    The defence roll comes from `defence_rng` when given (`jdr.dice.rolled_for`: a fight journals
+    it as the defender's), else from `rng`.
 
     >>> from jdr.dice import GivenFaces
     >>> dodge = Defence("dodge", 3)
@@ -225,7 +229,7 @@ def resolve_attack(
     result = AttackResult(attack, damage_roll, multiplier, defence, None)
     if defence is None or result.damage <= 0:
         return result
-    defence_roll = roll_check(defence.dice, defence.difficulty, rng)
+    defence_roll = roll_check(defence.dice, defence.difficulty, defence_rng or rng)
     return AttackResult(attack, damage_roll, multiplier, defence, defence_roll)
 
 

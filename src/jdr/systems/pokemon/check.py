@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from jdr.dice.pool import Pool, PoolRoll, ScoredDie, roll_pool
+from jdr.dice.pool import Pool, PoolRoll, ScoredDie, Vector, roll_pool
 from jdr.dice.source import RandomSource
 from jdr.i18n import _
 from jdr.vocabulary import failures_text, successes_text
@@ -94,11 +94,24 @@ def roll_check(dice: int, difficulty: int, rng: RandomSource) -> CheckRoll:
     return CheckRoll(dice, final, roll_pool(check_pool(dice, final), rng))
 
 
-def score_distribution(dice: int, difficulty: int, exact: bool = False) -> Distribution:
-    """The exact distribution of a check's score (successes − failures)."""
-    from jdr.prob import Distribution, pool_distribution
+def net(score: Vector) -> Vector:
+    """PK-3: a die's `(successes, failures)` as its part of the score, successes − failures."""
+    return (score[0] - score[1],)
 
-    if dice == 0:
-        return Distribution.from_counts({(0,): 1}, exact=exact)
-    joint = pool_distribution(check_pool(dice, difficulty), exact=exact)
-    return joint.map(lambda v: v[0] - v[1])
+
+def score_distribution(dice: int, difficulty: int, exact: bool = False) -> Distribution:
+    """The exact distribution of a check's score (successes − failures).
+
+    Only the score is used, so each die scores its net part and the engine adds one component
+    (the same answer as the (successes, failures) joint mapped to its difference, far faster).
+
+    >>> score_distribution(2, 6, exact=True).probability(2)
+    Fraction(1, 4)
+    """
+    from jdr.prob import pool_distribution
+    from jdr.prob.cost import pool_ns, refuse
+
+    pool = check_pool(dice, difficulty).mapped(net)
+    if exact:
+        refuse(pool_ns(pool), "dice", dice, _("fewer dice"))
+    return pool_distribution(pool, exact=exact)

@@ -15,13 +15,13 @@ attacker's roll then the defender's) with no winner, both moves are cancelled: `
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from jdr.dice.source import RandomSource
-from jdr.errors import LimitError
 from jdr.i18n import N_, _
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, CheckRoll, roll_check
 from jdr.systems.protocol import Odds, Record
@@ -34,9 +34,11 @@ if TYPE_CHECKING:
 
 MAX_EXCHANGES = 50
 MAX_THRESHOLD = 100
-EXACT_BUDGET = 5_000_000
-"""Exact odds cost about thresholds² × successes × exchanges big-integer operations: above this
-budget, `--exact` is refused before any work (the float engine answers the same question)."""
+# Exact odds cost thresholds² × exchanges × successes big-integer operations on weights whose bits
+# grow with every roll (each multiplies the common denominator): measured, about
+# `_EXACT_OP + _EXACT_BIT · bits^1.5` nanoseconds each (see `exact_ns`).
+_EXACT_OP = 50.0
+_EXACT_BIT = 0.0035
 WINNERS = (N_("attacker"), N_("defender"), N_("none"))
 
 
@@ -116,8 +118,12 @@ def resolve_counter(
     attacker_difficulty: int = DEFAULT_DIFFICULTY,
     defender_difficulty: int = DEFAULT_DIFFICULTY,
     max_exchanges: int = MAX_EXCHANGES,
+    defender_rng: RandomSource | None = None,
 ) -> CounterResult:
     """PK-14: roll exchanges until one side's successes reach its threshold, or the cap.
+
+    The defender's dice come from `defender_rng` when given (`jdr.dice.rolled_for`: a fight
+    journals them as the defender's), else from `rng`; the faces are read in the same order.
 
     >>> from jdr.dice import GivenFaces
     >>> resolve_counter(1, 1, 1, 1, GivenFaces([2, 6])).winner
@@ -132,7 +138,7 @@ def resolve_counter(
         if attacker_total >= attacker_threshold:
             exchanges.append(Exchange(attacker, None))
             return _result("attacker", exchanges, attacker_threshold, defender_threshold)
-        defence = roll_check(defender_dice, defender_difficulty, rng)
+        defence = roll_check(defender_dice, defender_difficulty, defender_rng or rng)
         defender_total += defence.successes
         exchanges.append(Exchange(attacker, CounterRoll(defence, defender_total)))
         if defender_total >= defender_threshold:
@@ -155,7 +161,27 @@ def successes_distribution(dice: int, difficulty: int, exact: bool = False) -> D
     from jdr.prob import pool_distribution
     from jdr.systems.pokemon.check import check_pool
 
-    return pool_distribution(check_pool(dice, difficulty), exact=exact).marginal(0)
+    return pool_distribution(check_pool(dice, difficulty).mapped(lambda v: v[:1]), exact=exact)
+
+
+def exact_ns(
+    attacker_dice: int,
+    attacker_threshold: int,
+    defender_dice: int,
+    defender_threshold: int,
+    max_exchanges: int = MAX_EXCHANGES,
+) -> float:
+    """The estimated nanoseconds of `counter_odds(…, exact=True)`: the chain's operations, each on
+    weights of about half the final denominator's bits.
+
+    >>> from jdr.prob.cost import MAX_EXACT_NS
+    >>> exact_ns(3, 4, 3, 3) < MAX_EXACT_NS < exact_ns(200, 30, 200, 30)
+    True
+    """
+    steps = min(attacker_dice, attacker_threshold) + min(defender_dice, defender_threshold) + 2
+    operations = attacker_threshold * defender_threshold * max_exchanges * steps
+    bits = max_exchanges / 2 * (attacker_dice + defender_dice) * math.log2(10)
+    return float(operations * (_EXACT_OP + _EXACT_BIT * bits**1.5))
 
 
 def counter_odds(
@@ -182,15 +208,12 @@ def counter_odds(
     import numpy as np
 
     if exact:
-        cost = attacker_threshold * defender_threshold * max_exchanges
-        cost *= min(attacker_dice, attacker_threshold) + min(defender_dice, defender_threshold) + 2
-        if cost > EXACT_BUDGET:
-            raise LimitError(
-                "--exact",
-                True,
-                _("smaller thresholds or fewer dice"),
-                _("too large to compute exactly; the float odds answer it"),
-            )
+        from jdr.prob.cost import refuse
+
+        ns = exact_ns(
+            attacker_dice, attacker_threshold, defender_dice, defender_threshold, max_exchanges
+        )
+        refuse(ns, "--exact", True, _("smaller thresholds or fewer dice"))
     sides = (
         successes_distribution(attacker_dice, attacker_difficulty, exact),
         successes_distribution(defender_dice, defender_difficulty, exact),

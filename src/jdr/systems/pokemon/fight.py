@@ -94,8 +94,13 @@ from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.names import duplicate
 from jdr.params import validate_params
-from jdr.systems.pokemon.fight_moves import use_move
-from jdr.systems.pokemon.fight_orders import check_order, legal_orders, usable_moves
+from jdr.systems.pokemon.fight_moves import respond, use_move
+from jdr.systems.pokemon.fight_orders import (
+    check_order,
+    check_respond,
+    legal_orders,
+    usable_moves,
+)
 from jdr.systems.pokemon.fight_state import FightSettings, entry, evolve, stat
 from jdr.systems.pokemon.fight_turns import Script, advance
 from jdr.systems.pokemon.initiative import roll_initiative
@@ -154,6 +159,19 @@ class PokemonFight:
             _presets(script, data)
             _initiative(script, name)
             return script.events
+        if state.get("reaction") is not None:
+            if command.get("action") != "respond":
+                raise RulesError(
+                    _("the fight waits for {name}'s answer to {move}: respond first").format(
+                        name=state["reaction"]["pokemon"], move=state["reaction"]["move"]
+                    ),
+                    "PK-12",
+                )
+            respond(script, check_respond(state, command))
+            advance(script)
+            return script.events
+        if command.get("action") == "respond":
+            raise RulesError(_("no attack waits for an answer"), "PK-12")
         order = check_order(state, command)
         actor = order["actor"]
         if order["action"] == "move":
@@ -176,6 +194,8 @@ class PokemonFight:
         `join`; nothing once the fight is over."""
         if not state or state["over"]:
             return []
+        if state.get("reaction") is not None:
+            return ["respond", "join"]
         names: list[str] = []
         for actor in state["to_play"]:
             names += [o for o in legal_orders(state, actor) if o not in names]
@@ -220,13 +240,13 @@ def _presets(script: Script, data: Json) -> None:
         event: Json = {"type": "condition_inflicted", "pokemon": name, "condition": condition}
         event |= {"by": None, "move": None}
         if condition == "confusion":
-            (event["turns"],) = script.rng.faces(4, 1)
+            (event["turns"],) = script.dice_for(name).faces(4, 1)
         script.emit(event)
 
 
 def _initiative(script: Script, name: str) -> None:
     """PK-5: 1d10 + Dextérité (as it is now: paralysis divides it), slotted by its total."""
-    rolled = roll_initiative(stat(script.pokemon(name), "dexterity"), script.rng)
+    rolled = roll_initiative(stat(script.pokemon(name), "dexterity"), script.dice_for(name))
     script.emit(
         {"type": "initiative_rolled", "pokemon": name, "face": rolled.face}
         | {"dexterity": rolled.dexterity, "total": rolled.total}

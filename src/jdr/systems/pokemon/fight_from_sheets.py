@@ -26,7 +26,10 @@ def fight_setup(participants: list[Json], options: Json) -> Json:
         pokemon.append(
             {**participant["sheet"], "name": participant["name"], "side": participant["side"]}
         )
-    return {"pokemon": pokemon}
+    setup: Json = {"pokemon": pokemon}
+    if options.get("settings"):  # `jdr fight new --setting reactions=dodge` (`FightSettings`)
+        setup["settings"] = dict(options["settings"])
+    return setup
 
 
 def join_command(name: str, sheet: Json, pairs: Json) -> Json:

@@ -25,8 +25,9 @@ from __future__ import annotations
 from jdr.names import fold as fold_name
 from jdr.systems.pokemon.attack import Defence, defence_difficulty, resolve_attack
 from jdr.systems.pokemon.counter import CounterRoll, resolve_counter
-from jdr.systems.pokemon.fight_orders import is_attack
+from jdr.systems.pokemon.fight_orders import is_attack, possible_responses
 from jdr.systems.pokemon.fight_state import (
+    ASK,
     BURNS_FIRE_TYPES,
     CURSE_MOVE,
     THAW_MOVES,
@@ -53,7 +54,7 @@ def use_move(script: Script, order: Json) -> None:
     user, move, target = order["actor"], order["move"], order["target"]
     pokemon = script.pokemon(user)
     if target is not None and is_attack(move) and _attracted(script, user, target):
-        roll, chance = script.d100(), script.settings["infatuation_chance"]
+        roll, chance = script.d100(user), script.settings["infatuation_chance"]
         refused = roll <= chance
         script.emit(
             {"type": "infatuation_checked", "pokemon": user, "towards": target}
@@ -75,10 +76,55 @@ def use_move(script: Script, order: Json) -> None:
         return
     if not is_attack(move):
         apply_effects(script, user, move, target)
-    elif order["response"] == "counter":
-        _counter(script, user, move, target, order["counter_move"], order["range_penalty"])
+        return
+    mode = script.settings["reactions"]
+    response = order["response"]  # a GM may answer for the defender with the attack
+    if response is None and mode == ASK:
+        script.emit(
+            {"type": "reaction_asked", "pokemon": target, "attacker": user, "move": move["name"]}
+            | {"range_penalty": order["range_penalty"]}
+            | {"responses": possible_responses(script.state, move, target)}
+        )
+        return
+    if response is None:  # the table's default answer, or a fight from before it was asked
+        response = _default_response(script.state, move, target, mode)
+    react(script, user, move, target, response, order["counter_move"], order["range_penalty"])
+
+
+def respond(script: Script, order: Json) -> None:
+    """The defender's answer (`fight_orders.check_respond`): the attack resolves with it."""
+    user, move, target = order["attacker"], order["move"], order["target"]
+    response, counter = order["response"], order["counter_move"]
+    script.emit(
+        {"type": "reaction_given", "pokemon": target, "attacker": user, "move": move["name"]}
+        | {"response": response, "counter_move": counter["name"] if counter else None}
+    )
+    react(script, user, move, target, response, counter, order["range_penalty"])
+
+
+def _default_response(state: Json, move: Json, target: str, mode: str) -> str:
+    """A table's default answer (`reactions` none, endure or dodge); a dodge the defender cannot
+    make (asleep, frozen) is an endure. A fight from before defenders were asked: none."""
+    if mode == "dodge" and "dodge" not in possible_responses(state, move, target):
+        return "endure"
+    return mode if mode in ("none", "endure", "dodge") else "none"
+
+
+def react(
+    script: Script,
+    user: str,
+    move: Json,
+    target: str,
+    response: str,
+    counter: Json | None,
+    range_penalty: bool,
+) -> None:
+    """The attack with the defender's answer: a counter's exchanges, or the attack rolls."""
+    if response == "counter":
+        assert counter is not None  # checked with the answer
+        _counter(script, user, move, target, counter, range_penalty)
     else:
-        strike(script, user, move, target, order["response"], order["range_penalty"])
+        strike(script, user, move, target, response, range_penalty)
 
 
 def _attracted(script: Script, user: str, target: str) -> bool:
@@ -98,7 +144,7 @@ def _accurate(script: Script, user: str, move: Json) -> bool:
     effective = accuracy(move["accuracy"], stage)
     if effective >= 100:
         return True
-    roll = script.d100()
+    roll = script.d100(user)
     hit = roll <= effective
     script.emit(
         {"type": "accuracy_checked", "pokemon": user, "move": move["name"], "stage": stage}
@@ -130,11 +176,12 @@ def strike(
     result = resolve_attack(
         stat(attacker, ATTACK_STAT[category]),
         move["damage_dice"],
-        script.rng,
+        script.dice_for(user),
         range_penalty=range_penalty and not cancelled,
         high_crit=move["high_crit"],
         multiplier=multiplier,
         defence=defence,
+        defence_rng=script.dice_for(target),
     )
     script.emit(
         {"type": "attack_rolled", "pokemon": user, "move": move["name"], "target": target}
@@ -195,8 +242,9 @@ def _counter(
         stat(defender, needed),
         stat(defender, rolled),
         stat(attacker, needed),
-        script.rng,
+        script.dice_for(user),
         max_exchanges=script.settings["counter_exchanges"],
+        defender_rng=script.dice_for(target),
     )
     winner = {"attacker": user, "defender": target}.get(result.winner)
     script.emit(
@@ -276,7 +324,7 @@ def inflict(script: Script, name: str, condition: str, chance: int, by: str, mov
         )
         return
     if chance < 100:
-        roll = script.d100()
+        roll = script.d100(by)
         script.emit(
             {"type": "condition_checked", "pokemon": name, "condition": condition}
             | {"chance": chance, "roll": roll, "hit": roll <= chance}
@@ -286,6 +334,6 @@ def inflict(script: Script, name: str, condition: str, chance: int, by: str, mov
     event: Json = {"type": "condition_inflicted", "pokemon": name, "condition": condition}
     event |= {"by": by, "move": move}
     if condition == "confusion":
-        (turns,) = script.rng.faces(4, 1)
+        (turns,) = script.dice_for(by).faces(4, 1)
         event["turns"] = turns
     script.emit(event, effect=True)

@@ -29,7 +29,8 @@ from jdr.systems.protocol import Json
 ORDERS = ("move", "wait", "free", "pass")
 """PK-7: the orders a Pokémon to play may receive (`join` is anyone's, at any time)."""
 RESPONSES = ("none", "endure", "dodge", "counter")
-"""PK-12 … PK-14: the defender's reaction, given in the attacker's `move` command."""
+"""PK-12 … PK-14: the defender's answer to an attack (`respond`, or a GM's `response` given with
+the `move`)."""
 
 
 def is_attack(move: Json) -> bool:
@@ -175,19 +176,14 @@ def _check_move(state: Json, actor: str, command: Json) -> Json:
     if refusal is not None:
         raise refusal
     target = _check_target(state, actor, move, command.get("target"))
-    response = command.get("response") or "none"
-    if response not in RESPONSES:
-        raise RulesError(
-            _("unknown response {response} (allowed: {allowed})").format(
-                response=response, allowed=", ".join(RESPONSES)
-            ),
-            "PK-7",
-        )
+    response = command.get("response")
+    if response is not None:
+        _known_response(response)
     penalty = command.get("range_penalty", False)
     if not isinstance(penalty, bool):
         raise RulesError(_("range_penalty is true or false"), "PK-10")
     counter = None
-    if response != "none":
+    if response not in (None, "none"):
         counter = _check_response(state, move, target, response, command.get("counter_move"))
     return {
         "action": "move",
@@ -198,6 +194,78 @@ def _check_move(state: Json, actor: str, command: Json) -> Json:
         "counter_move": counter,
         "range_penalty": penalty,
     }
+
+
+def _known_response(response: Any) -> None:
+    if response not in RESPONSES:
+        raise RulesError(
+            _("unknown response {response} (allowed: {allowed})").format(
+                response=response, allowed=", ".join(RESPONSES)
+            ),
+            "PK-7",
+        )
+
+
+def check_respond(state: Json, command: Json) -> Json:
+    """The defender's answer to the attack the fight waits for (PK-12 … PK-14): `{"actor",
+    "response", "counter_move"?}` from the defender itself (or a GM answering for it); the
+    resolved order `{"action": "respond", "actor", "attacker", "move", "target", "response",
+    "counter_move", "range_penalty"}`, else `RulesError`."""
+    waiting = state["reaction"]
+    defender = waiting["pokemon"]
+    given = command.get("actor")
+    name = find_pokemon(state, given)
+    if name != defender:
+        raise RulesError(
+            _("the fight waits for {name}'s answer to {move}, not {other}'s").format(
+                name=defender, move=waiting["move"], other=given
+            ),
+            "PK-12",
+        )
+    response = command.get("response")
+    if response is None:
+        raise RulesError(
+            _("{name} answers with response: one of {allowed}").format(
+                name=defender, allowed=", ".join(waiting["responses"])
+            ),
+            "PK-12",
+        )
+    _known_response(response)
+    attacker = waiting["attacker"]
+    move = find_move(state["pokemon"][attacker], waiting["move"])
+    assert move is not None  # the attacker's own move, named as its sheet spells it
+    counter = None
+    if response != "none":
+        counter = _check_response(state, move, defender, response, command.get("counter_move"))
+    return {
+        "action": "respond",
+        "actor": defender,
+        "attacker": attacker,
+        "move": move,
+        "target": defender,
+        "response": response,
+        "counter_move": counter,
+        "range_penalty": bool(waiting["range_penalty"]),
+    }
+
+
+def possible_responses(state: Json, move: Json, target: str) -> list[str]:
+    """The answers `target` may give to `move` now (PK-12 … PK-14): `none` and `endure` always,
+    `dodge` unless asleep or frozen, `counter` with a move of the same category it can use."""
+    found = ["none", "endure"]
+    try:
+        _check_response(state, move, target, "dodge", None)
+        found.append("dodge")
+    except RulesError:
+        pass
+    for each in state["pokemon"][target]["moves"]:
+        try:
+            _check_response(state, move, target, "counter", each["name"])
+        except RulesError:
+            continue
+        found.append("counter")
+        break
+    return found
 
 
 def _check_target(state: Json, actor: str, move: Json, given: Any) -> str | None:

@@ -12,7 +12,7 @@ every computed number is in the events (see `jdr.systems.pokemon.fight` for the 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -79,6 +79,20 @@ class FightSettings(BaseModel):
     counter_exchanges: int = Field(
         default=50, ge=1, le=1000, description=N_("counter exchanges before both moves fail")
     )
+    reactions: Literal["ask", "none", "endure", "dodge"] = Field(
+        default="ask",
+        description=N_(
+            "the defender's answer to an attack: asked of it (ask), or given at once (none,"
+            " endure, or dodge when it can)"
+        ),
+    )
+
+
+ASK = "ask"
+"""`reactions`: the fight waits for the defender's answer (PK-12 … PK-14)."""
+LEGACY = "attacker"
+"""`reactions` of a fight started before defenders were asked: the attacker's command gives the
+answer (none by default), and no `reaction_given` is written. Its journal replays as it was."""
 
 
 def accuracy(move_accuracy: int, stage: int) -> int:
@@ -187,8 +201,11 @@ def _pokemon(data: Json) -> Json:
 
 
 def _start(event: Json) -> Json:
+    settings = FightSettings.model_validate(event["settings"]).model_dump()
+    if "reactions" not in event["settings"]:
+        settings["reactions"] = LEGACY
     return {
-        "settings": FightSettings.model_validate(event["settings"]).model_dump(),
+        "settings": settings,
         "round": 0,
         "phase": "actions",
         "pokemon": {p["name"]: p for p in map(_pokemon, event["pokemon"])},
@@ -200,6 +217,7 @@ def _start(event: Json) -> Json:
         "held": [],
         "over": False,
         "winner": None,
+        "reaction": None,
     }
 
 
@@ -310,6 +328,10 @@ def _apply(state: Json, event: Json) -> None:
         _remove(state, event["pokemon"])
     elif kind == "fight_over":
         state.update(over=True, winner=event["winner"], phase="over", to_play=[])
+    elif kind == "reaction_asked":
+        state["reaction"] = {k: v for k, v in event.items() if k != "type"}
+    elif kind == "reaction_given":
+        state["reaction"] = None
     elif "pokemon" in event and event["pokemon"] in state["pokemon"]:
         _change(state["pokemon"][event["pokemon"]], event)
 

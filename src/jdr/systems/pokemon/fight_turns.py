@@ -8,7 +8,7 @@ check sees its effect; `advance` then moves the fight on until some Pokémon has
 >>> script = Script({"holding": True, "held": [], "pokemon": {}}, GivenFaces([37]))
 >>> script.emit({"type": "damage_taken", "pokemon": "A", "amount": 2}, effect=True)["held"]
 True
->>> script.d100()
+>>> script.d100("A")
 37
 """
 
@@ -16,12 +16,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jdr.dice.source import RandomSource
+from jdr.dice.source import RandomSource, rolled_for
 from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, CheckRoll, roll_check
 from jdr.systems.pokemon.fight_orders import usable_moves
-from jdr.systems.pokemon.fight_state import evolve, fraction_of, in_order, standing, stat
+from jdr.systems.pokemon.fight_state import (
+    LEGACY,
+    evolve,
+    fraction_of,
+    in_order,
+    standing,
+    stat,
+)
 from jdr.systems.pokemon.types import TypeChart, default_chart
 from jdr.systems.protocol import Json
 
@@ -49,8 +56,17 @@ class Script:
         self.state = evolve(self.state, event)
         return event
 
-    def d100(self) -> int:
-        (face,) = self.rng.faces(100, 1)
+    def dice_for(self, name: str) -> RandomSource:
+        """`name`'s dice, journaled as theirs (`jdr.dice.rolled_for`): a defender's answer, a
+        slot's turn-start checks. In a fight from before defenders were asked, every die was
+        the acting command's, as its journal shows."""
+        if self.state.get("settings", {}).get("reactions") == LEGACY:
+            return self.rng
+        return rolled_for(self.rng, name)
+
+    def d100(self, owner: str) -> int:
+        """`owner`'s d100 (a chance: paralysis, accuracy, a condition …)."""
+        (face,) = self.dice_for(owner).faces(100, 1)
         return face
 
     def pokemon(self, name: str) -> Json:
@@ -86,7 +102,10 @@ def check_knock_outs(script: Script) -> None:
 
 def advance(script: Script) -> None:
     """Close finished slots, open the next ones, play Condition and End phases, start rounds,
-    until a Pokémon has an order to give or the fight is over."""
+    until a Pokémon has an order to give or the fight is over; while a defender's answer is
+    awaited, nothing moves."""
+    if script.state.get("reaction") is not None:
+        return
     if not script.state["holding"]:
         check_knock_outs(script)
     for _round in range(MAX_SILENT_ROUNDS):
@@ -145,7 +164,7 @@ def turn_start(script: Script, name: str) -> None:
     if condition == "sleep" and not _wakes(script, name):
         return
     if condition == "paralysis":
-        roll, chance = script.d100(), script.settings["paralysis_chance"]
+        roll, chance = script.d100(name), script.settings["paralysis_chance"]
         lost = roll <= chance
         script.emit(
             {"type": "paralysis_checked", "pokemon": name, "chance": chance, "roll": roll}
@@ -160,7 +179,7 @@ def turn_start(script: Script, name: str) -> None:
 
 def _thaws(script: Script, name: str) -> bool:
     """True when `name` may act: thawed, or still frozen with Feu Sacré / Roue De Feu to use."""
-    roll, chance = script.d100(), script.settings["thaw_chance"]
+    roll, chance = script.d100(name), script.settings["thaw_chance"]
     thawed = roll <= chance
     script.emit(
         {"type": "thaw_checked", "pokemon": name, "chance": chance, "roll": roll, "thawed": thawed}
@@ -183,7 +202,7 @@ def _wakes(script: Script, name: str) -> bool:
     if asleep >= script.settings["sleep_max_turns"]:
         roll, woke = None, True
     else:
-        roll = script.d100()
+        roll = script.d100(name)
         woke = roll <= chance
     script.emit(
         {"type": "wake_checked", "pokemon": name, "chance": chance, "roll": roll, "woke": woke}
@@ -203,7 +222,7 @@ def _wakes(script: Script, name: str) -> bool:
 
 def _confusion(script: Script, name: str) -> None:
     """PK-17, PK-18: 50 % to hurt itself (own Force at DD6, loses the score, min 0) instead."""
-    roll, chance = script.d100(), script.settings["confusion_chance"]
+    roll, chance = script.d100(name), script.settings["confusion_chance"]
     hurt = roll <= chance
     left = max(0, script.pokemon(name)["volatile"]["confusion"]["turns_left"] - 1)
     event: Json = {"type": "confusion_checked", "pokemon": name, "chance": chance, "roll": roll}
@@ -211,7 +230,7 @@ def _confusion(script: Script, name: str) -> None:
     damage = 0
     if hurt:
         self_hit = roll_check(
-            stat(script.pokemon(name), "strength"), DEFAULT_DIFFICULTY, script.rng
+            stat(script.pokemon(name), "strength"), DEFAULT_DIFFICULTY, script.dice_for(name)
         )
         damage = max(0, self_hit.score)
         event |= {"self_hit": roll_json(self_hit), "damage": damage}

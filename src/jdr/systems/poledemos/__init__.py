@@ -9,6 +9,9 @@ from __future__ import annotations
 from jdr.sheets import shipped_examples
 from jdr.systems.poledemos.actions import ACTIONS
 from jdr.systems.poledemos.fight_from_sheets import fight_setup
+from jdr.systems.poledemos.fight_models import COMMANDS
+from jdr.systems.poledemos.fight_view import view
+from jdr.systems.poledemos.narration import NARRATION
 from jdr.systems.poledemos.play import play_rules
 from jdr.systems.poledemos.sheet_rolls import SHEET_ROLLS
 from jdr.systems.poledemos.warband import EXAMPLES, Warband
@@ -21,6 +24,9 @@ SYSTEM = System(
     sheet=Warband,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=play_rules(),
+    narration=NARRATION,
+    fight_view=view,
+    fight_commands=COMMANDS,
     fight_setup=fight_setup,
     sheet_rolls=SHEET_ROLLS,
 )

@@ -34,6 +34,8 @@ def fight_setup(participants: list[Json], options: Json) -> Json:
         seats = [p["name"] for p in participants]
         setup["first"] = order[0]
         setup["direction"] = _direction(seats, list(order))
+    if options.get("settings"):  # `jdr fight new --setting voluntary_pass=true`
+        setup["settings"] = dict(options["settings"])
     return setup
 
 

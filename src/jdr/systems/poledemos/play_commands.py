@@ -16,51 +16,38 @@ jdr.errors.RulesError: Bob does not have the hand: Alice plays (PD-4)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.names import hint
 from jdr.params import validate_params
+from jdr.systems.poledemos.fight_models import ActionKeys, ActivateKeys, Nothing
 from jdr.systems.poledemos.play_setup import MAX_NAME, find_name
 from jdr.systems.poledemos.play_state import find_figure
 from jdr.systems.poledemos.rules import MAX_ACTIVATION_DICE, MIN_ACTIVATION_DICE
-from jdr.systems.poledemos.warband import MAX_FIGURES
 from jdr.systems.protocol import Json
 
 COMMANDS = ("activate", "action", "end_activation", "pass")
-"""The command names: a command's `"action"` key."""
+"""The command names: a command's `"action"` key (`fight_models.COMMANDS` declares them)."""
 MAX_PA = 3
 """PD-5, PD-6: an activation gives at most 3 PA, so an action costs 1 to 3."""
-MAX_NOTE = 500
-"""Characters in an action's note."""
 
 
-class PlayerCommand(BaseModel):
+class PlayerCommand(Nothing):
     """`end_activation` and `pass`: the player who gives the command."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     player: str = Field(max_length=MAX_NAME)
 
 
-class Activate(PlayerCommand):
-    """PD-5, PD-8: roll 1–3 dice for a figure, with the followers it takes along."""
-
-    figure: str = Field(max_length=MAX_NAME)
-    dice: int
-    group: list[str] = Field(default_factory=list, max_length=MAX_FIGURES)
+class Activate(PlayerCommand, ActivateKeys):
+    """PD-5, PD-8: the player's `activate` (`fight_models.ActivateKeys`)."""
 
 
-class TakeAction(PlayerCommand):
-    """PD-6, PD-10: spend PA on one action; what each member spends; the table's note (PD-7)."""
-
-    kind: Literal["move", "shoot", "melee"]
-    pa: int = 1
-    members: dict[str, int] = Field(default_factory=dict, max_length=MAX_FIGURES)
-    note: str | None = Field(default=None, max_length=MAX_NOTE)
+class TakeAction(PlayerCommand, ActionKeys):
+    """PD-6, PD-10: the player's `action` (`fight_models.ActionKeys`)."""
 
 
 def parse_command(command: Any) -> tuple[str, PlayerCommand]:

@@ -1,0 +1,163 @@
+"""The commands of a Pokémon fight as models (PK-5 … PK-15): what a trainer types after
+`jdr fight act FIGHT POKÉMON`, with French and English keys, and who may play what now.
+
+>>> COMMANDS.parse("capacité", ["capacité=Éclair", "cible=Chu"])
+('move', {'move': 'Éclair', 'target': 'Chu'})
+>>> COMMANDS.parse("répondre", ["réponse=esquive"])
+('respond', {'response': 'dodge'})
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from jdr.fights.commands import Command, Commands, key
+from jdr.i18n import N_
+from jdr.systems.pokemon.fight_orders import legal_orders, usable_moves
+from jdr.systems.pokemon.fight_state import find_pokemon, opponents
+from jdr.systems.protocol import Json
+
+Response = Literal["none", "endure", "dodge", "counter"]
+RESPONSE_WORDS = (N_("none"), N_("endure"), N_("dodge"), N_("counter"))
+"""The answers as a reader sees them (`_("dodge")` is `esquive` in French)."""
+RESPONSE_FR = {
+    "none": ["aucune", "rien"],
+    "endure": ["encaisser", "encaisse"],
+    "dodge": ["esquive", "esquiver"],
+    "counter": ["contrer", "contre"],
+}
+
+
+class _Keys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Move(_Keys):
+    """PK-10: use a move."""
+
+    move: str = key(N_("the move, as the sheet names it"), fr="capacité")
+    target: str | None = key(
+        N_("the Pokémon it targets (none: the one opponent standing)"),
+        fr="cible",
+        default=None,
+        fighter=True,
+    )
+    range_penalty: bool = key(
+        N_("a physical move at range or a special one at close range: +2 DD"),
+        fr="portée",
+        default=False,
+    )
+    response: Response | None = key(
+        N_("the defender's answer, when the GM gives it with the attack (else it is asked)"),
+        fr="réponse",
+        default=None,
+        choices=RESPONSE_FR,
+    )
+    counter_move: str | None = key(
+        N_("with response=counter: the defender's move"), fr="contre", default=None
+    )
+
+
+class Respond(_Keys):
+    """PK-12 … PK-14: the defender's answer to the attack the fight waits for."""
+
+    response: Response = key(
+        N_("endure, dodge, counter, or none"), fr="réponse", choices=RESPONSE_FR
+    )
+    counter_move: str | None = key(
+        N_("with response=counter: the move to counter with"), fr="contre", default=None
+    )
+
+
+class Free(_Keys):
+    """PK-7: a free order, recorded as its text."""
+
+    text: str = key(N_("what the Pokémon does"), fr="texte", min_length=1)
+
+
+class Join(_Keys):
+    """PK-5: a stored Pokémon enters the fight."""
+
+    side: str = key(N_("its side (a, b, a trainer's name …)"), fr="camp", default="b")
+    item: str | None = key(N_("its held item"), fr="objet", default=None)
+
+
+class Nothing(_Keys):
+    """A command with no key."""
+
+
+def _move_example(state: Json, actor: str | None) -> Json:
+    name = actor or state["to_play"][0]
+    example: Json = {"move": usable_moves(state, name)[0]}
+    foes = opponents(state, name)
+    if len(foes) > 1:
+        example["target"] = foes[0]
+    return example
+
+
+def _respond_example(state: Json, actor: str | None) -> Json:
+    return {"response": state["reaction"]["responses"][-1] if state.get("reaction") else "dodge"}
+
+
+def legal(state: Json, actor: str) -> list[str]:
+    """What `actor` may play now: the defender answers the attack the fight waits for; a
+    Pokémon to play gives its orders; a Pokémon not in the fight may join it."""
+    if state["over"]:
+        return []
+    name = find_pokemon(state, actor)
+    if name is None:
+        return ["join"]
+    reaction = state.get("reaction")
+    if reaction is not None:
+        return ["respond"] if reaction["pokemon"] == name else []
+    return legal_orders(state, name)
+
+
+COMMANDS = Commands(
+    [
+        Command(
+            "move",
+            Move,
+            N_("Use a move: the attack roll, its damage and effects, the defender's answer."),
+            _move_example,
+            "PK-10",
+            fr="capacité",
+        ),
+        Command(
+            "respond",
+            Respond,
+            N_("Answer the attack the fight waits for: endure, dodge, counter or none."),
+            _respond_example,
+            "PK-12",
+            fr="répondre",
+        ),
+        Command(
+            "wait",
+            Nothing,
+            N_("Wait: defence rolls at DD −2 until the Pokémon acts."),
+            rule="PK-15",
+            fr="attendre",
+        ),
+        Command(
+            "free",
+            Free,
+            N_("A free order (hide, run …), recorded as its text."),
+            {"text": "se cache derrière un rocher"},
+            "PK-7",
+            fr="libre",
+        ),
+        Command("pass", Nothing, N_("Do nothing this turn."), rule="PK-7", fr="passer"),
+        Command(
+            "join",
+            Join,
+            N_("A stored Pokémon enters the fight, on a side."),
+            {"side": "b"},
+            "PK-5",
+            fr="rejoindre",
+        ),
+    ],
+    legal,
+)
+"""The fight commands of the `pokemon` system (`System(fight_commands=…)`)."""
