@@ -139,9 +139,7 @@ def journaled(
         source = "derived" if rng is None else source_name(rng)
         rolled = dice(rolls, source, others(recording.owners, context.get("actor")))
         hide = hidden(value) if callable(hidden) else hidden
-        entry = make_entry(
-            seq, prev_hash, epoch.commitment, context, rolled, result, hide, version
-        )
+        entry = make_entry(seq, prev_hash, epoch.commitment, context, rolled, result, hide, version)
         row = JournalRow(seq, chosen, epoch.number, hide, not hide, entry.hash, entry.to_json())
         public = list(disclose(value)) if disclose is not None else []
         try:
