@@ -93,3 +93,16 @@ def test_numero_in_french(capsys: pytest.CaptureFixture[str]) -> None:
                  "--lang", "fr"]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "n°2 : marqueur 5" in out and "#" not in out
+
+
+def test_french_elides_before_a_name_that_starts_with_a_vowel() -> None:
+    from jdr.fights.narration import Words
+
+    waits = "the fight waits for {name}'s answer to {move}: respond first"
+    with language("fr"):
+        said = Words().say(waits, name="Aiko", move="Éclair")
+        assert said.startswith("le combat attend la réponse d'Aiko")
+        said = Words().say(waits, name="Kaito", move="Éclair")
+        assert said.startswith("le combat attend la réponse de Kaito")
+    with language("en"):
+        assert "Aiko's answer" in Words().say(waits, name="Aiko", move="x")

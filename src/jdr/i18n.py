@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -88,3 +89,22 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
     """Mark `message` for extraction without translating it now (translate later with `_`)."""
     return message
+
+
+_ELISION = re.compile(r"\b([Dd]e|[Qq]ue) (?=[AEIOUaeiouÀÂÄÉÈÊËÎÏÔÖÙÛÜàâäéèêëîïôöùûü])")
+
+
+def elide(text: str) -> str:
+    """French text with its elisions made where a name or a number's word was filled in: `de` and
+    `que` before a vowel become `d'` and `qu'` (a message's own words are already right; what
+    was filled in, `de {name}`, is not known in advance). Other languages are left as they are.
+
+    >>> with language("fr"):
+    ...     elide("la fuite de Aiko, plus que Éloïse, le tour de Kaito")
+    "la fuite d'Aiko, plus qu'Éloïse, le tour de Kaito"
+    >>> elide("de Aiko")
+    'de Aiko'
+    """
+    if current_language() != "fr":
+        return text
+    return _ELISION.sub(lambda m: m[1][0] + ("u'" if m[1].lower() == "que" else "'"), text)

@@ -25,7 +25,7 @@ from jdr.cli.stored import (
     HIDDEN_HELP,
 )
 from jdr.errors import InputError, JdrError
-from jdr.i18n import _, resolve_language, set_language
+from jdr.i18n import _, elide, resolve_language, set_language
 
 # The group classes below are typed against Typer's vendored click through these aliases.
 _click = typer._click
@@ -412,7 +412,7 @@ def _complete(lang: str | None) -> int:
 def _fail(error: JdrError, want_json: bool) -> int:
     from jdr.cli.render import emit_json, jsonable
 
-    message = error.message()
+    message = elide(error.message())
     sys.stderr.write(_("jdr: error: {message}").format(message=message) + "\n")
     if want_json:
         payload: dict[str, Any] = {"code": error.code, "message": message}

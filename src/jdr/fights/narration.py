@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from jdr.i18n import _, ngettext
+from jdr.i18n import _, elide, ngettext
 from jdr.markup import escape
 
 Json = dict[str, Any]
@@ -144,8 +144,9 @@ class Words:
         return self.say(plain, **fields)
 
     def say(self, message: str, **fields: Any) -> str:
-        """`message` in the reader's language, its `{fields}` filled as given."""
-        return _(message).format(**fields)
+        """`message` in the reader's language, its `{fields}` filled as given (elided in
+        French: `de {name}` with Aiko reads `d'Aiko`)."""
+        return elide(_(message).format(**fields))
 
 
 Say = Callable[[Json, Words], str]
