@@ -461,7 +461,7 @@ def _show(fight: int, db: str | None, json: bool) -> None:
     from jdr.fights.narration import Words
     from jdr.fights.sealed import public
     from jdr.fights.service import legal_now
-    from jdr.fights.view import describe
+    from jdr.fights.view import view_of
 
     with opened(db) as store:
         record = store.fight(fight)
@@ -469,7 +469,7 @@ def _show(fight: int, db: str | None, json: bool) -> None:
         system = _fight_system(store, fight)
         state = _state(store, fight, system)
     legal = legal_now(system, state)
-    view = describe(getattr(system, "fight_view", None), state, Words("text", state))
+    view = view_of(system, state, Words("text", state))
     if json:
         emit_json(
             {

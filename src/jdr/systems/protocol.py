@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_check
 from pydantic import BaseModel
 
 from jdr.dice.source import RandomSource
+from jdr.i18n import Catalog
 
 if TYPE_CHECKING:
     from jdr.prob.distribution import Probability
@@ -282,6 +283,15 @@ class System:
     fight_commands: Any = None
     """`jdr.fights.commands.Commands`: the fight's commands as models (None: `key=value` words
     read as they come, the decider's docstring says which)."""
+    messages: Catalog | None = None
+    """The system's own words in French (and English): `jdr.i18n.Messages` written in code, or
+    `jdr.i18n.GettextCatalog` for `.mo` files shipped in the package. The registry adds it to
+    `jdr.i18n` when it loads the system, so `_()` finds the outcome words, option help,
+    narration and errors of the system in every front end."""
+    fight_fighters: Callable[[Json], Mapping[str, Mapping[str, Any]]] | None = None
+    """`fighters(state) -> {name: {field: value}}`: what `jdr fight show` lists on each fighter's
+    line when the system gives no `fight_view` (None: read from the state, see
+    `jdr.fights.view.fighters_of`)."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None
