@@ -51,6 +51,7 @@ def _catalog(lang: str) -> gettext.NullTranslations:
 
 
 def current_language() -> str:
+    """The language of the current context: `en` or `fr` (set by the front end)."""
     return _current.get()
 
 
@@ -61,6 +62,7 @@ def set_language(lang: str) -> None:
 
 @contextmanager
 def language(lang: str) -> Iterator[None]:
+    """Speak `lang` inside the `with` block (a test, a recap written for another reader)."""
     token = _current.set(normalize_language(lang) or DEFAULT_LANGUAGE)
     try:
         yield

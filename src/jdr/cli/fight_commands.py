@@ -497,6 +497,7 @@ def _log(fight: int, db: str | None, json: bool) -> None:
     with opened(db) as store:
         system = _fight_system(store, fight)
         stored = store.events(fight)
+        ended = store.fight(fight).status == ENDED
     story = chapters(system, stored)
     if json:
         texts = {}
@@ -522,6 +523,8 @@ def _log(fight: int, db: str | None, json: bool) -> None:
         )
         return
     print_log(story)
+    if ended:  # `jdr fight end`, told by jdr whatever the system
+        console().print(_("this fight has ended"), markup=False)
 
 
 def _recap(
