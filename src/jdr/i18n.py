@@ -213,7 +213,12 @@ class GettextCatalog:
         translations = _loaded(self, lang)
         written = singular if n == 1 else plural
         found = translations.ngettext(singular, plural, n) if translations else written
-        return None if found == written else found
+        if found == written and translations is not None:
+            # A catalog whose header asks for more forms than it gives (Babel's French has a
+            # third, for millions): the form French grammar picks, if the catalog holds it.
+            forms = getattr(translations, "_catalog", {})
+            found = forms.get((singular, plural_index(lang, n)), written)
+        return None if found == written else str(found)
 
 
 @cache
