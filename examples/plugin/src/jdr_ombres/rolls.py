@@ -12,7 +12,6 @@ from jdr.systems import Odds, Record
 from pydantic import BaseModel, Field
 
 D6 = ScoredDie.sum(6)
-OUTCOMES = ("critical_success", "success", "partial_success", "failure")
 
 
 class Check(BaseModel):
