@@ -98,10 +98,7 @@ def _(message: str) -> str:
     lang = _current.get()
     found = _catalog(lang).gettext(message)
     if found == message and _added:
-        for catalog in _added:
-            translated = catalog.gettext(lang, message)
-            if translated is not None:
-                return translated
+        return _from_plugins(lang, message)
     return found
 
 
@@ -163,13 +160,13 @@ class Messages:
 
     def gettext(self, lang: str, message: str) -> str | None:
         found = self._table(lang).get(message)
+        if found is None:  # the common case, kept cheap: most messages are not a plug-in's
+            if lang == "en" and message in self.fr and _IDENTIFIER.match(message):
+                return message.replace("_", " ")
+            return None
         if isinstance(found, str):
             return found
-        if found is not None and len(found) > 0:
-            return str(found[0])
-        if lang == "en" and _IDENTIFIER.match(message) and message in self.fr:
-            return message.replace("_", " ")
-        return None
+        return str(found[0]) if len(found) > 0 else None
 
     def ngettext(self, lang: str, singular: str, plural: str, n: int) -> str | None:
         found = self._table(lang).get(singular)
@@ -227,6 +224,26 @@ def _loaded(catalog: GettextCatalog, lang: str) -> gettext.NullTranslations | No
 
 
 _added: list[Catalog] = []
+_answers: dict[tuple[str, str], str] = {}
+"""The plug-ins' answers already looked up, by (language, message): a message jdr's catalog
+lacks (in English, nearly every one) costs one lookup, however many catalogs are added."""
+_MOST_ANSWERS = 20_000
+
+
+def _from_plugins(lang: str, message: str) -> str:
+    key = (lang, message)
+    answer = _answers.get(key)
+    if answer is None:
+        answer = message
+        for catalog in _added:
+            translated = catalog.gettext(lang, message)
+            if translated is not None:
+                answer = translated
+                break
+        if len(_answers) >= _MOST_ANSWERS:  # messages are few; a bound all the same
+            _answers.clear()
+        _answers[key] = answer
+    return answer
 
 
 def add_catalog(catalog: Catalog) -> None:
@@ -237,6 +254,7 @@ def add_catalog(catalog: Catalog) -> None:
         raise TypeError(f"not a catalog: {catalog!r} (Messages or GettextCatalog)")
     if all(catalog is not known for known in _added):
         _added.append(catalog)
+        _answers.clear()
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
