@@ -162,3 +162,12 @@ def test_every_excerpt_of_the_example_in_the_docs_is_its_code() -> None:
     for path, body in blocks:
         source = (ROOT / path).read_text(encoding="utf-8")
         assert body.strip() in source, f"docs/plugins.md differs from {path}:\n{body}"
+
+
+def test_the_example_is_lint_clean_as_a_gm_would_copy_it() -> None:
+    for command in (["check"], ["format", "--check"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "ruff", *command, str(PLUGIN)],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
