@@ -171,3 +171,26 @@ def test_the_example_is_lint_clean_as_a_gm_would_copy_it() -> None:
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_docs_try_it_lines_run_as_written(site: Path, tmp_path: Path) -> None:
+    """docs/plugins.md §0: the shell lines after "a test runs these very lines", run by bash
+    (stopping at the first failure) with the example installed and a fresh database."""
+    text = DOCS.read_text(encoding="utf-8")
+    block = re.search(r"a test runs these very lines\):\n\n```sh\n(.*?)```", text, re.S)
+    assert block is not None
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(site),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "JDR_DATABASE_URL": f"sqlite:///{tmp_path / 'docs.db'}",
+        "JDR_LANG": "en",
+    }
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block.group(1)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert "réussite partielle" in done.stdout
+    assert "Bram joins the fight on side b." in done.stdout
+    assert "Lys (b) — stress" in done.stdout
