@@ -179,3 +179,21 @@ def test_the_plugin_docs_name_no_module_a_gm_cannot_import() -> None:
         check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+
+
+def test_the_test_plugin_reads_in_french_once_installed(installed_example: Registry) -> None:
+    from jdr.dice import GivenFaces as Faces
+    from jdr.fights import play
+    from jdr.fights.story import told
+
+    system = installed_example.get("example")  # loading it adds its catalog
+    assert system.fight is not None
+    fight = play(system.fight, {"fighters": ["Ann", "Bob"], "vitality": 1},
+                 [{"action": "attack", "actor": "Ann", "dice": 1}], Faces([6]))  # fmt: skip
+    with language("fr"):
+        said = [t.text for t in told(system, fight.events, {})]
+    assert said == [
+        "Duel : Ann et Bob.",
+        "Ann touche Bob (6) : 1 point.",
+        "Bob est hors de combat : Ann l'emporte.",
+    ]
