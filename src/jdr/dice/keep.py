@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from jdr.dice.pool import ScoredDie
 from jdr.dice.source import GivenFaces, RandomSource
 from jdr.errors import InputError
+from jdr.i18n import _
 
 __all__ = ["GivenFaces", "KeepPool", "KeepRoll", "roll_keep"]
 
@@ -44,9 +45,10 @@ class KeepPool:
 
     def __post_init__(self) -> None:
         if self.dice < 1:
-            raise InputError("dice", self.dice, "1..", "a keep pool rolls at least one die")
+            raise InputError("dice", self.dice, "1..", _("a keep pool rolls at least one die"))
         if not 1 <= self.keep <= self.dice:
-            raise InputError("keep", self.keep, f"1..{self.dice}", "keep some of the dice rolled")
+            reason = _("keep some of the dice rolled, not more")
+            raise InputError("keep", self.keep, f"1..{self.dice}", reason)
         if self.die.width != 1:
             raise ValueError("a keep pool's die scores one component")
 
