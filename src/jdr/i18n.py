@@ -172,8 +172,8 @@ class Messages:
         found = self._table(lang).get(singular)
         if found is None:
             return None
-        if isinstance(found, str):
-            return found if n == 1 else None
+        if isinstance(found, str):  # one form given: the singular
+            return found if plural_index(lang, n) == 0 else None
         forms = list(found)
         return str(forms[min(plural_index(lang, n), len(forms) - 1)])
 
