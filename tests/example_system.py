@@ -14,7 +14,7 @@ from jdr.dice import Pool, RandomSource, ScoredDie, roll_pool
 from jdr.errors import RulesError
 from jdr.fights.commands import Command, Commands, key
 from jdr.fights.narration import Line, Narration, Words, says
-from jdr.i18n import _, ngettext
+from jdr.i18n import Messages, _, ngettext
 from jdr.numbers import percent
 from jdr.prob import pool_distribution
 from jdr.systems import Action, Advice, Advisor, Json, Odds, Record, System
@@ -177,6 +177,26 @@ COMMANDS = Commands(
 )
 
 
+MESSAGES = Messages(
+    fr={
+        "number of d6": "nombre de d6",
+        "face a die needs to succeed": "face qu'un dé doit atteindre pour réussir",
+        "most dice to consider": "le plus de dés à envisager",
+        "A d6 pool check": "Un test à réserve de d6",
+        "How many d6 to roll": "Combien de d6 lancer",
+        "a duel needs exactly two fighters": "un duel demande exactement deux combattants",
+        "Duel: {fighters}.": "Duel : {fighters}.",
+        "{actor} hits {target} ({faces}): {n} point.": [
+            "{actor} touche {target} ({faces}) : {n} point.",
+            "{actor} touche {target} ({faces}) : {n} points.",
+        ],
+        "{name} is out: {winner} wins.": "{name} est hors de combat : {winner} l'emporte.",
+        "Attack the other fighter.": "Attaquer l'autre combattant.",
+    }
+)
+"""The duel's French, declared in code as a plug-in does (`docs/plugins.md`, §4)."""
+
+
 SYSTEM = System(
     id="example",
     names={"fr": "Exemple : réserve de d6", "en": "Example: d6 pool"},
@@ -194,4 +214,5 @@ SYSTEM = System(
     fight=Duel(),
     narration=NARRATION,
     fight_commands=COMMANDS,
+    messages=MESSAGES,
 )

@@ -46,7 +46,7 @@ class _TopGroup(ShellGroup):
         if system_id is not None:
             extra = registry.get(system_id).commands()
             if extra is not None:
-                return as_shell_group(extra, cmd_name)
+                return _with_lang(as_shell_group(extra, cmd_name))
         return None
 
     def hint(self, ctx: Any) -> str:
@@ -59,6 +59,35 @@ class _TopGroup(ShellGroup):
         from jdr.systems import default_registry
 
         return [*super().suggestions(ctx), *default_registry().ids()]  # `jdr pokemn types`
+
+
+def _with_lang(command: Any, option: Any = None) -> Any:
+    """A system's own commands take `--lang` as every jdr command does (`main` reads it before
+    parsing), whether or not they declare it."""
+    option = option if option is not None else _lang_option()
+    for sub in getattr(command, "commands", {}).values():
+        _with_lang(sub, option)
+    if not any("--lang" in param.opts for param in command.params):
+        command.params.append(option)
+    return command
+
+
+def _lang_option() -> Any:
+    """The `--lang` option as Typer builds it, its value left out of the command's arguments."""
+    probe = typer.Typer(rich_markup_mode=None)
+
+    @probe.command()
+    def probe_command(
+        lang: Annotated[
+            str | None,
+            typer.Option("--lang", metavar="fr|en", help=_("Language of the output.")),
+        ] = None,
+    ) -> None:
+        """Never run: only its option is taken."""
+
+    option = typer.main.get_command(probe).params[0]
+    option.expose_value = False
+    return option
 
 
 class _SystemsGroup(ShellGroup):

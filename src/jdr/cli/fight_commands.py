@@ -461,7 +461,7 @@ def _show(fight: int, db: str | None, json: bool) -> None:
     from jdr.fights.narration import Words
     from jdr.fights.sealed import public
     from jdr.fights.service import legal_now
-    from jdr.fights.view import describe
+    from jdr.fights.view import view_of
 
     with opened(db) as store:
         record = store.fight(fight)
@@ -469,7 +469,7 @@ def _show(fight: int, db: str | None, json: bool) -> None:
         system = _fight_system(store, fight)
         state = _state(store, fight, system)
     legal = legal_now(system, state)
-    view = describe(getattr(system, "fight_view", None), state, Words("text", state))
+    view = view_of(system, state, Words("text", state))
     if json:
         emit_json(
             {
@@ -497,6 +497,7 @@ def _log(fight: int, db: str | None, json: bool) -> None:
     with opened(db) as store:
         system = _fight_system(store, fight)
         stored = store.events(fight)
+        ended = store.fight(fight).status == ENDED
     story = chapters(system, stored)
     if json:
         texts = {}
@@ -522,6 +523,8 @@ def _log(fight: int, db: str | None, json: bool) -> None:
         )
         return
     print_log(story)
+    if ended:  # `jdr fight end`, told by jdr whatever the system
+        console().print(_("this fight has ended"), markup=False)
 
 
 def _recap(

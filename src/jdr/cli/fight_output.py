@@ -32,7 +32,7 @@ def print_events(
     """An action's sentences, its journal line, where the fight stands, what may be played."""
     from jdr.cli.journal_commands import journal_lines
     from jdr.fights.narration import Words
-    from jdr.fights.view import describe
+    from jdr.fights.view import view_of
 
     out = console()
     for each in told:
@@ -40,7 +40,7 @@ def print_events(
     if entry is not None:
         for line in journal_lines(entry):
             out.print(line, markup=False, style="dim")
-    view = describe(getattr(system, "fight_view", None), state, Words("text", state))
+    view = view_of(system, state, Words("text", state))
     out.print(view.status, markup=False)
     print_legal(legal)
 
@@ -89,13 +89,13 @@ def print_commands(
     line each."""
     from jdr.fights.commands import shown_name
     from jdr.fights.narration import Words
-    from jdr.fights.view import describe
+    from jdr.fights.view import view_of
     from jdr.systems.protocol import display_name
 
     out = console()
     if fight is not None and state is not None:
         system = systems[0]
-        view = describe(getattr(system, "fight_view", None), state, Words("text", state))
+        view = view_of(system, state, Words("text", state))
         out.print(
             _("fight {fight} — {status}").format(fight=fight, status=view.status), markup=False
         )

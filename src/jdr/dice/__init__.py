@@ -1,6 +1,7 @@
 """Dice: random sources, scored pools, the generic dice notation."""
 
-from jdr.dice.pool import DieRoll, Pool, PoolRoll, ScoredDie, Vector, roll_pool
+from jdr.dice.keep import KeepPool, KeepRoll, roll_keep
+from jdr.dice.pool import DieRoll, Pool, PoolRoll, ScoredDie, Vector, count_pool, roll_pool
 from jdr.dice.source import (
     GivenFaces,
     RandomSource,
@@ -15,6 +16,8 @@ from jdr.dice.source import (
 __all__ = [
     "DieRoll",
     "GivenFaces",
+    "KeepPool",
+    "KeepRoll",
     "Pool",
     "PoolRoll",
     "RandomSource",
@@ -23,8 +26,10 @@ __all__ = [
     "Seeded",
     "SystemRandom",
     "Vector",
+    "count_pool",
     "make_source",
     "parse_faces",
+    "roll_keep",
     "roll_pool",
     "rolled_for",
 ]

@@ -23,7 +23,16 @@ from jdr.errors import InputError
 
 Vector = tuple[int, ...]
 
-__all__ = ["DieRoll", "GivenFaces", "Pool", "PoolRoll", "ScoredDie", "Vector", "roll_pool"]
+__all__ = [
+    "DieRoll",
+    "GivenFaces",
+    "Pool",
+    "PoolRoll",
+    "ScoredDie",
+    "Vector",
+    "count_pool",
+    "roll_pool",
+]
 
 
 @dataclass(frozen=True)
@@ -116,6 +125,29 @@ class ScoredDie:
             return "✓" * success + "✗" * failure
 
         return cls.from_function(size, score, mark)
+
+    @classmethod
+    def counting(cls, size: int, faces: Iterable[int]) -> ScoredDie:
+        """`(1,)` when the face is one of `faces`, else `(0,)`: a pool of these counts how many
+        dice show them (how many 6s, how many doubles' faces).
+
+        >>> ScoredDie.counting(6, [6]).scores
+        ((0,), (0,), (0,), (0,), (0,), (1,))
+        """
+        wanted = frozenset(faces)
+        return cls.from_function(
+            size, lambda face: (int(face in wanted),), lambda face: "✓" * (face in wanted)
+        )
+
+
+def count_pool(size: int, dice: int, faces: Iterable[int]) -> Pool:
+    """`dice` d`size` counting the dice that show one of `faces`: roll it with `roll_pool`, take
+    its exact odds with `jdr.prob.pool_distribution` (a binomial, computed exactly).
+
+    >>> roll_pool(count_pool(6, 4, [6]), GivenFaces([6, 2, 6, 5])).total
+    (2,)
+    """
+    return Pool.of((ScoredDie.counting(size, faces), dice))
 
 
 @dataclass(frozen=True)

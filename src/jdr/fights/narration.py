@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from jdr.i18n import _, elide, ngettext
+from jdr.i18n import N_, _, elide, ngettext
 from jdr.markup import escape
 
 Json = dict[str, Any]
@@ -36,6 +36,7 @@ SHORT = 10
 """Hex digits of a commitment a sentence shows (as the journal shows a hash)."""
 
 __all__ = [
+    "GENERIC",
     "Line",
     "Narration",
     "Told",
@@ -186,17 +187,52 @@ class Narration:
         words = words or Words()
         line = self.lines.get(str(event.get("type")))
         if line is None:
+            line = GENERIC.get(str(event.get("type")))
+        if line is None:
             return generic_sentence(event, words)
         return line.say(event, words)
 
     def quiet(self, event: Json) -> bool:
-        line = self.lines.get(str(event.get("type")))
+        line = self.lines.get(str(event.get("type"))) or GENERIC.get(str(event.get("type")))
         return bool(line and line.quiet)
 
     def odds(self, event: Json, state: Mapping[str, Any] | None = None) -> Any | None:
         line = self.lines.get(str(event.get("type")))
         return line.odds(event, state or {}) if line and line.odds else None
 
+
+def _joined(event: Json, words: Words) -> str:
+    if event.get("side") is not None:
+        return words.say(
+            N_("{name} joins the fight on side {side}."),
+            name=words.name(event.get("name", "?")),
+            side=words.name(event["side"]),
+        )
+    return words.say(N_("{name} joins the fight."), name=words.name(event.get("name", "?")))
+
+
+def _ended(event: Json, words: Words) -> str:
+    winners = event.get("winners")
+    if not isinstance(winners, list):
+        winners = [event["winner"]] if event.get("winner") is not None else []
+    return words.winners(winners)
+
+
+GENERIC: dict[str, Line] = {
+    "joined": Line(_joined),
+    "fight_over": Line(_ended),
+}
+"""Events jdr narrates itself when a system does not declare them (docs/plugins.md):
+`{"type": "joined", "name": …, "side": …}` (`side` optional) and
+`{"type": "fight_over", "winners": [names]}` (or `"winner": name or side`, or none: nobody
+wins). Undo and redo (`{"type": "undone", "seq": N}`, `{"type": "redone", "seq": N}`, written by
+jdr) are told by `jdr.fights.story` as what they take back or put back.
+
+>>> Narration({}).sentence({"type": "joined", "name": "Zed", "side": "b"})
+'Zed joins the fight on side b.'
+>>> Narration({}).sentence({"type": "fight_over", "winners": ["Ann"]})
+'The fight is over: Ann wins.'
+"""
 
 EMPTY = Narration({})
 """A system that declares no sentence: every event reads as `generic_sentence`."""

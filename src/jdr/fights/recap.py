@@ -136,7 +136,7 @@ def recap(
     """The recap of a stored fight: the last action, the actions given, round `round_number`
     or the whole fight (`InputError` for a round the fight has not had)."""
     from jdr.fights.story import chapters
-    from jdr.fights.view import describe
+    from jdr.fights.view import view_of
 
     check_format(fmt)
     only = None if whole or round_number is not None else _wanted(stored, actions)
@@ -188,7 +188,7 @@ def recap(
     after = chosen[-1].state
     from jdr.fights.narration import Words
 
-    shown = describe(getattr(system, "fight_view", None), after, Words(fmt, after))
+    shown = view_of(system, after, Words(fmt, after))
     text = document(title, sections, list(shown.fighters), bold(shown.status, fmt), fmt)
     events = [t.event for c in chosen for t in c.told] if round_number is None or whole else covered
     return Recap(text, [c.number for c in chosen], events)

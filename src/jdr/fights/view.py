@@ -12,7 +12,8 @@ without one gets `fighter_line` for each participant the state holds, and whose 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,15 +51,20 @@ def fighter_text(words: Words, name: str, side: str | None, parts: Sequence[str]
     )
 
 
-def describe(viewer: Viewer | None, state: Json, words: Words | None = None) -> View:
-    """The `View` of `state`: the system's own, else the generic one."""
+def describe(
+    viewer: Viewer | None,
+    state: Json,
+    words: Words | None = None,
+    fighters: Fighters | None = None,
+) -> View:
+    """The `View` of `state`: the system's own, else the generic one (one `fighter_line` per
+    fighter of `fighters_of(state, fighters)`, and whose turn it is)."""
     words = words or Words()
     if viewer is not None:
         return viewer(state, words)
-    from jdr.fights.setup import per_participant, to_play
+    from jdr.fights.setup import to_play
 
-    fighters = per_participant(state) or {}
-    lines = [fighter_line(data, words.medium) for data in fighters.values()]
+    lines = [fighter_line(data, words.medium) for data in fighters_of(state, fighters).values()]
     turn = to_play(state)
     if state.get("over"):
         status = _("The fight is over.")
@@ -68,6 +74,59 @@ def describe(viewer: Viewer | None, state: Json, words: Words | None = None) -> 
         names = turn if isinstance(turn, list) else [turn]
         status = _("To play: {names}").format(names=words.names(names))
     return View(status, lines)
+
+
+def view_of(system: Any, state: Json, words: Words | None = None) -> View:
+    """The `View` a system gives of `state`: its `fight_view`, else the generic one fed by its
+    `fight_fighters` hook (if it declares one)."""
+    return describe(
+        getattr(system, "fight_view", None),
+        state,
+        words,
+        getattr(system, "fight_fighters", None),
+    )
+
+
+Fighters = Callable[[Json], Mapping[str, Mapping[str, Any]]]
+"""`System.fight_fighters`: a state → each fighter's fields by name, as its line shows them."""
+
+NAME_LISTS = ("order", "fighters", "participants")
+"""Top-level lists of names a state may hold its fighters in, when it has no per-fighter dicts."""
+
+
+def fighters_of(state: Json, fighters: Fighters | None = None) -> dict[str, Json]:
+    """Each fighter's fields by name, for its line: the system's `fighters(state)` when it
+    declares it; else the state's per-fighter dicts (`{"Ann": {"name": "Ann", …}}`) or its list
+    of names (`order`, `fighters`, `participants`), with every top-level mapping keyed by
+    fighters' names spread over their lines (`{"stress": {"Ann": 2, "Bob": 0}}`: Ann's line
+    shows `stress 2`).
+
+    >>> found = fighters_of({"order": ["Ann", "Bob"], "turn": "Ann",
+    ...                      "stress": {"Ann": 2, "Bob": 1}, "armour": {"Bob": {"head": 1}}})
+    >>> found["Ann"], found["Bob"]
+    ({'name': 'Ann', 'stress': 2}, {'name': 'Bob', 'stress': 1, 'armour': {'head': 1}})
+    """
+    from jdr.fights.setup import per_participant
+
+    if fighters is not None:
+        return {str(name): {"name": name, **dict(data)} for name, data in fighters(state).items()}
+    found = {name: dict(data) for name, data in (per_participant(state) or {}).items()}
+    if not found:
+        for key in NAME_LISTS:
+            names = state.get(key)
+            if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
+                found = {name: {"name": name} for name in names}
+                break
+    for key, value in state.items():
+        if (
+            isinstance(value, dict)
+            and value
+            and set(value) <= set(found)
+            and not all(isinstance(v, dict) and "name" in v for v in value.values())
+        ):
+            for name, item in value.items():
+                found[name].setdefault(key, item)
+    return found
 
 
 def scalar(value: Any) -> bool:
@@ -128,24 +187,56 @@ QUIET = frozenset({"name", "side", "in_fight"})
 
 def fighter_line(data: Json, medium: str = "text") -> str:
     """`Name (side) — gauge cur/max · label value · flag …` (see the module's docstring): the
-    generic line of a plug-in's fighter; names escaped for `medium`."""
+    generic line of a plug-in's fighter; names escaped for `medium`. Nested values are never
+    dropped: a mapping reads as its parts (`stress.body 2`), anything else as compact JSON.
+
+    >>> fighter_line({"name": "Ann", "stress": {"body": 2, "mind": 1}, "tags": [{"a": 1}]})
+    'Ann — stress.body 2 · stress.mind 1 · tags [{"a":1}]'
+    """
     head = escape(str(data.get("name", "?")), medium)
     if data.get("side") is not None:
         head += f" ({escape(str(data['side']), medium)})"
     parts, flags = [], []
     for key, value in data.items():
-        if key in QUIET or key.endswith(MAXIMUM) or not scalar(value):
+        if key in QUIET or key.endswith(MAXIMUM):
+            continue
+        if not scalar(value) and not _scalars(value):
+            parts += _nested(_label(key), value, medium)
             continue
         gauge = key + MAXIMUM in data
         if isinstance(value, bool):
             if value:
-                flags.append(_(FLAGS[key]) if key in FLAGS else key)
+                flags.append(_(FLAGS[key]) if key in FLAGS else _(key))
             continue
         if value is None or value == "" or (value == 0 and not gauge):
             continue
-        label = _(LABELS[key]) if key in LABELS else key
         text = _(value) if key in TRANSLATED_VALUES and isinstance(value, str) else shown(value)
         text = escape(text, medium)
+        label = _label(key)
         parts.append(f"{label} {text}/{data[key + MAXIMUM]}" if gauge else f"{label} {text}")
     parts += flags  # the flags that are on, after the values
     return f"{head} — {' · '.join(parts)}" if parts else head
+
+
+def _label(key: str) -> str:
+    """A field's word: jdr's for the five systems' fields, else the plug-in's catalog's."""
+    return _(LABELS[key]) if key in LABELS else _(key)
+
+
+def _scalars(value: Any) -> bool:
+    return isinstance(value, list) and all(scalar(v) for v in value)
+
+
+def _nested(label: str, value: Any, medium: str) -> list[str]:
+    """A nested value's parts: a mapping by its keys (`label.key value`), recursively."""
+    if isinstance(value, dict) and value:
+        parts = []
+        for key, item in value.items():
+            inner = f"{label}.{escape(str(key), medium)}"
+            if scalar(item) or _scalars(item):
+                parts.append(f"{inner} {escape(shown(item), medium)}")
+            else:
+                parts += _nested(inner, item, medium)
+        return parts
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return [f"{label} {escape(text, medium)}"]

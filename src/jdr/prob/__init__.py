@@ -9,12 +9,14 @@ from jdr.prob.convolve import (
     unit,
 )
 from jdr.prob.distribution import Distribution, Probability
+from jdr.prob.keep import keep_pool_distribution
 
 __all__ = [
     "Distribution",
     "Probability",
     "convolve",
     "die_distribution",
+    "keep_pool_distribution",
     "pool_distribution",
     "power",
     "sum_distributions",

@@ -30,7 +30,20 @@ K = TypeVar("K", bound=Hashable)
 
 @dataclass(frozen=True, eq=False)
 class Distribution:
-    """Weights over integer vectors: `weights[i, j]` weighs `(offset[0] + i, offset[1] + j)`."""
+    """Weights over integer vectors: `weights[i, j]` weighs `(offset[0] + i, offset[1] + j)`.
+
+    A plug-in rarely builds one by hand: `pool_distribution`, `keep_pool_distribution` and
+    `die_distribution` give them; `from_counts` / `from_probabilities` build one from a table.
+    Queries answer in Fractions when `exact` (the weights count outcomes out of `denominator`),
+    in floats otherwise; `map` changes the value, `convolve` adds two independent ones.
+
+    >>> two = Distribution.from_probabilities({(0,): Fraction(1, 4), (1,): Fraction(3, 4)},
+    ...                                       exact=True)
+    >>> two.map(lambda v: 10 * v[0]).to_list()
+    [(0, Fraction(1, 4)), (10, Fraction(3, 4))]
+    >>> two.at_least(1), two.support()
+    (Fraction(3, 4), [(0,), (1,)])
+    """
 
     offset: Vector
     weights: npt.NDArray[Any]
@@ -78,10 +91,12 @@ class Distribution:
     # --- what it is -------------------------------------------------------------------------
     @property
     def exact(self) -> bool:
+        """True for the exact engine (answers in Fractions), False for floats."""
         return bool(self.weights.dtype == object)
 
     @property
     def width(self) -> int:
+        """How many components each value has (1 or 2)."""
         return len(self.offset)
 
     def _prob(self, weight: Any) -> Probability:
@@ -102,9 +117,11 @@ class Distribution:
         return list(zip(*columns, strict=True)), self.weights[index]
 
     def support(self) -> list[Vector]:
+        """Every possible value, in increasing order."""
         return [vector for vector, _ in self.items()]
 
     def probability(self, vector: Vector | int) -> Probability:
+        """P(value = `vector`); an int stands for a one-component vector (0 when impossible)."""
         key = (vector,) if isinstance(vector, int) else vector
         index = tuple(v - o for v, o in zip(key, self.offset, strict=True))
         if any(i < 0 or i >= n for i, n in zip(index, self.weights.shape, strict=True)):

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_check
 from pydantic import BaseModel
 
 from jdr.dice.source import RandomSource
+from jdr.i18n import Catalog
 
 if TYPE_CHECKING:
     from jdr.prob.distribution import Probability
@@ -43,10 +44,18 @@ class Record:
     """
 
     outcome: str
+    """The outcome's identifier (`success`, `partial_success`): a key of `Odds.outcomes`, shown
+    through the catalogs (`_(outcome)`), so give it a French word (`System.messages`)."""
     totals: Mapping[str, Any]
+    """The roll's numbers by name (`{"kept": 5, "sixes": 0}`), JSON values: top-level keys of
+    `jdr roll --json`, and what the journal records."""
     faces: Sequence[int]
+    """Every face rolled, in the order the random source gave them (the journal verifies them)."""
     explain: Callable[[], str]
+    """The roll in one line of the current language, called when shown (never re-rolls)."""
     details: Mapping[str, Any] = field(default_factory=dict)
+    """Anything else a front end may show (which dice were kept …), JSON values; `--json`
+    gives it as `details`."""
 
 
 @dataclass(frozen=True)
@@ -59,10 +68,16 @@ class Odds:
     """
 
     outcomes: Mapping[str, Probability]
+    """Each outcome `roll` can give → its probability (`Fraction` when exact, else `float`);
+    they sum to 1."""
     distribution: Sequence[tuple[Any, Probability]] = ()
+    """`(value, probability)` of the main number, lowest value first (`Distribution.to_list`)."""
     mean: Probability | None = None
+    """The main number's mean (`Distribution.mean()`)."""
     label: str = ""
+    """What the main number is (`score`, `kept`): the table's header, through the catalogs."""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    """Other JSON keys of `jdr odds --json`."""
 
 
 @dataclass(frozen=True)
@@ -99,11 +114,18 @@ class Action(Generic[P]):
     """
 
     name: str
+    """The action's name, as typed: `jdr roll SYSTEM NAME` (equal to its key in `actions`)."""
     params: type[P]
+    """The pydantic model of its options: one `--kebab-case` option per field."""
     roll: Callable[[P, RandomSource], Record]
+    """`roll(params, rng)`: the validated parameters and a random source → a `Record`; every
+    die from `rng.faces(size, count)`."""
     odds: Callable[[P, bool], Odds] | None = None
+    """`odds(params, exact)` → `Odds` (Fractions when `exact`), for `jdr odds`."""
     advise: Advisor[Any] | None = None
+    """For `jdr advise SYSTEM NAME`."""
     help: str = ""
+    """One line of help (an English message; its French in `System.messages`)."""
     example: Mapping[str, Any] = field(default_factory=dict)
     """Raw parameters of a typical roll, run by the meta-tests over every plug-in."""
 
@@ -249,11 +271,19 @@ class System:
     """
 
     id: str
+    """What users type (`jdr roll ID …`): equal to the entry point's name."""
     names: Mapping[str, str]
+    """Its display name by language: `{"fr": …, "en": …}`."""
     actions: Mapping[str, Action[Any]] = field(default_factory=dict)
+    """Its actions by name."""
     sheet: type[BaseModel] | None = None
+    """The pydantic model of a character sheet (its `name` field names a stored character);
+    stored sheets are its `model_dump(mode="json")`."""
     fight: FightRules | None = None
+    """The fight as a decider (`FightRules`)."""
     extra_commands: Callable[[], Any] | None = None
+    """`() -> typer.Typer`: its own commands under `jdr ID …`, built when named; every one of
+    them takes `--lang`."""
     fight_setup: Callable[[list[Json], Json], Json] | None = None
     """Participants (`{"name", "sheet", "side"}`) and options (`order`) → the fight's setup."""
     sheet_of: Callable[[Json, str], BaseModel] | None = None
@@ -282,6 +312,15 @@ class System:
     fight_commands: Any = None
     """`jdr.fights.commands.Commands`: the fight's commands as models (None: `key=value` words
     read as they come, the decider's docstring says which)."""
+    messages: Catalog | None = None
+    """The system's own words in French (and English): `jdr.i18n.Messages` written in code, or
+    `jdr.i18n.GettextCatalog` for `.mo` files shipped in the package. The registry adds it to
+    `jdr.i18n` when it loads the system, so `_()` finds the outcome words, option help,
+    narration and errors of the system in every front end."""
+    fight_fighters: Callable[[Json], Mapping[str, Mapping[str, Any]]] | None = None
+    """`fighters(state) -> {name: {field: value}}`: what `jdr fight show` lists on each fighter's
+    line when the system gives no `fight_view` (None: read from the state, see
+    `jdr.fights.view.fighters_of`)."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None

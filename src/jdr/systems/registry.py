@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 
 from jdr.errors import JdrError
-from jdr.i18n import _
+from jdr.i18n import Catalog, _, add_catalog
 from jdr.systems.protocol import RuleSystem
 
 ENTRY_POINT_GROUP = "jdr.systems"
@@ -70,6 +70,8 @@ class Registry:
         points: Iterable[EntryPoint] | None = None,
     ) -> None:
         self._loaded: dict[str, RuleSystem] = dict(systems or {})
+        for system in self._loaded.values():
+            add_messages(system)
         self._points: dict[str, EntryPoint] = {}
         for point in points or ():
             self._points.setdefault(point.name, point)
@@ -101,6 +103,7 @@ class Registry:
         except Exception as exc:  # a broken plug-in must not crash the tool
             raise PluginError(key, f"{type(exc).__name__}: {exc}") from exc
         check_system(key, system)
+        add_messages(system)
         self._loaded[key] = system
         return system  # type: ignore[no-any-return]
 
@@ -119,6 +122,9 @@ def check_system(key: str, system: object) -> None:
         raise PluginError(key, "missing " + ", ".join(missing))
     if system.id != key:
         raise PluginError(key, f"registered as {key!r} but its id is {system.id!r}")
+    messages = getattr(system, "messages", None)
+    if messages is not None and not isinstance(messages, Catalog):
+        raise PluginError(key, "its messages are not a catalog (jdr.i18n.Messages, GettextCatalog)")
     for name, action in system.actions.items():
         if action.name != name:
             raise PluginError(key, f"action {name!r} is named {action.name!r}")
@@ -129,6 +135,13 @@ def check_system(key: str, system: object) -> None:
                 raise PluginError(
                     key, f"action {name!r} uses reserved option names {sorted(clash)}"
                 )
+
+
+def add_messages(system: object) -> None:
+    """Make the system's own words (`System.messages`) available to `jdr.i18n`."""
+    messages = getattr(system, "messages", None)
+    if messages is not None:
+        add_catalog(messages)
 
 
 _default: Registry | None = None

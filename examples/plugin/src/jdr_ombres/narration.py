@@ -1,0 +1,128 @@
+"""How an Ombres fight reads (narration), is played (command models) and shows (fighters)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jdr.fights.commands import Command, Commands, key
+from jdr.fights.narration import Line, Narration, Words, says
+from jdr.i18n import N_, ngettext
+from jdr.systems import Json
+from pydantic import BaseModel, ConfigDict
+
+
+def _started(event: Json, words: Words) -> str:
+    sides: dict[str, list[str]] = {}
+    for f in event["fighters"]:
+        sides.setdefault(f["side"], []).append(f["name"])
+    return words.say(N_("Shadows fall: {sides}."), sides=words.sides(sides))
+
+
+def _stress(stress: Mapping[str, int], words: Words) -> str:
+    parts = [
+        ngettext("{name} takes {n} stress", "{name} takes {n} stress", n).format(
+            name=words.name(name), n=n
+        )
+        for name, n in stress.items()
+    ]
+    return words.series(parts) if parts else words.say(N_("no stress"))
+
+
+def _attacked(event: Json, words: Words) -> str:
+    return words.say(
+        N_("{actor} attacks {target} ({faces}): {outcome}; {stress}."),
+        actor=words.name(event["actor"]),
+        target=words.name(event["target"]),
+        faces=words.faces(event["faces"]),
+        outcome=words.word(event["outcome"]),
+        stress=_stress(event["stress"], words),
+    )
+
+
+def _recovered(event: Json, words: Words) -> str:
+    return words.say(
+        N_("{actor} catches their breath ({faces}): {outcome}, stress {change}."),
+        actor=words.name(event["actor"]),
+        faces=words.faces(event["faces"]),
+        outcome=words.word(event["outcome"]),
+        change=words.signed(event["change"]),
+    )
+
+
+NARRATION = Narration(
+    {
+        "fight_started": Line(_started),
+        "attacked": Line(_attacked),
+        "recovered": Line(_recovered),
+        "broken": Line(says(N_("{name} breaks and leaves the fight."))),
+        "turn_passed": Line(says(N_("{name}'s turn.")), quiet=True),
+        # `joined` and `fight_over`: jdr tells them (docs/plugins.md, "Events jdr tells").
+    }
+)
+
+
+class AttackKeys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    target: str = key(N_("the fighter attacked"), fr="cible", fighter=True)
+
+
+class RecoverKeys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class JoinKeys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    side: str = key(N_("the side joined"), fr="camp", default="b")
+
+
+def _foe(state: Json, actor: str | None) -> dict[str, Any]:
+    fighters = state["fighters"]
+    mine = fighters[actor]["side"] if actor in fighters else None
+    return {"target": next(n for n, f in fighters.items() if f["side"] != mine and not f["broken"])}
+
+
+def _legal(state: Json, actor: str) -> list[str]:
+    if state.get("over"):
+        return []
+    if actor not in state.get("fighters", {}):
+        return ["join"]
+    return ["attack", "recover"] if actor == state.get("turn") else []
+
+
+COMMANDS = Commands(
+    [
+        Command(
+            "attack",
+            AttackKeys,
+            N_("Attack a fighter of another side."),
+            _foe,
+            "OM-4",
+            fr="attaque",
+        ),
+        Command(
+            "recover", RecoverKeys, N_("Catch your breath: roll resolve."), {}, "OM-4", fr="souffle"
+        ),
+        Command(
+            "join",
+            JoinKeys,
+            N_("A stored character enters the fight."),
+            {"side": "b"},
+            fr="rejoindre",
+        ),
+    ],
+    legal=_legal,
+)
+
+
+def fighters(state: Json) -> dict[str, Json]:
+    """What `jdr fight show` lists on each fighter's line (`System.fight_fighters`)."""
+    return {
+        name: {
+            "side": f["side"],
+            "stress": f["stress"],
+            "stress_max": f["stress_max"],
+            "broken": f["broken"],
+        }
+        for name, f in state.get("fighters", {}).items()
+    }
