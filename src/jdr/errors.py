@@ -155,5 +155,19 @@ class NotOfferedError(InputError):
         return text.format(system=self.system, action=self.action, allowed=self.allowed)
 
 
+MAX_SHOWN = 80
+"""Characters of a value a message repeats: a 5,000-digit value is shown by its start."""
+
+
 def _show(value: Any) -> str:
-    return value if isinstance(value, str) else repr(value)
+    """The value as a message shows it, cut past `MAX_SHOWN` characters.
+
+    >>> _show("9" * 100) == "9" * 80 + "… (100 characters)"
+    True
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= MAX_SHOWN:
+        return text
+    from jdr.i18n import _
+
+    return text[:MAX_SHOWN] + "… " + _("({n} characters)").format(n=len(text))
