@@ -383,6 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or a closed pipe is known here, not at exit
     except OSError as error:
         return _output_failed(error)
+    except SystemExit as done:  # click exits 1 by itself on a closed pipe: say so first
+        if isinstance(done.__context__, OSError):
+            return _output_failed(done.__context__)
+        raise
     except JdrError as error:
         return _fail(error, want_json)
     except _click.exceptions.UsageError as error:

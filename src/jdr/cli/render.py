@@ -6,6 +6,7 @@ Nothing here computes a rule: it only shows what the core returned.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
@@ -37,9 +38,20 @@ __all__ = [
 ]
 
 
+class _Console(Console):
+    """Rich's console, leaving a closed pipe to `jdr.cli.app.main` (one line, exit 1) instead
+    of exiting silently from inside a print."""
+
+    def on_broken_pipe(self) -> None:
+        import errno
+
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
 def console() -> Console:
     """Standard output as Rich sees it (no colour when piped; width from the terminal)."""
-    return Console(highlight=False, soft_wrap=True)
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def fraction_text(value: Fraction) -> str:
