@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run, run_json
 from jdr.bounded import MAX_JOURNAL_BYTES, MAX_NESTING, MAX_SHEET_BYTES, nesting
-from tests.cli_run import run, run_json
 
 JDR = [sys.executable, "-m", "jdr.cli.app"]
 
@@ -81,11 +81,13 @@ def test_endless_input_is_read_only_up_to_the_limit() -> None:
     """`/dev/zero` as a journal, as a sheet, and on standard input: refused after reading the
     documented maximum plus one byte (a real process: no MemoryError, no hang)."""
     for command in (["verify", "/dev/zero"], ["sheet", "validate", "/dev/zero"]):
-        done = subprocess.run([*JDR, *command], capture_output=True, text=True, timeout=60)
+        done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
+            [*JDR, *command], capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert "larger than" in done.stderr
     with open("/dev/zero", "rb") as zero:
-        done = subprocess.run(
+        done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
             [*JDR, "verify", "-"], stdin=zero, capture_output=True, text=True, timeout=60
         )
     assert done.returncode == 2 and "16 MiB" in done.stderr
@@ -139,17 +141,17 @@ def test_a_fight_id_past_64_bits_is_no_such_fight(
 )
 def test_a_full_disk_is_one_line_and_exit_1(args: list[str]) -> None:
     with open("/dev/full", "w") as full:
-        done = subprocess.run([*JDR, *args], stdout=full, stderr=subprocess.PIPE, timeout=60)
+        done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
+            [*JDR, *args], stdout=full, stderr=subprocess.PIPE, timeout=60
+        )
     err = done.stderr.decode()
     assert done.returncode == 1 and "Traceback" not in err and "Exception" not in err
     assert err.startswith("jdr: error: could not write the output") and err.count("\n") == 1
 
 
 def test_a_closed_pipe_is_one_line_and_exit_1() -> None:
-    reader = subprocess.Popen(
-        ["head", "-c", "1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL
-    )
-    writer = subprocess.run(
+    reader = subprocess.Popen(["head", "-c", "1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    writer = subprocess.run(  # noqa: PLW1510 - the return code is asserted
         [*JDR, "dice", "60d6", "--odds"], stdout=reader.stdin, stderr=subprocess.PIPE, timeout=60
     )
     assert reader.stdin is not None

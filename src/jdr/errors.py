@@ -166,6 +166,8 @@ def _show(value: Any) -> str:
     True
     """
     text = value if isinstance(value, str) else repr(value)
+    if any(ord(char) < 32 or 127 <= ord(char) < 160 for char in text):
+        text = repr(text)[1:-1]  # a control character is shown as `\x1b`, never sent raw
     if len(text) <= MAX_SHOWN:
         return text
     from jdr.i18n import _

@@ -51,9 +51,13 @@ def dice(
                 }
             )
             return
+        from jdr.markup import escape
+
         out = console()
         out.print(
-            f"[bold]{expression.text}[/bold]  " + _("mean: {mean}").format(mean=decimal(mean))
+            f"[bold]{escape(expression.text, 'terminal')}[/bold]  "
+            + escape(_("mean: {mean}").format(mean=decimal(mean)), "terminal"),
+            markup=True,
         )
         out.print(distribution_table(rows, _("total"), exact))
         return

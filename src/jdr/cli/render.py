@@ -50,8 +50,11 @@ class _Console(Console):
 
 
 def console() -> Console:
-    """Standard output as Rich sees it (no colour when piped; width from the terminal)."""
-    return _Console(highlight=False, soft_wrap=True)
+    """Standard output as Rich sees it (no colour when piped; width from the terminal).
+
+    Nothing printed is read as Rich markup unless the call says `markup=True` (and escapes the
+    user's text in it, `jdr.markup`): a name like `[/bold]` in a table cell is text."""
+    return _Console(highlight=False, soft_wrap=True, markup=False)
 
 
 def fraction_text(value: Fraction) -> str:

@@ -312,12 +312,13 @@ def roll_dice(
 def actor_name(store: Store, campaign: Campaign, actor: str | None) -> str | None:
     """Who rolls, as the journal keeps it: the campaign's character the name stands for when it
     is one (`kaito arashi` is `Kaito Arashi`, `jdr.names`), else the name as typed."""
-    from jdr.names import same
+    from jdr.names import check_name, same
 
     if actor is None:
         return None
+    actor = check_name("--actor", actor)
     found = [c.name for c in store.characters(campaign.id) if same(c.name, actor)]
-    return found[0] if len(found) == 1 else actor.strip()
+    return found[0] if len(found) == 1 else actor
 
 
 def _roll_through(

@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Engine, delete, func, insert, select, text, u
 from sqlalchemy.exc import IntegrityError
 
 from jdr.i18n import _
-from jdr.names import duplicate, match
+from jdr.names import check_name, duplicate, match
 from jdr.store.engine import (
     exposed,
     make_engine,
@@ -160,6 +160,7 @@ class Store(Revisions):
         `seed` fixes that first epoch's seed (the demo's and tests' reproducible campaigns);
         by default it is 32 fresh bytes from the OS.
         """
+        name = check_name(_("campaign"), name)
         row = {"system": system, "name": name, "settings": settings or {}, "created": _now()}
         try:
             with self._translated(), self.engine.begin() as conn:
@@ -215,6 +216,7 @@ class Store(Revisions):
         """A new character, its revision 1 (`created`) not journaled; refused (`StoreError`)
         when the campaign has one of that name, as people type it (`Kaito` and `kaito` are one
         name). The sheet service (`jdr.characters.service.add`) journals it instead."""
+        name = check_name(_("character"), name)
         data = {"changes": [{"path": [], "after": sheet}], "name": name}
         write = SheetWrite(campaign_id, None, 0, "created", data, name, sheet)
         try:
@@ -452,6 +454,9 @@ class Store(Revisions):
             return [FightRecord(**row._asdict()) for row in conn.execute(query)]
 
     def create_fight(self, campaign_id: int, participants: Sequence[Any]) -> int:
+        for participant in participants:
+            if isinstance(participant, str):
+                check_name(_("fighter"), participant)
         row = {
             "campaign_id": campaign_id,
             "participants": list(participants),
