@@ -155,6 +155,21 @@ class NotOfferedError(InputError):
         return text.format(system=self.system, action=self.action, allowed=self.allowed)
 
 
+REORDERING = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Direction marks and overrides: they reorder the text that follows them on screen."""
+
+
+def _visible(char: str) -> str:
+    """`char`, or its escape (`\x1b`, `\u202e`) for a control character or a direction
+    override, which a terminal would obey instead of showing."""
+    import unicodedata
+
+    if unicodedata.category(char) in ("Cc", "Cs") or char in REORDERING:
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
+    return char
+
+
 MAX_SHOWN = 80
 """Characters of a value a message repeats: a 5,000-digit value is shown by its start."""
 
@@ -166,8 +181,7 @@ def _show(value: Any) -> str:
     True
     """
     text = value if isinstance(value, str) else repr(value)
-    if any(ord(char) < 32 or 127 <= ord(char) < 160 for char in text):
-        text = repr(text)[1:-1]  # a control character is shown as `\x1b`, never sent raw
+    text = "".join(_visible(char) for char in text)  # `\x1b`, never an escape sent raw
     if len(text) <= MAX_SHOWN:
         return text
     from jdr.i18n import _

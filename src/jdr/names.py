@@ -36,7 +36,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-from jdr.errors import InputError, UnknownNameError
+from jdr.errors import REORDERING, InputError, UnknownNameError
 from jdr.i18n import N_, _
 
 __all__ = [
@@ -81,9 +81,6 @@ MAX_NAME = 100
 """Characters in a name a user gives (a campaign, a character, an actor, a fighter), on every
 backend: the database's columns hold 200."""
 
-_INVISIBLE = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Direction marks and overrides: text that reorders what follows it on screen."""
-
 
 def check_name(field: str, value: str) -> str:
     """`value` stripped, if it can name something: not blank, at most `MAX_NAME` characters,
@@ -107,7 +104,7 @@ def check_name(field: str, value: str) -> str:
     if len(text) > MAX_NAME:
         raise InputError(field, value, allowed, _("{n} characters").format(n=len(text)))
     for index, char in enumerate(text):
-        if unicodedata.category(char) in ("Cc", "Cs") or char in _INVISIBLE:
+        if unicodedata.category(char) in ("Cc", "Cs") or char in REORDERING:
             reason = _("a control character (U+{code:04X}) at {at}").format(
                 code=ord(char), at=index + 1
             )
