@@ -52,7 +52,10 @@ def read_bytes(source: str | Path, limit: int, field: str, what: str) -> bytes:
     label = str(source)
     try:
         if label == "-" and not isinstance(source, Path):
-            return _read_capped(sys.stdin.buffer, limit, field, label)
+            binary = getattr(sys.stdin, "buffer", None)
+            if binary is None:  # a text stream (a test's): characters bound the bytes below
+                return _cap(sys.stdin.read(limit + 1).encode("utf-8"), limit, field, label)
+            return _read_capped(binary, limit, field, label)
         with open(source, "rb") as handle:
             return _read_capped(handle, limit, field, label)
     except OSError as error:
@@ -61,7 +64,10 @@ def read_bytes(source: str | Path, limit: int, field: str, what: str) -> bytes:
 
 
 def _read_capped(handle: BinaryIO, limit: int, field: str, label: str) -> bytes:
-    data = handle.read(limit + 1)
+    return _cap(handle.read(limit + 1), limit, field, label)
+
+
+def _cap(data: bytes, limit: int, field: str, label: str) -> bytes:
     if len(data) > limit:
         raise LimitError(
             field,

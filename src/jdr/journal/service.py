@@ -123,6 +123,8 @@ def journaled(
         attempts += 1
         head = store.journal_head(campaign.id, action_id)
         if head.known is not None and action_id is not None:
+            if head.known.hidden and not head.known.disclosed:  # whatever was asked this time
+                raise HiddenRollError(action_id, head.known.seq)
             return _replay(entry_of(head.known), base, action_id, same)
         epoch = head.epoch if head.epoch is not None else store.epoch(campaign.id)
         tail = head.tail
@@ -198,6 +200,21 @@ class ActionIdTakenError(RulesError):
                 "action id {id} was already rolled (journal entry {seq}) for another action or"
                 " with other parameters: one action id, one roll"
             ).format(id=action_id, seq=entry.seq)
+        )
+
+
+class HiddenRollError(RulesError):
+    """An action id asked again that names a hidden roll not yet disclosed: refused the same way
+    whether or not the parameters match it, so a re-ask neither shows the roll nor tells whether
+    a guess was right; `jdr journal disclose` is the only way its faces come out."""
+
+    def __init__(self, action_id: str, seq: int) -> None:
+        self.seq = seq
+        super().__init__(
+            _(
+                "action id {id} names a hidden roll (journal entry {seq}): it is shown only once"
+                " disclosed (`jdr journal disclose`); a new roll needs a new action id"
+            ).format(id=action_id, seq=seq)
         )
 
 
