@@ -17,6 +17,7 @@ existing one that way is refused as a duplicate.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -41,6 +42,7 @@ from jdr.store.revisions import Revisions, SheetWrite
 from jdr.store.rows import insert_row as _insert
 from jdr.store.rows import now as _now
 from jdr.store.schema import ensure_current
+from jdr.store.writers import Writers
 
 Json = dict[str, Any]
 
@@ -141,14 +143,20 @@ class Recorded:
 class Store(Revisions):
     """The database behind one URL. Create with `open_store`."""
 
-    def __init__(self, engine: Engine, url: str) -> None:
+    def __init__(self, engine: Engine, url: str, file: Path | None = None) -> None:
         self.engine = engine
         self.url = url
+        self.writers = Writers(engine, file)
         self.warnings: list[str] = []
         """What the front end should tell the user (a database others can read)."""
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def writing(self, campaign_id: int) -> AbstractContextManager[None]:
+        """Hold the campaign's writer lock (`jdr.store.writers`): a roll's read → decide →
+        append cycle inside it is never interleaved with another writer's."""
+        return self.writers.writing(campaign_id)
 
     # campaigns and characters
 
@@ -570,7 +578,7 @@ def open_store(url: str | None = None) -> Store:
     except BaseException:
         engine.dispose()
         raise
-    store = Store(engine, safe_url(url))
+    store = Store(engine, safe_url(url), path)
     if path is not None and exposed(path):
         store.warnings.append(exposed_warning(path))
     return store
