@@ -9,13 +9,16 @@ told to roll again. Now each read → decide → append cycle holds the campaign
   held on a connection of its own for the cycle; the database queues the waiters, and a writer
   that dies releases it with its connection.
 - SQLite: an exclusive `flock` on `FILE.lock` beside the database (created 0600), which the kernel
-  queues likewise and releases when the process ends; SQLite allows one writer per file anyway,
+  queues likewise (the waiters sleep: no polling) and releases when the process ends; a holder
+  is a jdr process inside one short transaction, itself bounded by SQLite's busy timeout.
+  SQLite allows one writer per file anyway,
   so one lock per file loses nothing. (A lock on the database file itself would be unsafe: closing
   any descriptor of it drops SQLite's own POSIX locks in the process.)
 - An in-memory SQLite database lives in one process: a thread lock is enough.
 
 The lock is re-entrant within a thread (a fight action holds it while it reads the fight, then
-the journal append takes it again), and waits at most `WAIT_S` seconds before a `StoreError`.
+the journal append takes it again); on PostgreSQL it waits at most `WAIT_S` seconds before a
+`StoreError`.
 
 >>> from jdr.store import open_store
 >>> store = open_store("sqlite://")
@@ -28,11 +31,9 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import Engine, text
 
@@ -40,7 +41,8 @@ from jdr.store.errors import StoreError
 
 NAMESPACE = 0x6A6472  # "jdr": the first key of jdr's advisory locks
 WAIT_S = 60.0
-"""How long a writer waits for the campaign's lock before giving up (`StoreError`)."""
+"""How long a writer waits for the campaign's lock on PostgreSQL before giving up (`StoreError`)."""
+WAIT_MS = int(WAIT_S * 1000)
 
 
 class Writers:
@@ -84,12 +86,17 @@ class Writers:
 
     @contextmanager
     def _advisory(self, campaign_id: int) -> Iterator[None]:
-        keys = {"namespace": NAMESPACE, "campaign": campaign_id % 2**31}
+        keys = {"namespace": NAMESPACE, "campaign": campaign_id % 2**31, "wait": f"{WAIT_MS}ms"}
         conn = self.engine.connect()
         try:
-            try:
-                conn.execute(text(f"SET LOCAL lock_timeout = '{int(WAIT_S * 1000)}ms'"))
-                conn.execute(text("SELECT pg_advisory_lock(:namespace, :campaign)"), keys)
+            try:  # one round trip: the wait's bound (for this transaction only), then the lock
+                conn.execute(
+                    text(
+                        "SELECT set_config('lock_timeout', :wait, true),"
+                        " pg_advisory_lock(:namespace, :campaign)"
+                    ),
+                    keys,
+                )
                 conn.commit()  # the session's lock outlives the transaction that took it
             except Exception as error:
                 raise StoreError("busy", campaign=campaign_id, seconds=int(WAIT_S)) from error
@@ -112,26 +119,10 @@ class Writers:
             yield
             return
         try:
-            _wait_for(handle, fcntl)
+            fcntl.flock(handle, fcntl.LOCK_EX)  # the kernel queues the waiters, idle
             try:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
         finally:
             os.close(handle)
-
-
-def _wait_for(handle: int, fcntl: Any) -> None:
-    """Take the exclusive lock on `handle`, trying again every millisecond or so (a few
-    microseconds each) for at most `WAIT_S` seconds, then a `StoreError`."""
-    deadline = time.monotonic() + WAIT_S
-    pause = 0.0005
-    while True:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                raise StoreError("busy", campaign="-", seconds=int(WAIT_S)) from None
-            time.sleep(pause)
-            pause = min(pause * 1.5, 0.004)
