@@ -11,6 +11,7 @@ from jdr.cli.render import (
     emit_json,
     exact_notice,
     jsonable,
+    stream_json,
 )
 from jdr.i18n import _
 
@@ -41,16 +42,19 @@ def dice(
         exact_notice(exact)
         distribution = notation.odds(expression, exact=exact)
         mean = distribution.mean()
-        rows = distribution.to_list()
         if as_json:
-            emit_json(
+            stream_json(
                 {
                     "expression": expression.text,
-                    "distribution": jsonable([list(row) for row in rows], exact),
+                    "distribution": None,
                     "mean": jsonable(mean, exact),
-                }
+                },
+                "distribution",
+                ([v[0] if distribution.width == 1 else v, p] for v, p in distribution.items()),
+                exact,
             )
             return
+        rows = distribution.to_list()
         from jdr.markup import escape
 
         out = console()
