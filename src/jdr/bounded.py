@@ -10,7 +10,7 @@ parser sees it, so a parser never recurses past `MAX_NESTING`. Numbers longer th
 The documented maxima (README, "Limits"):
 
 >>> MAX_SHEET_BYTES, MAX_JOURNAL_BYTES, MAX_TEXT_BYTES, MAX_NESTING, MAX_DIGITS
-(262144, 16777216, 16777216, 32, 30)
+(262144, 8388608, 16777216, 32, 30)
 >>> nesting('{"a": [[1, {"b": "[[["}]]]}', "json")
 4
 >>> nesting("a.b.c = 1\\nx = [[1.5], {y.z = 2}]", "toml")
@@ -35,8 +35,9 @@ from jdr.i18n import _
 
 MAX_SHEET_BYTES = 256 * 1024
 """A character sheet (TOML): 256 KiB, a hundred times the largest example sheet."""
-MAX_JOURNAL_BYTES = 16 * 1024 * 1024
-"""An exported journal (JSON) given to `jdr verify`: 16 MiB, about 20,000 entries."""
+MAX_JOURNAL_BYTES = 8 * 1024 * 1024
+"""An exported journal (JSON) given to `jdr verify`: 8 MiB, about 9,000 dice rolls (checked in
+about 5 s; `benchmarks/bench_limits.py`)."""
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 """A witness (a saved recap or forum page) given to `jdr verify --witness`: 16 MiB."""
 MAX_NESTING = 32

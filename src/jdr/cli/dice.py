@@ -50,11 +50,11 @@ def dice(
                     "mean": jsonable(mean, exact),
                 },
                 "distribution",
-                ([v[0] if distribution.width == 1 else v, p] for v, p in distribution.items()),
+                _rows(distribution),
                 exact,
             )
             return
-        rows = distribution.to_list()
+        rows = list(_rows(distribution))
         from jdr.markup import escape
 
         out = console()
@@ -94,3 +94,18 @@ def dice(
     out.print(result.explain(), markup=False)
     for line in lines:
         out.print(line, markup=False, style="dim")
+
+
+def _rows(distribution: Any) -> Any:
+    """`(value, probability)` for each possible total, in order (`Distribution.to_list`, lazily).
+    One float component (the usual case) is read straight from NumPy's arrays: 2,000,000 rows in
+    well under a second, and no list of one-element vectors on the way."""
+    if distribution.exact or distribution.width != 1:
+        width = distribution.width
+        return ((v[0] if width == 1 else v, p) for v, p in distribution.items())
+    import numpy as np
+
+    (index,) = np.nonzero(distribution.weights)
+    values = (index + distribution.offset[0]).tolist()
+    chances = distribution.weights[index].astype(float).tolist()
+    return zip(values, chances, strict=True)

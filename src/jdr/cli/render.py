@@ -114,7 +114,7 @@ def stream_json(
     iterator = iter(items)
     while block := list(islice(iterator, chunk)):
         ready = jsonable(block, exact) if exact else block  # floats and ints are JSON already
-        text = json.dumps(ready, ensure_ascii=False, default=lambda v: jsonable(v))[1:-1]
+        text = json.dumps(ready, ensure_ascii=False, default=jsonable)[1:-1]
         write(text if first else ", " + text)
         first = False
     write("]" + tail + "\n")
