@@ -90,7 +90,7 @@ def test_endless_input_is_read_only_up_to_the_limit() -> None:
         done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
             [*JDR, "verify", "-"], stdin=zero, capture_output=True, text=True, timeout=60
         )
-    assert done.returncode == 2 and "16 MiB" in done.stderr
+    assert done.returncode == 2 and "8 MiB" in done.stderr
     assert MAX_SHEET_BYTES < MAX_JOURNAL_BYTES and MAX_NESTING >= 8
 
 
