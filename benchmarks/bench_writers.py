@@ -9,7 +9,9 @@ events decided each on the state before it, and the exported journal must verify
 
 On a SQLite file in a temporary folder and on PostgreSQL (`--pg` or `JDR_TEST_DATABASE_URL`, in a
 throw-away schema). Targets: 0 refused, 0 lost, 0 duplicated, the chain verifies, p99 per write
-under 300 ms. Exit status 1 if a target is missed.
+under 300 ms. A first run with one writer alone gives the baseline: how long one write holds the campaign's
+lock; 20 writers queued behind one another wait about 20 such turns. Exit status 1 if a target
+is missed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ from timing import pg_url, sqlite_url
 P99_TARGET_S = 0.300
 
 
-def row(label: str, outcome: Outcome) -> tuple[str, ...]:
+def row(label: str, outcome: Outcome, baseline: bool = False) -> tuple[str, ...]:
+    """One line of the table; a `baseline` (one writer alone: the time each write holds the
+    campaign's lock) has no latency target: with N writers queued, a write waits for about N
+    such turns."""
     p50, p99 = outcome.percentile(50), outcome.percentile(99)
     ok = (
         outcome.refused == 0
@@ -48,7 +53,7 @@ def row(label: str, outcome: Outcome) -> tuple[str, ...]:
         f"{p99 * 1000:.0f}",
         f"{outcome.percentile(100) * 1000:.0f}",
         f"{outcome.acknowledged / outcome.seconds:.0f}/s",
-        "ok" if ok else "MISSED",
+        "baseline" if baseline else "ok" if ok else "MISSED",
     )
 
 
@@ -63,12 +68,14 @@ def main() -> int:
     rows = []
     refusals: list[str] = []
     with sqlite_url() as url:
+        rows.append(row("SQLite (WAL file)", run_writers(url, 1, args.writes), baseline=True))
         outcome = run_writers(url, args.processes, args.writes)
         rows.append(row("SQLite (WAL file)", outcome))
         refusals += outcome.refusals
     notes = []
     if pg:
         with pg_url(pg) as url:
+            rows.append(row("PostgreSQL", run_writers(url, 1, args.writes), baseline=True))
             outcome = run_writers(url, args.processes, args.writes)
             rows.append(row("PostgreSQL", outcome))
             refusals += outcome.refusals
@@ -95,7 +102,7 @@ def main() -> int:
         print("refused:", refusal)
     for note in notes:
         print(note)
-    return 1 if any(r[-1] != "ok" for r in rows) else 0
+    return 1 if any(r[-1] == "MISSED" for r in rows) else 0
 
 
 if __name__ == "__main__":
