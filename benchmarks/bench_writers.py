@@ -9,9 +9,9 @@ events decided each on the state before it, and the exported journal must verify
 
 On a SQLite file in a temporary folder and on PostgreSQL (`--pg` or `JDR_TEST_DATABASE_URL`, in a
 throw-away schema). Targets: 0 refused, 0 lost, 0 duplicated, the chain verifies, p99 per write
-under 300 ms. A first run with one writer alone gives the baseline: how long one write holds the campaign's
-lock; 20 writers queued behind one another wait about 20 such turns. Exit status 1 if a target
-is missed.
+under 300 ms. A first run with one writer alone gives the baseline: how long one write holds
+the campaign's lock; 20 writers queued behind one another wait about 20 such turns. Exit status
+1 if a target is missed.
 """
 
 from __future__ import annotations
