@@ -149,6 +149,20 @@ def test_a_full_disk_is_one_line_and_exit_1(args: list[str]) -> None:
     assert err.startswith("jdr: error: could not write the output") and err.count("\n") == 1
 
 
+def test_a_journal_export_to_a_full_disk_is_one_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run(capsys, "campaign", "new", "Full", "--system", "passion")[0] == 0
+    assert run(capsys, "dice", "2d6", "--campaign", "Full")[0] == 0
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
+            [*JDR, "journal", "export", "Full"], stdout=full, stderr=subprocess.PIPE, timeout=60
+        )
+    err = done.stderr.decode()
+    assert done.returncode == 1 and "Traceback" not in err
+    assert err.startswith("jdr: error: could not write the output") and err.count("\n") == 1
+
+
 def test_a_closed_pipe_is_one_line_and_exit_1() -> None:
     reader = subprocess.Popen(["head", "-c", "1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     writer = subprocess.run(  # noqa: PLW1510 - the return code is asserted
