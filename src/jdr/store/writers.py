@@ -111,8 +111,12 @@ class Writers:
 
     @contextmanager
     def _flock(self, path: Path) -> Iterator[None]:
-        import fcntl
-
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: SQLite's own lock and the retries remain
+            with self.memory:
+                yield
+            return
         try:
             handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:  # a read-only folder: SQLite's own lock still keeps the file sound
