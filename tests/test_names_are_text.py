@@ -19,7 +19,9 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return url
 
 
-@pytest.mark.parametrize("name", ["[/bold]", "[red]Kai", "<b>x</b>", "**Ana**", "[b]Bo[/b]"])
+@pytest.mark.parametrize(
+    "name", ["[/bold]", "[red]Kai", "<b>x</b>", "**Ana**", "[b]Bo[/b]", ":thumbs_up: Eve"]
+)
 def test_markup_in_names_is_shown_as_typed_everywhere(
     capsys: pytest.CaptureFixture[str], db: str, name: str
 ) -> None:

@@ -53,8 +53,9 @@ def console() -> Console:
     """Standard output as Rich sees it (no colour when piped; width from the terminal).
 
     Nothing printed is read as Rich markup unless the call says `markup=True` (and escapes the
-    user's text in it, `jdr.markup`): a name like `[/bold]` in a table cell is text."""
-    return _Console(highlight=False, soft_wrap=True, markup=False)
+    user's text in it, `jdr.markup`): a name like `[/bold]` in a table cell is text, and
+    `:smile:` is not turned into an emoji."""
+    return _Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
 
 
 def fraction_text(value: Fraction) -> str:
