@@ -65,8 +65,9 @@ def test_a_hidden_roll_is_not_shown_to_a_refused_re_ask(
 ) -> None:
     journal = ["--campaign", "Mardi soir", "--action-id", "gm-1", "--db", db]
     code, first, _ = run(capsys, *ATTACK, *journal, "--hidden")
-    code, out, _ = run(capsys, "dice", "1d20", *journal)
-    assert code == 2 and "hidden roll" in out and first.splitlines()[1] not in out
+    code, out, err = run(capsys, "dice", "1d20", *journal)
+    assert code == 2 and "hidden roll" in err and out == ""
+    assert first.splitlines()[1] not in out + err
 
 
 def test_a_recap_pipes_clean_the_title_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:

@@ -131,7 +131,7 @@ def test_missing_or_unreadable_file_is_an_input_error(tmp_path: Path) -> None:
         load_sheet(tmp_path / "missing.toml")
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfename")
-    with pytest.raises(InputError, match="utf-8"):
+    with pytest.raises(InputError, match="not UTF-8 text"):
         load_sheet(binary)
 
 

@@ -155,5 +155,35 @@ class NotOfferedError(InputError):
         return text.format(system=self.system, action=self.action, allowed=self.allowed)
 
 
+REORDERING = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Direction marks and overrides: they reorder the text that follows them on screen."""
+
+
+def _visible(char: str) -> str:
+    """`char`, or its escape (`\x1b`, `\u202e`) for a control character or a direction
+    override, which a terminal would obey instead of showing."""
+    import unicodedata
+
+    if unicodedata.category(char) in ("Cc", "Cs") or char in REORDERING:
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
+    return char
+
+
+MAX_SHOWN = 80
+"""Characters of a value a message repeats: a 5,000-digit value is shown by its start."""
+
+
 def _show(value: Any) -> str:
-    return value if isinstance(value, str) else repr(value)
+    """The value as a message shows it, cut past `MAX_SHOWN` characters.
+
+    >>> _show("9" * 100) == "9" * 80 + "… (100 characters)"
+    True
+    """
+    text = value if isinstance(value, str) else repr(value)
+    text = "".join(_visible(char) for char in text)  # `\x1b`, never an escape sent raw
+    if len(text) <= MAX_SHOWN:
+        return text
+    from jdr.i18n import _
+
+    return text[:MAX_SHOWN] + "… " + _("({n} characters)").format(n=len(text))

@@ -36,11 +36,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-from jdr.errors import InputError, UnknownNameError
+from jdr.errors import REORDERING, InputError, UnknownNameError
 from jdr.i18n import N_, _
 
 __all__ = [
+    "MAX_NAME",
     "AmbiguousNameError",
+    "check_name",
     "closest",
     "duplicate",
     "find",
@@ -73,6 +75,41 @@ class AmbiguousNameError(InputError):
         return _("{field} {value} is ambiguous: it matches {matches}").format(
             field=self.field, value=self.value, matches=_(" and ").join(self.matches)
         )
+
+
+MAX_NAME = 100
+"""Characters in a name a user gives (a campaign, a character, an actor, a fighter), on every
+backend: the database's columns hold 200."""
+
+
+def check_name(field: str, value: str) -> str:
+    """`value` stripped, if it can name something: not blank, at most `MAX_NAME` characters,
+    no control character (an ANSI or OSC escape, a line break, a tab) and no direction override.
+    Else an `InputError` naming `field`. Markup (`[red]`, `<b>`) is allowed: it is text, and
+    every renderer escapes it (`jdr.markup`).
+
+    >>> check_name("campaign", "  Tuesday table ")
+    'Tuesday table'
+    >>> check_name("campaign", "[/bold]")
+    '[/bold]'
+    >>> check_name("--actor", "Kai\x1b]8;;http://x\x07")
+    Traceback (most recent call last):
+    ...
+    jdr.errors.InputError: --actor: ...(a control character (U+001B) at 4; allowed: ...)
+    """
+    allowed = _("1 to {n} characters, no control character").format(n=MAX_NAME)
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        raise InputError(field, value, allowed, _("empty or blank"))
+    if len(text) > MAX_NAME:
+        raise InputError(field, value, allowed, _("{n} characters").format(n=len(text)))
+    for index, char in enumerate(text):
+        if unicodedata.category(char) in ("Cc", "Cs") or char in REORDERING:
+            reason = _("a control character (U+{code:04X}) at {at}").format(
+                code=ord(char), at=index + 1
+            )
+            raise InputError(field, value, allowed, reason)
+    return text
 
 
 def fold(text: str) -> str:

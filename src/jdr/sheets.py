@@ -16,6 +16,7 @@ jdr.sheets.SheetError: energy: 'x' (not a whole number; allowed: whole number)
 Every problem of a sheet is reported at once, each with its path, value and rule; a file that is
 not TOML says where and how it is usually fixed (`jdr.toml_syntax`):
 
+>>> from jdr.errors import InputError
 >>> try:
 ...     load_model(Hero, 'name = "Kai"\\nénergie = 3')
 ... except InputError as error:
@@ -26,6 +27,7 @@ sheet, line 2, column 1: not a line of TOML
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -35,7 +37,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from jdr.errors import InputError
+from jdr.errors import LimitError
 from jdr.i18n import N_, _, ngettext
 from jdr.toml_syntax import syntax_error
 from jdr.validation import ModelError, translate
@@ -50,7 +52,7 @@ class SheetError(ModelError):
 
     Its message gives one problem per line, each with its field:
 
-    >>> from jdr.errors import InputError
+    >>> from jdr.errors import InputError, LimitError
     >>> print(SheetError([InputError("rank", "Z", "E..S"), InputError("hp", 3, "-")], "x.toml")
     ...       .message())
     x.toml: 2 problems
@@ -74,19 +76,27 @@ class SheetError(ModelError):
 
 
 def read_toml(source: str | Path, what: str = N_("sheet")) -> tuple[dict[str, Any], str]:
-    """The table a TOML source holds, and a label for messages (the file's name, or "")."""
+    """The table a TOML source holds, and a label for messages (the file's name, `-` for
+    standard input, or ""). A file is read within `jdr.bounded`'s limits (size, nesting, digits),
+    checked before parsing; TOML text given directly is held to the same limits."""
+    from jdr.bounded import MAX_SHEET_BYTES, check_nesting, read_text
+
     label = ""
     if isinstance(source, Path) or ("\n" not in source and "=" not in source):
         label = str(source)
-        try:
-            source = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise InputError(_(what), label, _("a readable TOML file"), reason) from None
+        source = read_text(source, MAX_SHEET_BYTES, _(what), _("a readable TOML file"))
+    elif len(source.encode("utf-8")) > MAX_SHEET_BYTES:
+        raise LimitError(
+            _(what), label or "-", _("at most {n} bytes").format(n=MAX_SHEET_BYTES), None
+        )
+    check_nesting(source, "toml", _(what), label or "-")
     try:
         return tomllib.loads(source), label
     except tomllib.TOMLDecodeError as error:
         raise syntax_error(error, source, label or _(what)) from None
+    except ValueError as error:  # a whole number past Python's digits limit
+        allowed = _("whole numbers of at most {n} digits").format(n=sys.get_int_max_str_digits())
+        raise LimitError(_(what), label or "-", allowed, _("a number too long")) from error
 
 
 def validate_sheet(

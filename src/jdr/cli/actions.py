@@ -30,6 +30,7 @@ from jdr.cli.sheet_actions import read_params, roll_from_sheet, sheet_json, shee
 from jdr.cli.shell import ShellGroup
 from jdr.errors import NotOfferedError
 from jdr.i18n import _, current_language
+from jdr.markup import escape
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
 
@@ -147,8 +148,9 @@ def title(system: RuleSystem, action: Action[Any], post: bool = False) -> Consol
     """Standard output, after the system and action's title line; for a post-ready recap
     (`post`), the title goes to stderr so that piping the answer gives only the recap."""
     out = console()
-    title = Console(stderr=True, highlight=False, soft_wrap=True) if post else out
-    title.print(f"[dim]{display_name(system, current_language())} · {action.name}[/dim]")
+    title = Console(stderr=True, highlight=False, soft_wrap=True, markup=False) if post else out
+    shown = escape(f"{display_name(system, current_language())} · {action.name}", "terminal")
+    title.print(f"[dim]{shown}[/dim]", markup=True)
     return out
 
 
@@ -315,8 +317,9 @@ def show_systems(as_json: bool) -> None:
         out.print(_("No rule system is installed."))
         return
     for system in systems:
-        out.print(f"[bold]{system.id}[/bold] — {display_name(system, lang)}")
+        shown = escape(display_name(system, lang), "terminal")
+        out.print(f"[bold]{escape(system.id, 'terminal')}[/bold] — {shown}", markup=True)
         for name, action in system.actions.items():
             modes = ["roll"] + ["odds"] * (action.odds is not None)
             modes += ["advise"] * (action.advise is not None)
-            out.print(f"  {name}  [dim]({', '.join(modes)})[/dim]")
+            out.print(f"  {escape(name, 'terminal')}  [dim]({', '.join(modes)})[/dim]", markup=True)

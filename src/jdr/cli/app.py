@@ -409,6 +409,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _completion_options(command)
     try:
         result = command.main(args, prog_name="jdr", standalone_mode=False)
+        sys.stdout.flush()  # a full disk or a closed pipe is known here, not at exit
+    except OSError as error:
+        return _output_failed(error)
+    except SystemExit as done:  # click exits 1 by itself on a closed pipe: say so first
+        if isinstance(done.__context__, OSError):
+            return _output_failed(done.__context__)
+        raise
     except JdrError as error:
         return _fail(error, want_json)
     except _click.exceptions.UsageError as error:
@@ -419,6 +426,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(_("jdr: aborted") + "\n")
         return 1
     return result if isinstance(result, int) else 0
+
+
+def _output_failed(error: OSError) -> int:
+    """Standard output could not be written (a closed pipe, a full disk): one line, exit 1.
+
+    Standard output is pointed at /dev/null first, so Python's own flush at exit has nothing
+    left to fail on (and prints no second error)."""
+    import errno
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (a test's)
+        pass
+    reason = error.strerror or str(error)
+    if error.errno == errno.EPIPE:
+        reason = _("the reader closed the pipe")
+    sys.stderr.write(_("jdr: error: could not write the output: {reason}").format(reason=reason))
+    sys.stderr.write("\n")
+    return 1
 
 
 def _complete(lang: str | None) -> int:

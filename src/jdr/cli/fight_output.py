@@ -57,7 +57,7 @@ def print_state(fight: int, campaign: str, view: View, legal: list[str]) -> None
 
     out = console()
     title = _("fight {fight}").format(fight=fight)
-    out.print(f"[bold]{escape(title)}[/bold] — {escape(campaign)}")
+    out.print(f"[bold]{escape(title)}[/bold] — {escape(campaign)}", markup=True)
     out.print(view.status, markup=False)
     for line in view.fighters:
         out.print(line, markup=False)

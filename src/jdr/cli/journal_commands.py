@@ -534,28 +534,23 @@ def verify_file(
 
 
 def _read_text(file: str) -> str:
-    """A witness file's text (a saved recap or forum page; undecodable bytes are skipped)."""
-    from jdr.errors import InputError
+    """A witness file's text (a saved recap or forum page; undecodable bytes are skipped),
+    within `jdr.bounded.MAX_TEXT_BYTES`."""
+    from jdr.bounded import MAX_TEXT_BYTES, read_bytes
 
-    try:
-        if file == "-":
-            return sys.stdin.read()
-        return Path(file).read_bytes().decode("utf-8", errors="replace")
-    except OSError as error:
-        raise InputError("--witness", file, _("a readable text file"), error.strerror) from None
+    data = read_bytes(file, MAX_TEXT_BYTES, "--witness", _("a readable text file"))
+    return data.decode("utf-8", errors="replace")
 
 
 def _read_journal(file: str) -> Json:
+    """The exported journal in `file` (`-`: standard input), read and parsed within
+    `jdr.bounded`'s limits (size, nesting, digits)."""
+    from jdr.bounded import MAX_JOURNAL_BYTES, loads_json, read_text
     from jdr.errors import InputError
 
+    text = read_text(file, MAX_JOURNAL_BYTES, "FILE", _("a readable journal file"))
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError("FILE", file, _("a readable journal file"), error.strerror) from None
-    except UnicodeDecodeError:
-        raise InputError("FILE", file, _("a UTF-8 JSON file"), _("not UTF-8 text")) from None
-    try:
-        data = jsonlib.loads(text)
+        data = loads_json(text, "FILE", file)
     except jsonlib.JSONDecodeError as error:
         raise InputError(
             "FILE",

@@ -450,7 +450,10 @@ def _show_sheet(name: str, campaign: str, at: int | None, db: str | None, json: 
         emit_json({"campaign": found.name, "revision": view.revision, "character": shown})
         return
     out = console()
-    out.print(f"[bold]{escape(view.name)}[/bold] — {escape(found.name)} ({found.system})")
+    out.print(
+        f"[bold]{escape(view.name)}[/bold] — {escape(found.name)} ({escape(found.system)})",
+        markup=True,
+    )
     out.print(
         _("revision {revision} of {last}").format(revision=view.revision, last=view.last),
         markup=False,
@@ -465,7 +468,7 @@ def _print_campaign(
     campaign: "Campaign", characters: "list[Character]", fights: list[Json]
 ) -> None:
     out = console()
-    out.print(f"[bold]{escape(campaign.name)}[/bold] — {escape(campaign.system)}")
+    out.print(f"[bold]{escape(campaign.name)}[/bold] — {escape(campaign.system)}", markup=True)
     if campaign.settings:
         settings = _table(_("setting"), _("value"))
         for key, value in campaign.settings.items():

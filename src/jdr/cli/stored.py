@@ -1,6 +1,7 @@
 """What every command on stored data shares: the help of `--db`, `--json`, `--lang`, and opening
 the store (imported only when a command runs, so `jdr --help` stays light)."""
 
+import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,9 +29,12 @@ OUTPUT_HELP = N_("Write to this file (- or none: standard output).")
 @contextmanager
 def opened(db: str | None) -> "Iterator[Store]":
     """The store at `db` (else `JDR_DATABASE_URL`, else the embedded file), closed after use."""
+    from jdr.i18n import _
     from jdr.store import open_store
 
     store = open_store(db)
+    for warning in store.warnings:
+        sys.stderr.write(_("jdr: warning: {text}").format(text=warning) + "\n")
     try:
         yield store
     finally:
@@ -43,15 +47,43 @@ def output_file(path: Path | None) -> Path | None:
 
 
 def write_output(path: Path, text: str) -> None:
-    """Write `--output`; a file that cannot be written is an `InputError` saying why."""
+    """Write `--output` safely: into a temporary file of the same folder, flushed to disk, then
+    renamed over `path` — a crash or a full disk never leaves half a file, and a symbolic link
+    at `path` is replaced (its target is never written). A new file is readable by its owner
+    only; a file replaced keeps its permissions. A file that cannot be written is an
+    `InputError` saying why, and nothing is left behind."""
+    import os
+    import stat
+    import tempfile
+
     from jdr.errors import InputError
     from jdr.i18n import _
 
+    folder = path.parent if str(path.parent) else Path(".")
+    temporary: str | None = None
     try:
-        path.write_text(text, encoding="utf-8")
+        try:
+            existing = os.lstat(path)
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and stat.S_ISDIR(existing.st_mode):
+            raise IsADirectoryError(21, os.strerror(21), str(path))
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        if existing is not None and stat.S_ISREG(existing.st_mode):
+            os.chmod(temporary, stat.S_IMODE(existing.st_mode))
+        os.replace(temporary, path)
+        temporary = None
     except OSError as error:
         reason = error.strerror or str(error)
         raise InputError("--output", str(path), _("a writable file"), reason) from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
 
 
 def deliver(

@@ -199,6 +199,8 @@ def rolled_for(rng: RandomSource, owner: str) -> RandomSource:
 
 _SEPARATOR = re.compile(r"\s*[,;]\s*|\s+")
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+MAX_FACE_DIGITS = 30
+"""Digits of one given face: more is no die's face, and Python refuses past 4,300."""
 FACES_ALLOWED = N_("whole numbers separated by commas, e.g. 7,1,2,6")
 
 
@@ -229,6 +231,15 @@ def parse_faces(text: str) -> list[int]:
                 text,
                 _(FACES_ALLOWED),
                 _("{part} is not a whole number").format(part=part),
+            )
+        if len(part.lstrip("+-")) > MAX_FACE_DIGITS:
+            raise FacesError(
+                "faces",
+                text,
+                _(FACES_ALLOWED),
+                _("face {n} has {digits} digits (at most {most})").format(
+                    n=index + 1, digits=len(part.lstrip("+-")), most=MAX_FACE_DIGITS
+                ),
             )
     return [int(part) for part in parts]
 

@@ -328,7 +328,15 @@ def fight_action_id(fight_id: int, number: int) -> str:
     return f"{AUTO_PREFIX}fight{fight_id}.{number}"
 
 
-def _journaled(
+def _journaled(store: Store, fight_id: int, *args: Any, **kwargs: Any) -> Acted:
+    """`_decided` holding the campaign's writer lock (`jdr.store.writers`): the fight is read,
+    the action decided and appended with no other writer in between, so concurrent actions are
+    serialised, and the only refusal left is a real one (the turn was played meanwhile)."""
+    with store.writing(store.campaign_of_fight(fight_id).id):
+        return _decided(store, fight_id, *args, **kwargs)
+
+
+def _decided(
     store: Store,
     fight_id: int,
     actor: Any,

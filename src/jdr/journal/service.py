@@ -116,51 +116,72 @@ def journaled(
     Faces given (`GivenFaces`) or seeded are the same on every attempt: each one rolls from a
     fresh copy of `rng`, never from what an attempt left of it.
     """
-    import copy
-
     attempts = 0
     while True:
         attempts += 1
-        head = store.journal_head(campaign.id, action_id)
-        if head.known is not None and action_id is not None:
-            return _replay(entry_of(head.known), base, action_id, same)
-        epoch = head.epoch if head.epoch is not None else store.epoch(campaign.id)
-        tail = head.tail
-        seq, prev_hash = (tail[0] + 1, tail[1]) if tail else (1, GENESIS)
-        chosen = action_id if action_id is not None else f"{AUTO_PREFIX}{seq}"
-        version = entry_format(head.tail_epoch, head.tail_format, epoch.number)
-        context = {**base, "campaign": campaign.name, "action_id": chosen, "seq": seq}
-        if version == LATEST:  # the dice derive from the context exactly as the entry keeps it
-            context = plain({**context, "v": LATEST}, LATEST)
-        inner = copy.deepcopy(rng) if rng is not None else Derived(epoch.seed, context)
-        recording = Recording(inner)
-        result, value, fight = run(recording)
-        rolls = list(zip(recording.sizes, recording.rolled, strict=True))
-        source = "derived" if rng is None else source_name(rng)
-        rolled = dice(rolls, source, others(recording.owners, context.get("actor")))
-        hide = hidden(value) if callable(hidden) else hidden
-        entry = make_entry(seq, prev_hash, epoch.commitment, context, rolled, result, hide, version)
-        row = JournalRow(seq, chosen, epoch.number, hide, not hide, entry.hash, entry.to_json())
-        public = list(disclose(value)) if disclose is not None else []
-        try:
-            writes = fight if isinstance(fight, Writes) else Writes(fight)
-            recorded = store.record(campaign.id, row, writes.fight, writes.sheets, public)
-        except (JournalConflictError, ConflictError, SheetConflictError) as conflict:
-            if attempts > retries:
-                if isinstance(conflict, ConflictError) and writes.fight is not None:
-                    raise ConflictError(
-                        writes.fight.fight_id,
-                        writes.fight.expected_version,
-                        conflict.found,
-                        attempts,
-                    ) from conflict
-                if isinstance(conflict, SheetConflictError):
-                    raise SheetConflictError(
-                        conflict.name, conflict.expected, conflict.found, attempts
-                    ) from conflict
-                raise JournalConflictError(campaign.id, seq, attempts) from conflict
-            continue
-        return Journaled(entry, value, recorded.version, sheets=recorded.sheets)
+        with store.writing(campaign.id):  # one writer of the campaign at a time: no refusal
+            done = _attempt(store, campaign, base, run, rng, action_id, hidden, same, disclose)
+        if isinstance(done, Journaled):
+            return done
+        conflict, writes, seq = done
+        if attempts > retries:
+            if isinstance(conflict, ConflictError) and writes.fight is not None:
+                raise ConflictError(
+                    writes.fight.fight_id, writes.fight.expected_version, conflict.found, attempts
+                ) from conflict
+            if isinstance(conflict, SheetConflictError):
+                raise SheetConflictError(
+                    conflict.name, conflict.expected, conflict.found, attempts
+                ) from conflict
+            raise JournalConflictError(campaign.id, seq, attempts) from conflict
+
+
+def _attempt(
+    store: Store,
+    campaign: Campaign,
+    base: Mapping[str, Any],
+    run: Run,
+    rng: RandomSource | None,
+    action_id: str | None,
+    hidden: bool | Callable[[Any], bool],
+    same: Callable[[Entry], bool] | None,
+    disclose: Callable[[Any], Sequence[int]] | None,
+) -> Journaled | tuple[JournalConflictError | ConflictError | SheetConflictError, Writes, int]:
+    """One read → roll → append of `journaled`: its result, or the conflict that refused it
+    (with what it tried to write and the seq it took)."""
+    import copy
+
+    head = store.journal_head(campaign.id, action_id)
+    if head.known is not None and action_id is not None:
+        if (
+            head.known.hidden and not head.known.disclosed and not action_id.startswith(AUTO_PREFIX)
+        ):  # a user's re-ask: refused whatever was asked this time
+            raise HiddenRollError(action_id, head.known.seq)
+        return _replay(entry_of(head.known), base, action_id, same)
+    epoch = head.epoch if head.epoch is not None else store.epoch(campaign.id)
+    tail = head.tail
+    seq, prev_hash = (tail[0] + 1, tail[1]) if tail else (1, GENESIS)
+    chosen = action_id if action_id is not None else f"{AUTO_PREFIX}{seq}"
+    version = entry_format(head.tail_epoch, head.tail_format, epoch.number)
+    context = {**base, "campaign": campaign.name, "action_id": chosen, "seq": seq}
+    if version == LATEST:  # the dice derive from the context exactly as the entry keeps it
+        context = plain({**context, "v": LATEST}, LATEST)
+    inner = copy.deepcopy(rng) if rng is not None else Derived(epoch.seed, context)
+    recording = Recording(inner)
+    result, value, fight = run(recording)
+    rolls = list(zip(recording.sizes, recording.rolled, strict=True))
+    source = "derived" if rng is None else source_name(rng)
+    rolled = dice(rolls, source, others(recording.owners, context.get("actor")))
+    hide = hidden(value) if callable(hidden) else hidden
+    entry = make_entry(seq, prev_hash, epoch.commitment, context, rolled, result, hide, version)
+    row = JournalRow(seq, chosen, epoch.number, hide, not hide, entry.hash, entry.to_json())
+    public = list(disclose(value)) if disclose is not None else []
+    writes = fight if isinstance(fight, Writes) else Writes(fight)
+    try:
+        recorded = store.record(campaign.id, row, writes.fight, writes.sheets, public)
+    except (JournalConflictError, ConflictError, SheetConflictError) as conflict:
+        return conflict, writes, seq
+    return Journaled(entry, value, recorded.version, sheets=recorded.sheets)
 
 
 def entry_format(tail_epoch: int | None, tail_format: int, epoch: int) -> int:
@@ -198,6 +219,21 @@ class ActionIdTakenError(RulesError):
                 "action id {id} was already rolled (journal entry {seq}) for another action or"
                 " with other parameters: one action id, one roll"
             ).format(id=action_id, seq=entry.seq)
+        )
+
+
+class HiddenRollError(RulesError):
+    """An action id asked again that names a hidden roll not yet disclosed: refused the same way
+    whether or not the parameters match it, so a re-ask neither shows the roll nor tells whether
+    a guess was right; `jdr journal disclose` is the only way its faces come out."""
+
+    def __init__(self, action_id: str, seq: int) -> None:
+        self.seq = seq
+        super().__init__(
+            _(
+                "action id {id} names a hidden roll (journal entry {seq}): it is shown only once"
+                " disclosed (`jdr journal disclose`); a new roll needs a new action id"
+            ).format(id=action_id, seq=seq)
         )
 
 
@@ -312,12 +348,13 @@ def roll_dice(
 def actor_name(store: Store, campaign: Campaign, actor: str | None) -> str | None:
     """Who rolls, as the journal keeps it: the campaign's character the name stands for when it
     is one (`kaito arashi` is `Kaito Arashi`, `jdr.names`), else the name as typed."""
-    from jdr.names import same
+    from jdr.names import check_name, same
 
     if actor is None:
         return None
+    actor = check_name("--actor", actor)
     found = [c.name for c in store.characters(campaign.id) if same(c.name, actor)]
-    return found[0] if len(found) == 1 else actor.strip()
+    return found[0] if len(found) == 1 else actor
 
 
 def _roll_through(

@@ -44,6 +44,10 @@ MESSAGES = {
         "campaign {campaign}'s journal kept changing while the roll was made ({attempts}"
         " attempts): try again"
     ),
+    "busy": N_(
+        "campaign {campaign}'s journal stayed locked by another writer for {seconds} s: is a"
+        " jdr process stuck?"
+    ),
     "hidden_rolls": N_(
         "hidden rolls not disclosed yet: {seqs}; disclose them first, since the seed would"
         " reveal them"

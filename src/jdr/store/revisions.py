@@ -30,7 +30,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 
-from jdr.names import duplicate
+from jdr.i18n import _
+from jdr.names import check_name, duplicate
 from jdr.store.errors import SheetConflictError, StoreError
 from jdr.store.models import (
     campaigns,
@@ -116,6 +117,8 @@ class Revisions:
 
     def write_sheet(self, conn: Connection, write: SheetWrite, seq: int | None) -> tuple[int, int]:
         """Write one revision inside `conn`'s transaction; return (character id, revision)."""
+        if write.character_id is None or write.data.get("rename"):
+            check_name(_("character"), write.name)
         if write.character_id is None:
             return self._create(conn, write, seq)
         revision = write.expected_version + 1

@@ -17,22 +17,32 @@ existing one that way is refused as a duplicate.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.i18n import _
-from jdr.names import duplicate, match
-from jdr.store.engine import make_engine, resolve_url, safe_url, translated
+from jdr.names import check_name, duplicate, match
+from jdr.store.engine import (
+    exposed,
+    make_engine,
+    resolve_url,
+    safe_url,
+    sqlite_file,
+    translated,
+)
 from jdr.store.errors import ConflictError, JournalConflictError, StoreError
 from jdr.store.models import campaigns, characters, epochs, fight_events, fights, journal
 from jdr.store.revisions import Revisions, SheetWrite
 from jdr.store.rows import insert_row as _insert
 from jdr.store.rows import now as _now
 from jdr.store.schema import ensure_current
+from jdr.store.writers import Writers
 
 Json = dict[str, Any]
 
@@ -133,12 +143,20 @@ class Recorded:
 class Store(Revisions):
     """The database behind one URL. Create with `open_store`."""
 
-    def __init__(self, engine: Engine, url: str) -> None:
+    def __init__(self, engine: Engine, url: str, file: Path | None = None) -> None:
         self.engine = engine
         self.url = url
+        self.writers = Writers(engine, file)
+        self.warnings: list[str] = []
+        """What the front end should tell the user (a database others can read)."""
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def writing(self, campaign_id: int) -> AbstractContextManager[None]:
+        """Hold the campaign's writer lock (`jdr.store.writers`): a roll's read → decide →
+        append cycle inside it is never interleaved with another writer's."""
+        return self.writers.writing(campaign_id)
 
     # campaigns and characters
 
@@ -150,6 +168,7 @@ class Store(Revisions):
         `seed` fixes that first epoch's seed (the demo's and tests' reproducible campaigns);
         by default it is 32 fresh bytes from the OS.
         """
+        name = check_name(_("campaign"), name)
         row = {"system": system, "name": name, "settings": settings or {}, "created": _now()}
         try:
             with self._translated(), self.engine.begin() as conn:
@@ -178,6 +197,8 @@ class Store(Revisions):
 
     def campaign_of_fight(self, fight_id: int) -> Campaign:
         """The campaign a fight belongs to (`StoreError` for an unknown fight)."""
+        if not _storable(fight_id):
+            raise StoreError("no_fight", fight=fight_id)
         query = select(campaigns).join(fights, fights.c.campaign_id == campaigns.c.id)
         with self._translated(), self.engine.connect() as conn:
             row = conn.execute(query.where(fights.c.id == fight_id)).one_or_none()
@@ -186,6 +207,8 @@ class Store(Revisions):
         return Campaign(**row._asdict())
 
     def campaign_by_id(self, campaign_id: int) -> Campaign:
+        if not _storable(campaign_id):
+            raise StoreError("no_campaign", campaign=campaign_id)
         with self._translated(), self.engine.connect() as conn:
             row = conn.execute(select(campaigns).where(campaigns.c.id == campaign_id)).one_or_none()
         if row is None:
@@ -201,6 +224,7 @@ class Store(Revisions):
         """A new character, its revision 1 (`created`) not journaled; refused (`StoreError`)
         when the campaign has one of that name, as people type it (`Kaito` and `kaito` are one
         name). The sheet service (`jdr.characters.service.add`) journals it instead."""
+        name = check_name(_("character"), name)
         data = {"changes": [{"path": [], "after": sheet}], "name": name}
         write = SheetWrite(campaign_id, None, 0, "created", data, name, sheet)
         try:
@@ -210,6 +234,8 @@ class Store(Revisions):
             raise StoreError("duplicate_character", campaign=campaign_id, name=name) from None
 
     def character(self, character_id: int) -> Character:
+        if not _storable(character_id):
+            raise StoreError("no_character", character=character_id)
         with self._translated(), self.engine.connect() as conn:
             query = select(characters).where(characters.c.id == character_id)
             row = conn.execute(query).one_or_none()
@@ -436,6 +462,9 @@ class Store(Revisions):
             return [FightRecord(**row._asdict()) for row in conn.execute(query)]
 
     def create_fight(self, campaign_id: int, participants: Sequence[Any]) -> int:
+        for participant in participants:
+            if isinstance(participant, str):
+                check_name(_("fighter"), participant)
         row = {
             "campaign_id": campaign_id,
             "participants": list(participants),
@@ -449,6 +478,8 @@ class Store(Revisions):
             raise StoreError("no_campaign", campaign=campaign_id) from None
 
     def fight(self, fight_id: int) -> FightRecord:
+        if not _storable(fight_id):  # `jdr fight show 99999999999999999999`: no such fight
+            raise StoreError("no_fight", fight=fight_id)
         with self._translated(), self.engine.connect() as conn:
             row = conn.execute(select(fights).where(fights.c.id == fight_id)).one_or_none()
         if row is None:
@@ -463,6 +494,8 @@ class Store(Revisions):
 
     def set_fight_status(self, fight_id: int, status: str) -> None:
         """Set the fight's status (`open`, `ended` …); `StoreError` for an unknown fight."""
+        if not _storable(fight_id):
+            raise StoreError("no_fight", fight=fight_id)
         query = update(fights).where(fights.c.id == fight_id).values(status=status)
         with self._translated(), self.engine.begin() as conn:
             found = conn.execute(query).rowcount
@@ -471,6 +504,8 @@ class Store(Revisions):
 
     def events(self, fight_id: int) -> list[StoredEvent]:
         """The fight's log in order (empty for a fight without events)."""
+        if not _storable(fight_id):
+            return []
         query = (
             select(fight_events.c.seq, fight_events.c.action, fight_events.c.event)
             .where(fight_events.c.fight_id == fight_id)
@@ -537,12 +572,24 @@ def open_store(url: str | None = None) -> Store:
     """
     url = resolve_url(url)
     engine = make_engine(url)
+    path = sqlite_file(url)
     try:
         ensure_current(engine, url)
     except BaseException:
         engine.dispose()
         raise
-    return Store(engine, safe_url(url))
+    store = Store(engine, safe_url(url), path)
+    if path is not None and exposed(path):
+        store.warnings.append(exposed_warning(path))
+    return store
+
+
+def exposed_warning(path: Path) -> str:
+    """The warning for a database file others can read, with the command that fixes it."""
+    return _(
+        "the database {path} can be read by other users of this machine (it holds the secret"
+        " seed and the hidden rolls): run `chmod 600 {path}`"
+    ).format(path=path)
 
 
 _JOURNAL = (
@@ -554,6 +601,19 @@ _JOURNAL = (
     journal.c.hash,
     journal.c.entry,
 )
+
+
+LARGEST_ID = 2**63 - 1
+"""Ids are signed 64-bit integers in both databases."""
+
+
+def _storable(number: int) -> bool:
+    """Whether `number` can be an id at all (a larger one would fail in the driver).
+
+    >>> _storable(12), _storable(10**20), _storable(-1)
+    (True, False, False)
+    """
+    return 0 <= number <= LARGEST_ID
 
 
 def _epoch_row(campaign_id: int, number: int, seed: bytes | None = None) -> Json:
