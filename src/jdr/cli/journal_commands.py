@@ -119,21 +119,10 @@ def showing_original(campaign: str, as_json: bool) -> "Iterator[None]":
 
 
 def journal_json(campaign: str, entry: "Entry", replayed: bool = False) -> Json:
-    """The `journal` key of a roll's or a fight action's JSON answer."""
-    from jdr.journal.entries import short
+    """The `journal` key of a roll's or a fight action's JSON answer (`jdr.answers`)."""
+    from jdr.answers import journal_json as answer
 
-    context = entry.context or {}
-    return {
-        "campaign": campaign,
-        "seq": entry.seq,
-        "hash": entry.hash,
-        "short": short(entry.hash),
-        "commitment": entry.commitment,
-        "action_id": context.get("action_id"),
-        "source": (entry.dice or {}).get("source"),
-        "hidden": entry.hidden,
-        "replayed": replayed,
-    }
+    return answer(campaign, entry, replayed)
 
 
 def journal_lines(entry: "Entry", replayed: bool = False) -> list[str]:

@@ -85,7 +85,7 @@ def build_db() -> typer.Typer:
 
 
 def build_campaign() -> typer.Typer:
-    """`jdr campaign new|list|show|reveal`."""
+    """`jdr campaign new|list|show|rm|reveal|invite|revoke`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -202,6 +202,10 @@ def build_campaign() -> typer.Typer:
         lang: lang_option = None,
     ) -> None:
         _remove_campaign(name, yes, db, json)
+
+    from jdr.cli.invite_commands import add_invite_commands
+
+    add_invite_commands(app)
 
     @app.command(
         "reveal",

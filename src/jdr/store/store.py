@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 
 from jdr.i18n import _
 from jdr.names import duplicate, match
+from jdr.store.access import Access
 from jdr.store.engine import make_engine, resolve_url, safe_url, translated
 from jdr.store.errors import ConflictError, JournalConflictError, StoreError
 from jdr.store.models import campaigns, characters, epochs, fight_events, fights, journal
@@ -130,7 +131,7 @@ class Recorded:
     sheets: tuple[tuple[int, int], ...] = ()
 
 
-class Store(Revisions):
+class Store(Revisions, Access):
     """The database behind one URL. Create with `open_store`."""
 
     def __init__(self, engine: Engine, url: str) -> None:
