@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
+from jdr.access import ROLE_NAMES
 from jdr.answers import error_json
 from jdr.errors import InputError, JdrError
 from jdr.i18n import _, current_language, ngettext, set_language
@@ -32,7 +33,12 @@ INVITE_ATTEMPTS = 10
 def templates() -> Jinja2Templates:
     found = Jinja2Templates(directory=str(HERE / "templates"))
     found.env.autoescape = True
-    found.env.globals.update(_=_, ngettext=ngettext, current_language=current_language)
+    found.env.globals.update(
+        _=_,
+        ngettext=ngettext,
+        current_language=current_language,
+        role_name=lambda role: _(ROLE_NAMES.get(role) or role),
+    )
     return found
 
 

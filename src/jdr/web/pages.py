@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jdr import access, table
 from jdr.errors import InputError, JdrError
 from jdr.i18n import LANGUAGES, _
+from jdr.store import Store
 from jdr.web.deps import CampaignOf, Signed, StoreDep, viewer_of
 from jdr.web.forms import fields_of, raw_of
 from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
@@ -183,7 +184,9 @@ def revoke_invite(store: StoreDep, who: CampaignOf, invite_id: int) -> Response:
     return RedirectResponse(f"/c/{who.campaign.id}", status_code=303)
 
 
-def _roll_context(request: Request, who: Signed, action: str | None) -> dict[str, Any]:
+def _roll_context(
+    request: Request, store: Store, who: Signed, action: str | None
+) -> dict[str, Any]:
     system = table.system_of(who.campaign)
     chosen = table.action_of(system, action) if action else next(iter(system.actions.values()))
     skip = frozenset({"recap"})
@@ -194,12 +197,15 @@ def _roll_context(request: Request, who: Signed, action: str | None) -> dict[str
         "fields": fields_of(chosen.params, skip),
         "advise_fields": fields_of(chosen.advise.params, skip) if chosen.advise else [],
         "values": dict(request.query_params),
+        "characters": store.characters(who.campaign.id),
     }
 
 
 @router.get("/c/{campaign_id}/roll")
-def roll_page(request: Request, who: CampaignOf, action: str | None = None) -> Response:
-    return _page(request, "roll.html", **_roll_context(request, who, action))
+def roll_page(
+    request: Request, store: StoreDep, who: CampaignOf, action: str | None = None
+) -> Response:
+    return _page(request, "roll.html", **_roll_context(request, store, who, action))
 
 
 @router.get("/c/{campaign_id}/odds")

@@ -1,0 +1,300 @@
+"""Issue 19, who may do what at the web table: every refusal, on SQLite and PostgreSQL.
+
+Rules read: PU-3 (an attack's damage by rank) only through the Plus Ultra attack the players roll.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from jdr.store import Store
+from jdr.store.models import invites, web_sessions
+from jdr.web.app import create_app
+from web_helpers import HOST, csrf_of, join, unique
+
+ATTACK = {"action": "attack", "params": {"willpower": "10", "target_energy": "20"}}
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Any]:
+    made = create_app(database_url, host_token=HOST, invite_attempts=1000)
+    yield made
+    made.state.store.close()
+
+
+@pytest.fixture
+def table(app: Any) -> dict[str, Any]:
+    """A Plus Ultra campaign with two characters, one of them named like an attack."""
+    store: Store = app.state.store
+    campaign = store.create_campaign("plus-ultra", unique("Mardi"))
+    store.add_character(campaign, "Kaito", {})
+    store.add_character(campaign, "<img src=x onerror=alert(1)>", {})
+    return {"store": store, "id": campaign}
+
+
+def error_of(answer: Any) -> dict[str, Any]:
+    payload: dict[str, Any] = answer.json()["error"]
+    assert {"code", "message"} <= set(payload)
+    return payload
+
+
+def test_the_host_link_creates_a_campaign_and_signs_its_gm_in(app: Any) -> None:
+    client = TestClient(app)
+    assert client.get("/host/" + "x" * 43).status_code == 403
+    name = unique("Jeudi")
+    answer = client.post(
+        f"/host/{HOST}", data={"name": name, "system": "plus-ultra"}, follow_redirects=False
+    )
+    assert answer.status_code == 303
+    cookie = answer.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Secure" not in cookie
+    page = client.get(answer.headers["location"])
+    assert page.status_code == 200 and name in page.text and 'id="invite-form"' in page.text
+
+
+def test_behind_https_the_session_cookie_is_secure(app: Any) -> None:
+    client = TestClient(app, base_url="https://table.example")
+    answer = client.post(
+        f"/host/{HOST}",
+        data={"name": unique("Https"), "system": "plus-ultra"},
+        headers={"origin": "https://table.example"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303 and "Secure" in answer.headers["set-cookie"]
+
+
+def test_an_invite_is_single_use_and_stored_hashed(app: Any, table: dict[str, Any]) -> None:
+    from jdr import access
+
+    store: Store = table["store"]
+    made = access.invite(store, table["id"], "spectator")
+    with store.engine.connect() as conn:
+        stored = conn.execute(select(invites.c.token_hash).where(invites.c.id == made.id)).one()
+    assert stored[0] == hashlib.sha256(made.token.encode()).hexdigest() != made.token
+    first, second = TestClient(app), TestClient(app)
+    assert first.get(f"/invite/{made.token}").status_code == 200  # a link preview uses nothing
+    answer = first.post(f"/invite/{made.token}", follow_redirects=False)
+    assert answer.status_code == 303
+    session = first.cookies.get("jdr_session")
+    assert session is not None
+    with store.engine.connect() as conn:
+        hashes = set(conn.execute(select(web_sessions.c.token_hash)).scalars())
+    assert session not in hashes and hashlib.sha256(session.encode()).hexdigest() in hashes
+    again = second.post(f"/invite/{made.token}", follow_redirects=False)
+    assert again.status_code == 403
+    assert "invite" in again.text and "used, revoked, expired or unknown" in again.text
+
+
+def test_expired_revoked_and_unknown_invites_are_refused(app: Any, table: dict[str, Any]) -> None:
+    from jdr import access
+
+    store: Store = table["store"]
+    past = datetime.now(UTC) - timedelta(minutes=1)
+    store.add_invite(table["id"], access.token_hash("e" * 43), "gm", None, past)
+    revoked = access.invite(store, table["id"], "gm")
+    assert store.revoke_invite(table["id"], revoked.id)
+    assert not store.revoke_invite(table["id"], revoked.id)
+    client = TestClient(app)
+    for token in ("e" * 43, revoked.token, "u" * 43, "<script>"):
+        answer = client.post(f"/invite/{token}", follow_redirects=False)
+        assert answer.status_code in (403, 404), token
+        assert "jdr_session" not in answer.headers.get("set-cookie", "")
+
+
+def test_invite_redemption_is_rate_limited(database_url: str) -> None:
+    app = create_app(database_url, host_token=HOST, invite_attempts=3)
+    try:
+        client = TestClient(app)
+        codes = [client.post(f"/invite/{'z' * 43}").status_code for _ in range(5)]
+        assert codes == [403, 403, 403, 429, 429]
+        answer = client.get(f"/invite/{'z' * 43}")
+        assert answer.status_code == 429 and "wait a minute" in answer.text
+    finally:
+        app.state.store.close()
+
+
+def test_every_state_change_needs_the_csrf_token_and_this_origin(
+    app: Any, table: dict[str, Any]
+) -> None:
+    gm = join(app, table["store"], table["id"], "gm")
+    path = f"/c/{table['id']}/invites"
+    missing = gm.client.post(path, data={"role": "spectator"}, follow_redirects=False)
+    wrong = gm.client.post(path, data={"role": "spectator", "csrf": "0" * 64})
+    api = gm.client.post(f"/api/c/{table['id']}/roll", json=ATTACK)
+    foreign = gm.post(path, data={"role": "spectator"}, headers={"origin": "https://evil.example"})
+    assert [a.status_code for a in (missing, wrong, api, foreign)] == [403] * 4
+    assert error_of(api)["field"] == "csrf"
+    assert gm.post(path, data={"role": "spectator"}).status_code == 200
+
+
+def test_a_player_acts_only_for_their_own_character(app: Any, table: dict[str, Any]) -> None:
+    player = join(app, table["store"], table["id"], "player", "Kaito")
+    refused = player.api(f"/api/c/{table['id']}/roll", {**ATTACK, "actor": "Aiko"})
+    assert refused.status_code == 403 and error_of(refused)["field"] == "actor"
+    hidden = player.api(f"/api/c/{table['id']}/roll", {**ATTACK, "hidden": True})
+    assert hidden.status_code == 403 and error_of(hidden)["field"] == "hidden"
+    rolled = player.api(f"/api/c/{table['id']}/roll", ATTACK)
+    assert rolled.status_code == 200, rolled.text
+    assert rolled.json()["journal"]["seq"] == 1
+    entry = table["store"].journal(table["id"])[0].entry
+    assert entry["context"]["actor"] == "Kaito"
+    invite = player.post(f"/c/{table['id']}/invites", data={"role": "gm"})
+    assert invite.status_code == 403
+
+
+def test_a_spectator_reads_only(app: Any, table: dict[str, Any]) -> None:
+    spectator = join(app, table["store"], table["id"], "spectator")
+    assert spectator.client.get(f"/c/{table['id']}/journal").status_code == 200
+    refused = spectator.api(f"/api/c/{table['id']}/roll", ATTACK)
+    assert refused.status_code == 403 and "reads only" in error_of(refused)["message"]
+    page = spectator.post(f"/c/{table['id']}/roll", data={"action": "attack", "willpower": "3"})
+    assert page.status_code == 403
+    assert table["store"].journal(table["id"]) == []
+
+
+def test_one_campaigns_session_never_opens_another(app: Any, table: dict[str, Any]) -> None:
+    store: Store = table["store"]
+    other = store.create_campaign("plus-ultra", unique("Autre"))
+    gm = join(app, store, table["id"], "gm")
+    for path in (f"/c/{other}", f"/c/{other}/journal", f"/c/{other}/roll", f"/api/c/{other}"):
+        assert gm.client.get(path).status_code == 403, path
+    assert gm.api(f"/api/c/{other}/roll", ATTACK).status_code == 403
+    assert gm.post(f"/c/{other}/invites", data={"role": "gm"}).status_code == 403
+    assert store.journal(other) == [] and store.invites(other) == []
+
+
+def test_not_signed_in_is_refused_with_the_error_shape(app: Any, table: dict[str, Any]) -> None:
+    client = TestClient(app)
+    answer = client.get(f"/api/c/{table['id']}/journal")
+    assert answer.status_code == 401
+    assert error_of(answer)["field"] == "session"
+    assert client.get(f"/c/{table['id']}").status_code == 401
+
+
+def test_pu_3_hidden_gm_rolls_reach_players_only_after_disclosure(
+    app: Any, table: dict[str, Any]
+) -> None:
+    store: Store = table["store"]
+    gm = join(app, store, table["id"], "gm")
+    player = join(app, store, table["id"], "player", "Kaito")
+    secret = gm.api(
+        f"/api/c/{table['id']}/roll", {**ATTACK, "hidden": True, "action_id": "embuscade"}
+    )
+    assert secret.status_code == 200 and secret.json()["journal"]["hidden"] is True
+    faces = secret.json()["faces"]
+    for path in ("/api/c/{id}/journal", "/api/c/{id}/journal/export", "/c/{id}/journal"):
+        shown = player.client.get(path.format(id=table["id"]))
+        assert shown.status_code == 200
+        assert "embuscade" not in shown.text and '"context"' not in shown.text
+    replay = player.api(f"/api/c/{table['id']}/roll", {**ATTACK, "action_id": "embuscade"})
+    assert replay.status_code in (403, 409) and str(faces) not in replay.text
+    assert "hidden roll" in player.client.get(f"/c/{table['id']}").text
+    store.disclose(table["id"])
+    opened = player.client.get(f"/api/c/{table['id']}/journal").json()["entries"][0]
+    assert opened["context"]["action_id"] == "embuscade"
+
+
+def test_the_open_seed_is_never_exported_before_it_is_revealed(
+    app: Any, table: dict[str, Any]
+) -> None:
+    gm = join(app, table["store"], table["id"], "gm")
+    export = gm.client.get(f"/c/{table['id']}/journal/export").json()
+    assert export["epochs"][0]["seed"] is None and export["epochs"][0]["commitment"]
+
+
+def test_security_headers_on_every_answer(app: Any, table: dict[str, Any]) -> None:
+    client = TestClient(app)
+    for answer in (
+        client.get("/"),
+        client.get("/static/htmx.min.js"),
+        client.get("/nowhere"),
+        client.post("/signout"),
+        client.get("/api/openapi.json"),
+    ):
+        csp = answer.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["referrer-policy"] == "no-referrer"
+
+
+def test_bad_input_is_the_cli_error_shape_never_a_500(app: Any, table: dict[str, Any]) -> None:
+    gm = join(app, table["store"], table["id"], "gm")
+    bad = gm.api(f"/api/c/{table['id']}/roll", {"action": "attack", "params": {"willpower": "x"}})
+    assert bad.status_code == 422
+    assert error_of(bad) | {} == {
+        "code": "invalid_input",
+        "message": "willpower: x — not a whole number (allowed: whole number, 0..99)",
+        "field": "willpower",
+        "value": "x",
+        "allowed": "whole number, 0..99",
+    }
+    unknown = gm.api(f"/api/c/{table['id']}/roll", {"action": "atack", "params": {}})
+    assert unknown.status_code == 404 and error_of(unknown)["suggestion"] == "attack"
+    malformed = gm.client.post(
+        f"/api/c/{table['id']}/roll",
+        content=b"{not json",
+        headers={"X-CSRF-Token": gm.csrf, "content-type": "application/json"},
+    )
+    assert malformed.status_code == 422 and "field" in error_of(malformed)
+    big = gm.client.post(
+        f"/api/c/{table['id']}/roll",
+        content=b"x" * 300_000,
+        headers={"X-CSRF-Token": gm.csrf, "content-type": "application/json"},
+    )
+    assert big.status_code == 413 and error_of(big)["field"] == "body"
+    form = gm.post(f"/c/{table['id']}/roll", data={"action": "attack", "willpower": "200"})
+    assert form.status_code == 422 and "0..99" in form.text and "willpower" in form.text
+    gone = gm.client.get("/api/nowhere")
+    assert gone.status_code == 404 and error_of(gone)["field"] == "path"
+
+
+def test_names_typed_by_players_are_text_on_every_page(app: Any, table: dict[str, Any]) -> None:
+    gm = join(app, table["store"], table["id"], "gm")
+    evil = "<img src=x onerror=alert(1)>"
+    rolled = gm.api(f"/api/c/{table['id']}/roll", {**ATTACK, "actor": evil, "client_seed": evil})
+    assert rolled.status_code == 200
+    for path in ("/c/{id}", "/c/{id}/journal", "/c/{id}/roll"):
+        page = gm.client.get(path.format(id=table["id"])).text
+        assert evil not in page and "&lt;img src=x onerror=alert(1)&gt;" in page, path
+
+
+def test_pages_speak_french_by_accept_language_and_by_the_switch(
+    app: Any, table: dict[str, Any]
+) -> None:
+    gm = join(app, table["store"], table["id"], "gm")
+    french = gm.client.get(f"/c/{table['id']}", headers={"accept-language": "fr-FR,fr;q=0.9"})
+    assert '<html lang="fr">' in french.text and "Personnages" in french.text
+    gm.client.get("/lang/fr?next=/")
+    assert '<html lang="fr">' in gm.client.get(f"/c/{table['id']}").text
+    gm.client.get("/lang/en?next=//evil.example")
+    assert "Characters" in gm.client.get(f"/c/{table['id']}").text
+    assert gm.client.get("/lang/de").status_code == 422
+
+
+def test_roll_page_shows_exact_odds_beside_the_form(app: Any, table: dict[str, Any]) -> None:
+    player = join(app, table["store"], table["id"], "player", "Kaito")
+    form = player.client.get(f"/c/{table['id']}/roll?action=attack")
+    assert 'name="willpower"' in form.text and 'hx-get="/c/' in form.text
+    odds = player.client.get(
+        f"/c/{table['id']}/odds",
+        params={"action": "attack", "willpower": "10", "target_energy": "20"},
+        headers={"hx-request": "true"},
+    )
+    assert odds.status_code == 200 and "15.00 %" in odds.text and "<svg" in odds.text
+    unfinished = player.client.get(f"/c/{table['id']}/odds", params={"action": "attack"})
+    assert unfinished.status_code == 200 and "willpower" in unfinished.text
+    result = player.post(
+        f"/c/{table['id']}/roll",
+        data={"action": "attack", "willpower": "10", "target_energy": "20"},
+        headers={"hx-request": "true"},
+    )
+    assert result.status_code == 200 and "journal #1" in result.text
+    assert "[b]" in result.text and "**" in result.text
+    assert csrf_of(player.client.get(f"/c/{table['id']}").text) == player.csrf
