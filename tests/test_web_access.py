@@ -298,3 +298,63 @@ def test_roll_page_shows_exact_odds_beside_the_form(app: Any, table: dict[str, A
     assert result.status_code == 200 and "journal #1" in result.text
     assert "[b]" in result.text and "**" in result.text
     assert csrf_of(player.client.get(f"/c/{table['id']}").text) == player.csrf
+
+
+def _hero_and_villain(store: Store, campaign: int) -> list[str]:
+    import tomllib
+    from pathlib import Path
+
+    from jdr.characters import service
+
+    examples = Path(__file__).parents[1] / "src" / "jdr" / "systems" / "plus_ultra" / "examples"
+    names = []
+    found = store.campaign_by_id(campaign)
+    for name in ("hero", "villain"):
+        sheet = tomllib.loads((examples / f"{name}.toml").read_text())
+        added = service.add(store, found, sheet).character
+        assert added is not None
+        names.append(added.name)
+    return names
+
+
+def test_pu_4_a_player_plays_a_fight_turn_only_for_their_own_fighter(
+    app: Any, table: dict[str, Any]
+) -> None:
+    store: Store = table["store"]
+    hero, villain = _hero_and_villain(store, table["id"])
+    gm = join(app, store, table["id"], "gm")
+    player = join(app, store, table["id"], "player", hero)
+    spectator = join(app, store, table["id"], "spectator")
+    assert (
+        player.post(f"/c/{table['id']}/fights", data={"with": [hero, villain]}).status_code == 403
+    )
+    started = gm.post(f"/c/{table['id']}/fights", data={"with": [hero, villain]})
+    assert started.status_code == 303
+    path = started.headers["location"]
+    page = player.client.get(path).text
+    assert f"{hero} plays" in page and 'data-command="attack"' in page
+    assert f"{villain} plays" not in page
+    assert 'data-command="attack"' not in spectator.client.get(path).text
+    other = player.post(path, data={"actor": villain, "command": "defend"})
+    watcher = spectator.post(path, data={"actor": hero, "command": "defend"})
+    assert (other.status_code, watcher.status_code) == (403, 403)
+    played = player.post(path, data={"actor": hero, "command": "attack", "target": villain})
+    assert played.status_code == 303
+    log = player.client.get(path).text
+    assert f"{hero} attacks {villain}." in log and "[b]Round 1[/b]" in log
+    again = player.post(path, data={"actor": hero, "command": "attack", "target": villain})
+    assert again.status_code == 409 and "legal commands now" in again.text
+
+
+def test_one_campaigns_fight_ids_never_open_in_another(app: Any, table: dict[str, Any]) -> None:
+    store: Store = table["store"]
+    hero, villain = _hero_and_villain(store, table["id"])
+    gm = join(app, store, table["id"], "gm")
+    path = gm.post(f"/c/{table['id']}/fights", data={"with": [hero, villain]}).headers["location"]
+    fight = path.rsplit("/", 1)[1]
+    other = store.create_campaign("plus-ultra", unique("Ailleurs"))
+    intruder = join(app, store, other, "gm")
+    assert intruder.client.get(f"/c/{other}/fights/{fight}").status_code == 404
+    assert intruder.client.get(path).status_code == 403
+    refused = intruder.post(f"/c/{other}/fights/{fight}", data={"actor": hero, "command": "defend"})
+    assert refused.status_code == 404

@@ -120,3 +120,107 @@ def journal(store: Store, viewer: Viewer, campaign: Campaign) -> list[Entry]:
     if viewer.is_gm:
         return [entry_of(row) for row in store.journal(campaign.id)]
     return public_entries(store, campaign)
+
+
+# --- fights ----------------------------------------------------------------------------------
+
+
+RECAPS = ("bbcode", "markdown")
+
+
+@dataclass(frozen=True)
+class FightPage:
+    """What a fight's page shows `viewer`: the state in words, who may act now and with what,
+    the narrated log and the recap to copy. Sealed choices stay sealed (`jdr.fights.sealed`)."""
+
+    id: int
+    status: str
+    view: Any
+    awaited: dict[str, list[str]]
+    mine: dict[str, list[str]]
+    log: list[Any]
+    recaps: dict[str, str]
+    participants: list[str]
+
+
+def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> Any:
+    """The fight `fight_id`, if it is one of the session's campaign's."""
+    from jdr.web.errors import NotFoundError
+
+    viewer.require_campaign(campaign.id)
+    found = [f for f in store.fights(campaign.id) if f.id == fight_id]
+    if not found:
+        raise NotFoundError("fight", fight_id, _("a fight of this campaign"))
+    return found[0]
+
+
+def start_fight(store: Store, viewer: Viewer, campaign: Campaign, names: list[str]) -> int:
+    """The GM opens a fight between stored characters (sides: the first against the others, as
+    `jdr fight new --with` does by default)."""
+    from jdr.characters.fights import record_start
+    from jdr.fights.service import open_fight
+    from jdr.fights.setup import build_setup, participants
+
+    viewer.require_gm("fight")
+    if len(names) < 2:
+        raise InputError("with", ", ".join(names), _("two fighters or more"))
+    system = system_of(campaign)
+    stored = {c.name: c for c in (store.character_named(campaign.id, n) for n in names)}
+    fighters = [
+        {"name": name, "sheet": stored[name].sheet, "side": side}
+        for name, side in participants(list(stored), {})
+    ]
+    setup = build_setup(system, fighters, {})
+    assert system.fight is not None  # build_setup refuses a system without fights
+    started = open_fight(store, campaign.id, system.fight, setup, list(stored), None)
+    record_start(store, started.fight_id, list(stored.values()))
+    return started.fight_id
+
+
+def fight_page(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> FightPage:
+    from jdr.fights.narration import Words
+    from jdr.fights.recap import recap
+    from jdr.fights.service import legal_now, state
+    from jdr.fights.story import chapters
+    from jdr.fights.view import describe
+
+    record = fight_in(store, viewer, campaign, fight_id)
+    system = system_of(campaign)
+    assert system.fight is not None
+    now = state(store, fight_id, system.fight)
+    names = [str(n) for n in record.participants]
+    awaited = {n: legal for n in names if (legal := legal_now(system, now, n))}
+    mine = {n: c for n, c in awaited.items() if viewer.may_act_for(n)} if viewer.may_write else {}
+    view = describe(getattr(system, "fight_view", None), now, Words("text", now))
+    stored = store.events(fight_id)
+    recaps = {fmt: recap(system, stored, fmt, fight_id, whole=True).text for fmt in RECAPS}
+    return FightPage(
+        fight_id, record.status, view, awaited, mine, chapters(system, stored), recaps, names
+    )
+
+
+def play(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    fight_id: int,
+    actor: str,
+    command: str,
+    keys: Mapping[str, Any],
+) -> Any:
+    """Play a command in a fight as `viewer` may: a player only for their own fighter."""
+    from jdr.fights import service
+
+    record = fight_in(store, viewer, campaign, fight_id)
+    if record.status == "ended":
+        from jdr.errors import RulesError
+
+        raise RulesError(_("this fight has ended"))
+    if not viewer.may_act_for(actor):
+        viewer.require_writer("actor")
+        raise AccessError(
+            "actor", actor, viewer.character or "-", _("a player acts only for their own character")
+        )
+    system = system_of(campaign)
+    pairs = [f"{key}={value}" for key, value in keys.items()]
+    return service.play(store, fight_id, system, actor, command, pairs)

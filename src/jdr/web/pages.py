@@ -274,3 +274,49 @@ def journal_export(store: StoreDep, who: CampaignOf) -> Response:
     from jdr.journal.service import export
 
     return JSONResponse(export(store, who.campaign))
+
+
+@router.post("/c/{campaign_id}/fights")
+async def fight_start(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    form = await request.form()
+    names = [str(v) for v in form.getlist("with") if isinstance(v, str)][:20]
+    fight_id = await run_in_threadpool(table.start_fight, store, who.viewer, who.campaign, names)
+    return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+def _fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
+    page = table.fight_page(store, who.viewer, who.campaign, fight_id)
+    system = table.system_of(who.campaign)
+    commands = getattr(system, "fight_commands", None)
+    forms = {
+        actor: [
+            (name, fields_of(commands.get(name).keys) if commands is not None else [])
+            for name in names
+        ]
+        for actor, names in page.mine.items()
+    }
+    return {**_signed_context(who), "fight": page, "forms": forms, "values": {}}
+
+
+@router.get("/c/{campaign_id}/fights/{fight_id}")
+def fight_page(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    return _page(request, "fight.html", **_fight_context(store, who, fight_id))
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}")
+async def fight_act(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    actor, command = form.get("actor", ""), form.get("command", "")
+    system = table.system_of(who.campaign)
+    commands = getattr(system, "fight_commands", None)
+    keys: dict[str, Any] = {}
+    if commands is not None and command:
+        keys = raw_of(commands.get(command).keys, form)
+    await run_in_threadpool(
+        table.play, store, who.viewer, who.campaign, fight_id, actor, command, keys
+    )
+    return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
