@@ -358,3 +358,49 @@ def test_one_campaigns_fight_ids_never_open_in_another(app: Any, table: dict[str
     assert intruder.client.get(path).status_code == 403
     refused = intruder.post(f"/c/{other}/fights/{fight}", data={"actor": hero, "command": "defend"})
     assert refused.status_code == 404
+
+
+def test_pu_2_a_sheet_is_edited_with_its_problems_in_place_by_its_player_only(
+    app: Any, table: dict[str, Any]
+) -> None:
+    store: Store = table["store"]
+    hero, villain = _hero_and_villain(store, table["id"])
+    ids = {c.name: c.id for c in store.characters(table["id"])}
+    player = join(app, store, table["id"], "player", hero)
+    path = f"/c/{table['id']}/sheets/{ids[hero]}"
+    page = player.client.get(path).text
+    assert 'id="save-sheet"' in page and "rank = &#34;C&#34;" in page
+    bad = 'name = "Kaito Arashi"\nrank = "Z"\nenergy = 8\nwillpower = 800\n'
+    refused = player.post(path, data={"sheet": bad, "revision": "1"})
+    assert refused.status_code == 422
+    assert "unknown rank" in refused.text and "must be at most 99" in refused.text
+    assert "willpower = 800" in refused.text  # what the player typed is kept
+    broken = player.post(path, data={"sheet": "rank = ", "revision": "1"})
+    assert broken.status_code == 422 and 'class="error"' in broken.text
+    text = page.split('name="sheet"')[1].split(">", 1)[1].split("</textarea>")[0]
+    edited = text.replace("&#34;", '"').replace("\nwillpower = 8\n", "\nwillpower = 9\n")
+    edited = edited.replace("\nenergy = 8\n", "\nenergy = 7\n")  # PU-2: 16 points in all
+    saved = player.post(path, data={"sheet": edited, "revision": "1"})
+    assert saved.status_code == 303, saved.text
+    assert store.character(ids[hero]).sheet["willpower"] == 9
+    history = player.client.get(path).text
+    assert "revision 2" in history and "edited" in history and hero in history
+    other = player.post(
+        f"/c/{table['id']}/sheets/{ids[villain]}", data={"sheet": edited, "revision": "1"}
+    )
+    assert (
+        other.status_code == 403
+        and 'id="save-sheet"'
+        not in player.client.get(f"/c/{table['id']}/sheets/{ids[villain]}").text
+    )
+
+
+def test_the_luck_audit_is_drawn_from_the_public_journal(app: Any, table: dict[str, Any]) -> None:
+    store: Store = table["store"]
+    gm = join(app, store, table["id"], "gm")
+    player = join(app, store, table["id"], "player", "Kaito")
+    assert player.api(f"/api/c/{table['id']}/roll", ATTACK).status_code == 200
+    assert gm.api(f"/api/c/{table['id']}/roll", {**ATTACK, "hidden": True}).status_code == 200
+    page = player.client.get(f"/c/{table['id']}/luck").text
+    assert "<svg" in page and "<title>Kaito:" in page
+    assert page.count("<g><title>") == 1  # the GM's hidden roll is not counted before disclosure

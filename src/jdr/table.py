@@ -224,3 +224,58 @@ def play(
     system = system_of(campaign)
     pairs = [f"{key}={value}" for key, value in keys.items()]
     return service.play(store, fight_id, system, actor, command, pairs)
+
+
+# --- sheets ----------------------------------------------------------------------------------
+
+
+def character_in(store: Store, viewer: Viewer, campaign: Campaign, character_id: int) -> Any:
+    """The character `character_id`, if it is one of the session's campaign's."""
+    from jdr.web.errors import NotFoundError
+
+    viewer.require_campaign(campaign.id)
+    found = [c for c in store.characters(campaign.id) if c.id == character_id]
+    if not found:
+        raise NotFoundError("character", character_id, _("a character of this campaign"))
+    return found[0]
+
+
+def edit_sheet(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    character_id: int,
+    text: str,
+    base_revision: int | None,
+) -> Any:
+    """Replace a sheet by its edited TOML, as `jdr sheet edit` does (validated by the system,
+    rebased onto changes made meanwhile): the GM edits any sheet, a player their own."""
+    import tomllib
+
+    from jdr.characters import service
+    from jdr.toml_syntax import syntax_error
+
+    character = character_in(store, viewer, campaign, character_id)
+    if not viewer.may_act_for(character.name):
+        viewer.require_writer("sheet")
+        raise AccessError(
+            "sheet", character.name, viewer.character or "-", _("a player edits only their sheet")
+        )
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise syntax_error(error, text, character.name) from None
+    actor = viewer.character if not viewer.is_gm else None
+    return service.replace(store, campaign, character.name, data, base_revision, actor)
+
+
+def luck(store: Store, viewer: Viewer, campaign: Campaign) -> list[Any]:
+    """The luck audit of the campaign's public journal (`jdr journal luck NAME`): each roller's
+    dice against what was to be expected."""
+    from jdr.journal.luck import audit, face_luck, verifiable_rolls
+    from jdr.journal.service import public_entries
+
+    viewer.require_campaign(campaign.id)
+    system = system_of(campaign)
+    scoring = getattr(system, "luck", None) or face_luck
+    return audit(verifiable_rolls(public_entries(store, campaign)), scoring)

@@ -386,8 +386,7 @@ def _result_text(result: Json) -> str:
 
 def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:
     from jdr.cli.render import exact_notice, jsonable
-    from jdr.journal.entries import rollers
-    from jdr.journal.luck import audit, face_luck
+    from jdr.journal.luck import audit, face_luck, verifiable_rolls
     from jdr.journal.service import public_entries
     from jdr.systems import default_registry
 
@@ -396,12 +395,7 @@ def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool)
         entries = public_entries(store, campaign)
     system = default_registry().get(campaign.system)
     luck = getattr(system, "luck", None) or face_luck
-    rolls = [
-        (who if who is not None else "-", dice)
-        for entry in entries
-        if entry.disclosed and (entry.dice or {}).get("source") == "derived"
-        for who, dice in rollers(entry)
-    ]
+    rolls = verifiable_rolls(entries)
     exact_notice(exact)
     report = audit(rolls, luck, actor, exact)
     if json:

@@ -320,3 +320,63 @@ async def fight_act(request: Request, store: StoreDep, who: CampaignOf, fight_id
         table.play, store, who.viewer, who.campaign, fight_id, actor, command, keys
     )
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+def _sheet_context(
+    store: Store, who: Signed, character_id: int, text: str | None = None
+) -> dict[str, Any]:
+    from jdr.characters.views import history
+    from jdr.toml_write import to_toml
+
+    character = table.character_in(store, who.viewer, who.campaign, character_id)
+    _character, lines = history(store, who.campaign, character.name, last=20)
+    return {
+        **_signed_context(who),
+        "character": character,
+        "toml": text if text is not None else to_toml(character.sheet),
+        "history": list(reversed(lines)),
+        "editable": who.viewer.may_act_for(character.name),
+        "error": None,
+    }
+
+
+@router.get("/c/{campaign_id}/sheets/{character_id}")
+def sheet_page(request: Request, store: StoreDep, who: CampaignOf, character_id: int) -> Response:
+    return _page(request, "sheet.html", **_sheet_context(store, who, character_id))
+
+
+@router.post("/c/{campaign_id}/sheets/{character_id}")
+async def sheet_edit(
+    request: Request, store: StoreDep, who: CampaignOf, character_id: int
+) -> Response:
+    """The edited sheet; refused with every problem shown in place, the text kept as typed."""
+    from starlette.concurrency import run_in_threadpool
+
+    from jdr.answers import error_json
+    from jdr.web.errors import status_of
+
+    form = await request.form()
+    text = str(form.get("sheet") or "")
+    base = str(form.get("revision") or "")
+    revision = int(base) if base.isdigit() else None
+    try:
+        await run_in_threadpool(
+            table.edit_sheet, store, who.viewer, who.campaign, character_id, text, revision
+        )
+    except JdrError as error:
+        if status_of(error) in (401, 403, 404):
+            raise
+        context = _sheet_context(store, who, character_id, text)
+        context["error"] = error_json(error)
+        response = _page(request, "sheet.html", **context)
+        response.status_code = status_of(error)
+        return response
+    return RedirectResponse(f"/c/{who.campaign.id}/sheets/{character_id}", status_code=303)
+
+
+@router.get("/c/{campaign_id}/luck")
+def luck_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    from jdr.web.views import luck_bars
+
+    report = table.luck(store, who.viewer, who.campaign)
+    return _page(request, "luck.html", **_signed_context(who), bars=luck_bars(report))

@@ -67,3 +67,43 @@ def recap_texts(
         + ["", f"*{escape(line, 'markdown')}*"]
     )
     return {"bbcode": bbcode, "markdown": markdown}
+
+
+@dataclass(frozen=True)
+class LuckBar:
+    """One roller's luck as a bar: where their dice total falls among every total those dice
+    could have made (50 % is exactly as lucky as expected)."""
+
+    actor: str
+    y: int
+    width: int
+    percent: str
+    rolls: int
+    dice: int
+    luck: int
+    mean: str
+
+
+LUCK_WIDTH = 300
+
+
+def luck_bars(report: Any) -> list[LuckBar]:
+    """`jdr.journal.luck.audit`'s report as bars of a chart.
+
+    >>> from jdr.journal.luck import audit
+    >>> [(b.actor, b.percent) for b in luck_bars(audit([("Kai", [(6, 6), (6, 6)])]))]
+    [('Kai', '98.6%')]
+    """
+    return [
+        LuckBar(
+            str(each.actor),
+            i * 28,
+            round(LUCK_WIDTH * float(each.percentile)),
+            f"{float(each.percentile):.1%}",
+            each.rolls,
+            each.dice,
+            each.observed,
+            f"{float(each.mean):.1f}",
+        )
+        for i, each in enumerate(report)
+    ]
