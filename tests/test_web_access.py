@@ -221,7 +221,7 @@ def test_security_headers_on_every_answer(app: Any, table: dict[str, Any]) -> No
         csp = answer.headers["content-security-policy"]
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         assert answer.headers["x-content-type-options"] == "nosniff"
-        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert answer.headers["referrer-policy"] == "same-origin"
 
 
 def test_bad_input_is_the_cli_error_shape_never_a_500(app: Any, table: dict[str, Any]) -> None:
