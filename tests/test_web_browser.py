@@ -86,15 +86,17 @@ def _watched(browser: Any, problems: list[str]) -> Any:
     context = browser.new_context(locale="en-US")
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
-    page.on(
-        "dialog", lambda dialog: (problems.append(f"dialog {dialog.message}"), dialog.dismiss())
-    )
-    page.on(
-        "console",
-        lambda message: (
-            problems.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
+
+    def dialog(opened: Any) -> None:  # an alert() would mean an injected script ran
+        problems.append(f"dialog {opened.message}")
+        opened.dismiss()
+
+    def console(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            problems.append(message.text)
+
+    page.on("dialog", dialog)
+    page.on("console", console)
     return page
 
 
