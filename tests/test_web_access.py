@@ -404,3 +404,20 @@ def test_the_luck_audit_is_drawn_from_the_public_journal(app: Any, table: dict[s
     page = player.client.get(f"/c/{table['id']}/luck").text
     assert "<svg" in page and "<title>Kaito:" in page
     assert page.count("<g><title>") == 1  # the GM's hidden roll is not counted before disclosure
+
+
+def test_ps_1_a_passion_player_sees_the_advisors_ranking_beside_the_odds(app: Any) -> None:
+    store: Store = app.state.store
+    campaign = store.create_campaign("passion", unique("Passion"))
+    store.add_character(campaign, "Aiko", {})
+    player = join(app, store, campaign, "player", "Aiko")
+    asked = {"action": "action", "dice": "2d10", "talent": "3", "difficulty": "8"}
+    answer = player.client.get(f"/c/{campaign}/odds", params=asked)
+    assert answer.status_code == 200
+    assert "status quo" in answer.text and "status_quo" not in answer.text
+    assert 'class="advice"' in answer.text and "Roll 10d4: 13.84 % chance of success" in answer.text
+    french = player.client.get(
+        f"/c/{campaign}/odds", params=asked, headers={"accept-language": "fr"}
+    )
+    assert "Chances exactes" in french.text and "réussite" in french.text
+    assert "13,84 %" in french.text

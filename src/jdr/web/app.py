@@ -21,6 +21,7 @@ from jdr.access import ROLE_NAMES
 from jdr.answers import error_json
 from jdr.errors import InputError, JdrError
 from jdr.i18n import _, current_language, ngettext, set_language
+from jdr.numbers import decimal, percent
 from jdr.store import open_store
 from jdr.web.errors import NotFoundError, from_validation, status_of
 from jdr.web.guard import MAX_BODY, Guard, RateLimit, Scope, language_of
@@ -33,6 +34,7 @@ INVITE_ATTEMPTS = 10
 def templates() -> Jinja2Templates:
     found = Jinja2Templates(directory=str(HERE / "templates"))
     found.env.autoescape = True
+    found.env.filters.update(percent=percent, decimal=decimal)
     found.env.globals.update(
         _=_,
         ngettext=ngettext,
