@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,8 +20,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jdr import table
+from jdr.access import Viewer
+from jdr.characters import service
 from jdr.web.app import create_app
 from web_helpers import HOST, join, unique
+
+EXAMPLES = Path(__file__).parents[1] / "src" / "jdr" / "systems" / "plus_ultra" / "examples"
 
 SCALARS = st.one_of(
     st.none(),
@@ -47,6 +53,9 @@ def bodies(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         optional={
             **{name: VALUES for name in names},
             "action": st.sampled_from(["attack", "protect", "rank", "duel", "atack", ""]),
+            "command": st.sampled_from(["attack", "defend", "technique", "flee", "atk", ""]),
+            "actor": st.sampled_from(["Kaito Arashi", "Maître Corbeau", "kaito", "Nobody"]),
+            "keys": st.dictionaries(st.sampled_from(["target", "technique", "x"]), VALUES),
             "params": st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=5),
         },
     )
@@ -59,22 +68,29 @@ def seat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     app = create_app(url, host_token=HOST, invite_attempts=1000)
     store = app.state.store
     campaign = store.create_campaign("plus-ultra", unique("Fuzz"))
-    store.add_character(campaign, "Kaito", {})
-    yield app, join(app, store, campaign, "gm"), campaign
+    found = store.campaign_by_id(campaign)
+    for name in ("hero", "villain"):
+        service.add(store, found, tomllib.loads((EXAMPLES / f"{name}.toml").read_text()))
+    names = [c.name for c in store.characters(campaign)]
+    fight = table.start_fight(store, Viewer(campaign, "gm"), found, names)
+    yield app, join(app, store, campaign, "gm"), campaign, fight
     store.close()
 
 
 def test_the_api_answers_every_body_without_a_500_in_its_schema(seat: Any) -> None:
-    _app, gm, campaign = seat
+    _app, gm, campaign, fight = seat
     document = gm.client.get("/api/openapi.json").json()
     schemas = document["components"]["schemas"]
     posts = [
-        (path.replace("{campaign_id}", str(campaign)), schemas[ref.rsplit("/", 1)[-1]])
+        (
+            path.replace("{campaign_id}", str(campaign)).replace("{fight_id}", str(fight)),
+            schemas[ref.rsplit("/", 1)[-1]],
+        )
         for path, item in document["paths"].items()
         if "post" in item
         for ref in [item["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]]
     ]
-    assert len(posts) == 3
+    assert len(posts) == 4
 
     @settings(
         max_examples=60,
@@ -96,7 +112,7 @@ def test_the_api_answers_every_body_without_a_500_in_its_schema(seat: Any) -> No
             assert isinstance(error["code"], str) and isinstance(error["message"], str)
             assert "Traceback" not in answer.text
         else:
-            assert answer.status_code == 200 and "params" in payload
+            assert answer.status_code == 200 and ("params" in payload or "events" in payload)
 
     check()
 
@@ -134,3 +150,32 @@ def test_jdr_serve_prints_a_host_link_that_opens_in_a_real_server(tmp_path: Path
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+
+def test_the_api_answers_what_the_clis_json_prints(
+    seat: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli_run import answer
+
+    app, gm, campaign, fight = seat
+    store = app.state.store
+    name = store.campaign_by_id(campaign).name
+    db = str(store.engine.url)
+    shown = gm.client.get(f"/api/c/{campaign}").json()
+    assert {k: v for k, v in shown.items() if k != "you"} == answer(
+        capsys, "campaign", "show", name, "--db", db
+    )
+    assert shown["you"] == {"role": "gm", "character": None}
+    journal = gm.client.get(f"/api/c/{campaign}/journal").json()
+    assert journal == answer(capsys, "journal", "show", name, "--db", db)
+    played = gm.api(
+        f"/api/c/{campaign}/fights/{fight}",
+        {"actor": "Kaito Arashi", "command": "attack", "keys": {"target": "Maître Corbeau"}},
+    )
+    assert played.status_code == 200, played.text
+    assert played.json()["command"]["action"] == "attack"
+    state = gm.client.get(f"/api/c/{campaign}/fights/{fight}").json()
+    cli = answer(capsys, "fight", "show", str(fight), "--db", db)
+    for key in ("fight", "campaign", "system", "participants", "version", "status", "view"):
+        assert state[key] == cli[key], key
+    assert state["legal_commands"] == sorted(cli["legal_commands"])

@@ -21,6 +21,7 @@ from jdr.i18n import elide
 
 if TYPE_CHECKING:
     from jdr.journal.entries import Entry
+    from jdr.store import Campaign, Character, Epoch, Store
     from jdr.systems.protocol import Action, RuleSystem
 
 Json = dict[str, Any]
@@ -144,4 +145,54 @@ def journal_json(campaign: str, entry: Entry, replayed: bool = False) -> Json:
         "source": (entry.dice or {}).get("source"),
         "hidden": entry.hidden,
         "replayed": replayed,
+    }
+
+
+def campaign_json(campaign: Campaign) -> Json:
+    return {
+        "id": campaign.id,
+        "name": campaign.name,
+        "system": campaign.system,
+        "settings": campaign.settings,
+        "created": campaign.created.isoformat(),
+    }
+
+
+def character_json(character: Character, sheet: bool = False) -> Json:
+    shown: Json = {"id": character.id, "name": character.name, "version": character.version}
+    if sheet:
+        shown["sheet"] = character.sheet
+    return shown
+
+
+def fights_json(store: Store, campaign_id: int) -> list[Json]:
+    return [
+        {"id": f.id, "participants": list(f.participants), "status": f.status, "version": f.version}
+        for f in store.fights(campaign_id)
+    ]
+
+
+def seed_json(epochs: list[Epoch]) -> Json:
+    """The open epoch's commitment and the seeds already revealed."""
+    return {
+        "epoch": epochs[-1].number,
+        "commitment": epochs[-1].commitment,
+        "revealed": [
+            {"number": e.number, "seed": e.seed.hex(), "commitment": e.commitment}
+            for e in epochs
+            if e.revealed is not None
+        ],
+    }
+
+
+def journal_show_json(
+    campaign: str, commitment: str | None, entries: list[Entry], said: Any
+) -> Json:
+    """`jdr journal show NAME --json`: every entry as the journal file holds it, and what each
+    fight action did in words."""
+    return {
+        "campaign": campaign,
+        "commitment": commitment,
+        "entries": [e.to_json() for e in entries],
+        "summaries": {str(e.seq): said[e.seq] for e in entries if e.seq in said},
     }

@@ -111,6 +111,14 @@ def advise(campaign: Campaign, action_name: str, raw: Mapping[str, Any]) -> tupl
     return action, params, action.advise.advise(params, False)
 
 
+def summaries(campaign: Campaign, entries: list[Entry]) -> dict[int, str]:
+    """What each (readable) fight action of the journal did, in words."""
+    from jdr.fights.story import entry_summaries
+
+    system = system_of(campaign)
+    return entry_summaries(system, entries) if system.fight is not None else {}
+
+
 def journal(store: Store, viewer: Viewer, campaign: Campaign) -> list[Entry]:
     """The journal as `viewer` may read it: the GM's whole, everyone else's with hidden rolls
     sealed until disclosed."""

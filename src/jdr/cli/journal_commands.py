@@ -304,14 +304,10 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
     if last is not None:
         entries = entries[-last:]
     if json:
-        emit_json(
-            {
-                "campaign": name,
-                "commitment": epochs[-1].commitment if epochs else None,
-                "entries": [e.to_json() for e in entries],
-                "summaries": {str(e.seq): said[e.seq] for e in entries if e.seq in said},
-            }
-        )
+        from jdr.answers import journal_show_json
+
+        commitment = epochs[-1].commitment if epochs else None
+        emit_json(journal_show_json(name, commitment, entries, said))
         return
     out = console()
     if epochs:

@@ -12,7 +12,17 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from jdr import table
-from jdr.answers import advice_json, journal_json, odds_json, record_json
+from jdr.answers import (
+    advice_json,
+    campaign_json,
+    character_json,
+    fights_json,
+    journal_json,
+    journal_show_json,
+    odds_json,
+    record_json,
+    seed_json,
+)
 from jdr.journal.service import export
 from jdr.params import validate_params
 from jdr.web.deps import CampaignOf, StoreDep
@@ -59,28 +69,18 @@ class OddsAsk(BaseModel):
     )
 
 
-class CampaignPublic(BaseModel):
-    campaign: Json
-    characters: list[Json]
-    fights: list[Json]
-    you: Json
-
-
 @router.get("/c/{campaign_id}", responses=ERRORS)
-def campaign(store: StoreDep, who: CampaignOf) -> CampaignPublic:
-    """The campaign, its characters and fights (as `jdr campaign show NAME --json`)."""
+def campaign(store: StoreDep, who: CampaignOf) -> Json:
+    """The campaign, its characters and fights (as `jdr campaign show NAME --json`), and who
+    you are at its table."""
     found = who.campaign
-    return CampaignPublic(
-        campaign={
-            "id": found.id,
-            "name": found.name,
-            "system": found.system,
-            "created": found.created.isoformat(),
-        },
-        characters=[{"id": c.id, "name": c.name} for c in store.characters(found.id)],
-        fights=[{"id": f.id, "status": f.status} for f in store.fights(found.id)],
-        you={"role": who.viewer.role, "character": who.viewer.character},
-    )
+    return {
+        "campaign": campaign_json(found),
+        "characters": [character_json(c) for c in store.characters(found.id)],
+        "fights": fights_json(store, found.id),
+        "seed": seed_json(store.epochs(found.id)),
+        "you": {"role": who.viewer.role, "character": who.viewer.character},
+    }
 
 
 @router.post("/c/{campaign_id}/roll", responses=ERRORS)
@@ -123,9 +123,59 @@ def advise(who: CampaignOf, asked: OddsAsk) -> Json:
 
 @router.get("/c/{campaign_id}/journal", responses=ERRORS)
 def journal(store: StoreDep, who: CampaignOf) -> Json:
-    """The journal as this session may read it (hidden rolls sealed for all but the GM)."""
+    """The journal as this session may read it (as `jdr journal show NAME --json`; hidden rolls
+    sealed for all but the GM)."""
     entries = table.journal(store, who.viewer, who.campaign)
-    return {"campaign": who.campaign.name, "entries": [e.to_json() for e in entries]}
+    epochs = store.epochs(who.campaign.id)
+    commitment = epochs[-1].commitment if epochs else None
+    said = table.summaries(who.campaign, entries)
+    return journal_show_json(who.campaign.name, commitment, entries, said)
+
+
+class CommandCreate(BaseModel):
+    """A fight command, as `jdr fight act FIGHT ACTOR COMMAND key=value …`."""
+
+    actor: str = Field(max_length=200)
+    command: str = Field(max_length=100)
+    keys: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
+
+
+@router.get("/c/{campaign_id}/fights/{fight_id}", responses=ERRORS)
+def fight(store: StoreDep, who: CampaignOf, fight_id: int) -> Json:
+    """A fight (as `jdr fight show FIGHT --json`): its public state, in words, and who may
+    play what now."""
+    page = table.fight_page(store, who.viewer, who.campaign, fight_id)
+    record = table.fight_in(store, who.viewer, who.campaign, fight_id)
+    return {
+        "fight": fight_id,
+        "campaign": who.campaign.name,
+        "system": who.campaign.system,
+        "participants": page.participants,
+        "version": record.version,
+        "status": record.status,
+        "view": {"status": page.view.status, "fighters": list(page.view.fighters)},
+        "legal_commands": sorted({c for legal in page.awaited.values() for c in legal}),
+        "awaited": page.awaited,
+        "narration": [line for chapter in page.log for line in chapter.lines()],
+    }
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}", responses=ERRORS)
+def fight_act(store: StoreDep, who: CampaignOf, fight_id: int, asked: CommandCreate) -> Json:
+    """Play a command (as `jdr fight act … --json`): what it did, told."""
+    from jdr.fights.sealed import public
+
+    played = table.play(
+        store, who.viewer, who.campaign, fight_id, asked.actor, asked.command, asked.keys
+    )
+    acted = played.acted
+    return {
+        "fight": fight_id,
+        "command": played.command,
+        "events": public(acted.events),
+        "version": acted.version,
+        "journal": journal_json(who.campaign.name, acted.entry) if acted.entry else None,
+    }
 
 
 @router.get("/c/{campaign_id}/journal/export", responses=ERRORS)
