@@ -196,6 +196,11 @@ def test_pu_3_hidden_gm_rolls_reach_players_only_after_disclosure(
     replay = player.api(f"/api/c/{table['id']}/roll", {**ATTACK, "action_id": "embuscade"})
     assert replay.status_code in (403, 409) and str(faces) not in replay.text
     assert "hidden roll" in player.client.get(f"/c/{table['id']}").text
+    same = {**ATTACK, "actor": "Kaito", "hidden": True, "action_id": "piège"}
+    assert gm.api(f"/api/c/{table['id']}/roll", same).status_code == 200
+    mine = {**ATTACK, "action_id": "piège"}  # the very roll the GM made for Kaito, hidden
+    asked = player.api(f"/api/c/{table['id']}/roll", mine)
+    assert asked.status_code == 403 and '"faces"' not in asked.text
     store.disclose(table["id"])
     opened = player.client.get(f"/api/c/{table['id']}/journal").json()["entries"][0]
     assert opened["context"]["action_id"] == "embuscade"
@@ -273,7 +278,9 @@ def test_pages_speak_french_by_accept_language_and_by_the_switch(
     assert '<html lang="fr">' in french.text and "Personnages" in french.text
     gm.client.get("/lang/fr?next=/")
     assert '<html lang="fr">' in gm.client.get(f"/c/{table['id']}").text
-    gm.client.get("/lang/en?next=//evil.example")
+    for elsewhere in ("//evil.example", "/\\evil.example", "https://evil.example"):
+        moved = gm.client.get(f"/lang/en?next={elsewhere}", follow_redirects=False)
+        assert moved.headers["location"] == "/"
     assert "Characters" in gm.client.get(f"/c/{table['id']}").text
     assert gm.client.get("/lang/de").status_code == 422
 

@@ -117,6 +117,11 @@ def _roll_with_odds(page: Any, name: str) -> str:
     page.wait_for_selector("#odds table.outcomes")
     assert "15.00 %" in page.inner_text("#odds")
     assert page.locator("#odds svg rect").count() >= 2
+    page.fill("input[name=willpower]", "200")
+    page.click("#roll")
+    page.wait_for_selector("#result .error")  # refused in place, in the CLI's words
+    assert "0..99" in page.inner_text("#result")
+    page.fill("input[name=willpower]", "10")
     page.click("#roll")
     page.wait_for_selector("#result .explanation")
     _shot(page, name)

@@ -60,7 +60,8 @@ def home(request: Request, store: StoreDep) -> Response:
 def switch_language(code: str, next: str = "/") -> Response:
     if code not in LANGUAGES:
         raise InputError("lang", code, ", ".join(LANGUAGES))
-    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    local = next.startswith("/") and not next.startswith("//") and "\\" not in next
+    target = next if local else "/"  # never another site (`//host`, `/\\host`)
     response = RedirectResponse(target, status_code=303)
     response.set_cookie(LANG_COOKIE, code, max_age=365 * 86400, samesite="lax", path="/")
     return response
