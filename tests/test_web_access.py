@@ -201,7 +201,9 @@ def test_pu_3_hidden_gm_rolls_reach_players_only_after_disclosure(
     mine = {**ATTACK, "action_id": "piège"}  # the very roll the GM made for Kaito, hidden
     asked = player.api(f"/api/c/{table['id']}/roll", mine)
     assert asked.status_code == 403 and '"faces"' not in asked.text
-    store.disclose(table["id"])
+    assert player.post(f"/c/{table['id']}/journal/disclose").status_code == 403
+    assert 'id="disclose"' in gm.client.get(f"/c/{table['id']}/journal").text
+    assert gm.post(f"/c/{table['id']}/journal/disclose").status_code == 303
     opened = player.client.get(f"/api/c/{table['id']}/journal").json()["entries"][0]
     assert opened["context"]["action_id"] == "embuscade"
 
@@ -428,3 +430,60 @@ def test_ps_1_a_passion_player_sees_the_advisors_ranking_beside_the_odds(app: An
     )
     assert "Chances exactes" in french.text and "réussite" in french.text
     assert "13,84 %" in french.text
+
+
+def test_the_gm_revokes_an_invite_in_the_browser_and_it_opens_nothing(
+    app: Any, table: dict[str, Any]
+) -> None:
+    from jdr import access
+
+    store: Store = table["store"]
+    gm = join(app, store, table["id"], "gm")
+    made = access.invite(store, table["id"], "spectator")
+    path = f"/c/{table['id']}/invites/{made.id}/revoke"
+    assert gm.post(path).status_code == 303
+    assert gm.post(path).status_code == 404  # already revoked
+    assert TestClient(app).post(f"/invite/{made.token}").status_code == 403
+    page = gm.client.get(f"/c/{table['id']}").text
+    assert "revoked" in page
+
+
+def test_jdr_campaign_invite_prints_a_link_that_opens_once(
+    app: Any, table: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli_run import answer, run_json
+
+    store: Store = table["store"]
+    name = store.campaign_by_id(table["id"]).name
+    db = str(store.engine.url)
+    made = answer(
+        capsys,
+        "campaign",
+        "invite",
+        name,
+        "--role",
+        "player",
+        "--character",
+        "kaito",
+        "--expires",
+        "2h",
+        "--url",
+        "https://table.example/",
+        "--db",
+        db,
+    )["invite"]
+    assert made["character"] == "Kaito" and made["role"] == "player"
+    token = made["link"].removeprefix("https://table.example/invite/")
+    assert TestClient(app).post(f"/invite/{token}", follow_redirects=False).status_code == 303
+    code, refused = run_json(capsys, "campaign", "invite", name, "--role", "king", "--db", db)
+    assert code == 2 and refused["error"]["field"] == "--role"
+    assert refused["error"]["allowed"] == "gm, player, spectator"
+    code, refused = run_json(
+        capsys, "campaign", "invite", name, "--role", "gm", "--expires", "3y", "--db", db
+    )
+    assert code == 2 and refused["error"]["field"] == "--expires"
+    code, refused = run_json(capsys, "campaign", "revoke", name, "99", "--db", db)
+    assert code == 2 and refused["error"]["field"] == "ID"
+    other = answer(capsys, "campaign", "invite", name, "--role", "spectator", "--db", db)
+    revoked = answer(capsys, "campaign", "revoke", name, str(other["invite"]["id"]), "--db", db)
+    assert revoked == {"revoked": other["invite"]["id"], "campaign": name}

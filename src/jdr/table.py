@@ -287,3 +287,10 @@ def luck(store: Store, viewer: Viewer, campaign: Campaign) -> list[Any]:
     system = system_of(campaign)
     scoring = getattr(system, "luck", None) or face_luck
     return audit(verifiable_rolls(public_entries(store, campaign)), scoring)
+
+
+def disclose(store: Store, viewer: Viewer, campaign: Campaign) -> list[int]:
+    """The GM makes every hidden roll public (`jdr journal disclose NAME`): their seqs."""
+    viewer.require_campaign(campaign.id)
+    viewer.require_gm("disclose")
+    return store.disclose(campaign.id, None)

@@ -381,3 +381,9 @@ def luck_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
 
     report = table.luck(store, who.viewer, who.campaign)
     return _page(request, "luck.html", **_signed_context(who), bars=luck_bars(report))
+
+
+@router.post("/c/{campaign_id}/journal/disclose")
+def journal_disclose(store: StoreDep, who: CampaignOf) -> Response:
+    table.disclose(store, who.viewer, who.campaign)
+    return RedirectResponse(f"/c/{who.campaign.id}/journal", status_code=303)
