@@ -1,6 +1,7 @@
 """Issue 19, who may do what at the web table: every refusal, on SQLite and PostgreSQL.
 
-Rules read: PU-3 (an attack's damage by rank) only through the Plus Ultra attack the players roll.
+Rules touched: PU-4 (the Plus Ultra attack the players roll and play), PU-2 (a sheet's points),
+PS-1 (a Passion action roll, for the advisor).
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def test_every_state_change_needs_the_csrf_token_and_this_origin(
     assert gm.post(path, data={"role": "spectator"}).status_code == 200
 
 
-def test_a_player_acts_only_for_their_own_character(app: Any, table: dict[str, Any]) -> None:
+def test_pu_4_a_player_rolls_only_for_their_own_character(app: Any, table: dict[str, Any]) -> None:
     player = join(app, table["store"], table["id"], "player", "Kaito")
     refused = player.api(f"/api/c/{table['id']}/roll", {**ATTACK, "actor": "Aiko"})
     assert refused.status_code == 403 and error_of(refused)["field"] == "actor"
@@ -178,7 +179,7 @@ def test_not_signed_in_is_refused_with_the_error_shape(app: Any, table: dict[str
     assert client.get(f"/c/{table['id']}").status_code == 401
 
 
-def test_pu_3_hidden_gm_rolls_reach_players_only_after_disclosure(
+def test_pu_4_hidden_gm_rolls_reach_players_only_after_disclosure(
     app: Any, table: dict[str, Any]
 ) -> None:
     store: Store = table["store"]
@@ -231,7 +232,7 @@ def test_security_headers_on_every_answer(app: Any, table: dict[str, Any]) -> No
         assert answer.headers["referrer-policy"] == "same-origin"
 
 
-def test_bad_input_is_the_cli_error_shape_never_a_500(app: Any, table: dict[str, Any]) -> None:
+def test_pu_4_bad_input_is_the_cli_error_shape_never_a_500(app: Any, table: dict[str, Any]) -> None:
     gm = join(app, table["store"], table["id"], "gm")
     bad = gm.api(f"/api/c/{table['id']}/roll", {"action": "attack", "params": {"willpower": "x"}})
     assert bad.status_code == 422
@@ -262,7 +263,9 @@ def test_bad_input_is_the_cli_error_shape_never_a_500(app: Any, table: dict[str,
     assert gone.status_code == 404 and error_of(gone)["field"] == "path"
 
 
-def test_names_typed_by_players_are_text_on_every_page(app: Any, table: dict[str, Any]) -> None:
+def test_pu_4_names_typed_by_players_are_text_on_every_page(
+    app: Any, table: dict[str, Any]
+) -> None:
     gm = join(app, table["store"], table["id"], "gm")
     evil = "<img src=x onerror=alert(1)>"
     rolled = gm.api(f"/api/c/{table['id']}/roll", {**ATTACK, "actor": evil, "client_seed": evil})
@@ -287,7 +290,7 @@ def test_pages_speak_french_by_accept_language_and_by_the_switch(
     assert gm.client.get("/lang/de").status_code == 422
 
 
-def test_roll_page_shows_exact_odds_beside_the_form(app: Any, table: dict[str, Any]) -> None:
+def test_pu_4_roll_page_shows_exact_odds_beside_the_form(app: Any, table: dict[str, Any]) -> None:
     player = join(app, table["store"], table["id"], "player", "Kaito")
     form = player.client.get(f"/c/{table['id']}/roll?action=attack")
     assert 'name="willpower"' in form.text and 'hx-get="/c/' in form.text
@@ -404,7 +407,9 @@ def test_pu_2_a_sheet_is_edited_with_its_problems_in_place_by_its_player_only(
     )
 
 
-def test_the_luck_audit_is_drawn_from_the_public_journal(app: Any, table: dict[str, Any]) -> None:
+def test_pu_4_the_luck_audit_is_drawn_from_the_public_journal(
+    app: Any, table: dict[str, Any]
+) -> None:
     store: Store = table["store"]
     gm = join(app, store, table["id"], "gm")
     player = join(app, store, table["id"], "player", "Kaito")

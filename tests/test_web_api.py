@@ -77,7 +77,7 @@ def seat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     store.close()
 
 
-def test_the_api_answers_every_body_without_a_500_in_its_schema(seat: Any) -> None:
+def test_pu_4_the_api_answers_every_body_without_a_500_in_its_schema(seat: Any) -> None:
     _app, gm, campaign, fight = seat
     document = gm.client.get("/api/openapi.json").json()
     schemas = document["components"]["schemas"]
@@ -152,7 +152,7 @@ def test_jdr_serve_prints_a_host_link_that_opens_in_a_real_server(tmp_path: Path
             server.wait(timeout=10)
 
 
-def test_the_api_answers_what_the_clis_json_prints(
+def test_pu_4_the_api_answers_what_the_clis_json_prints(
     seat: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from cli_run import answer
