@@ -209,12 +209,22 @@ def test_pu_4_hidden_gm_rolls_reach_players_only_after_disclosure(
     assert opened["context"]["action_id"] == "embuscade"
 
 
-def test_the_open_seed_is_never_exported_before_it_is_revealed(
+def test_pu_4_the_open_seed_is_never_exported_before_the_gm_reveals_it(
     app: Any, table: dict[str, Any]
 ) -> None:
     gm = join(app, table["store"], table["id"], "gm")
+    player = join(app, table["store"], table["id"], "player", "Kaito")
     export = gm.client.get(f"/c/{table['id']}/journal/export").json()
     assert export["epochs"][0]["seed"] is None and export["epochs"][0]["commitment"]
+    assert gm.api(f"/api/c/{table['id']}/roll", {**ATTACK, "hidden": True}).status_code == 200
+    assert player.post(f"/c/{table['id']}/journal/reveal").status_code == 403
+    refused = gm.post(f"/c/{table['id']}/journal/reveal")
+    assert refused.status_code == 409 and "hidden rolls not disclosed yet" in refused.text
+    assert gm.client.get(f"/c/{table['id']}/journal/export").json()["epochs"][0]["seed"] is None
+    assert gm.post(f"/c/{table['id']}/journal/disclose").status_code == 303
+    assert gm.post(f"/c/{table['id']}/journal/reveal").status_code == 303
+    epochs = player.client.get(f"/c/{table['id']}/journal/export").json()["epochs"]
+    assert len(epochs[0]["seed"]) == 64 and epochs[1]["seed"] is None
 
 
 def test_security_headers_on_every_answer(app: Any, table: dict[str, Any]) -> None:

@@ -294,3 +294,12 @@ def disclose(store: Store, viewer: Viewer, campaign: Campaign) -> list[int]:
     viewer.require_campaign(campaign.id)
     viewer.require_gm("disclose")
     return store.disclose(campaign.id, None)
+
+
+def reveal(store: Store, viewer: Viewer, campaign: Campaign) -> int:
+    """The GM publishes the campaign's seed and commits to a new one (`jdr campaign reveal`);
+    refused while a hidden roll of the epoch is not disclosed. The revealed epoch's number."""
+    viewer.require_campaign(campaign.id)
+    viewer.require_gm("reveal")
+    revealed, _opened = store.reveal_epoch(campaign.id)
+    return revealed.number

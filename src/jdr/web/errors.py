@@ -27,6 +27,16 @@ class NotFoundError(InputError):
 
 
 _NOT_FOUND_PROBLEMS = {"no_campaign", "no_character", "no_fight", "no_revision"}
+_DATABASE_DOWN = {
+    "read_only",
+    "disk_full",
+    "unreachable",
+    "failed",
+    "newer_schema",
+    "older_schema",
+    "not_jdr",
+}
+"""The database cannot serve (503); every other store refusal is a conflict with its state (409)."""
 
 
 def status_of(error: JdrError) -> int:
@@ -44,7 +54,7 @@ def status_of(error: JdrError) -> int:
     if isinstance(error, StoreError):
         if error.problem in _NOT_FOUND_PROBLEMS:
             return 404
-        return 409 if "conflict" in error.problem or "gave_up" in error.problem else 503
+        return 503 if error.problem in _DATABASE_DOWN else 409
     if isinstance(error, RulesError):
         return 409
     return 422

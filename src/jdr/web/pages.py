@@ -387,3 +387,9 @@ def luck_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
 def journal_disclose(store: StoreDep, who: CampaignOf) -> Response:
     table.disclose(store, who.viewer, who.campaign)
     return RedirectResponse(f"/c/{who.campaign.id}/journal", status_code=303)
+
+
+@router.post("/c/{campaign_id}/journal/reveal")
+def journal_reveal(store: StoreDep, who: CampaignOf) -> Response:
+    table.reveal(store, who.viewer, who.campaign)
+    return RedirectResponse(f"/c/{who.campaign.id}/journal", status_code=303)
