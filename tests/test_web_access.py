@@ -502,3 +502,22 @@ def test_jdr_campaign_invite_prints_a_link_that_opens_once(
     other = answer(capsys, "campaign", "invite", name, "--role", "spectator", "--db", db)
     revoked = answer(capsys, "campaign", "revoke", name, str(other["invite"]["id"]), "--db", db)
     assert revoked == {"revoked": other["invite"]["id"], "campaign": name}
+
+
+def test_pu_4_a_player_rolls_from_their_own_sheet_with_its_odds(
+    app: Any, table: dict[str, Any]
+) -> None:
+    store: Store = table["store"]
+    hero, villain = _hero_and_villain(store, table["id"])
+    player = join(app, store, table["id"], "player", hero)
+    mine = {"action": "attack", "sheet": hero, "use_target": villain}
+    odds = player.client.get(f"/c/{table['id']}/odds", params=mine)
+    assert odds.status_code == 200 and 'class="outcomes"' in odds.text, odds.text
+    form = player.client.get(f"/c/{table['id']}/roll?action=attack").text
+    assert 'name="use_target"' in form and f'value="{hero}"' in form
+    rolled = player.post(f"/c/{table['id']}/roll", data=mine, headers={"hx-request": "true"})
+    assert rolled.status_code == 200 and "journal #" in rolled.text, rolled.text
+    entry = store.journal(table["id"])[-1].entry
+    assert entry["context"]["actor"] == hero and entry["context"]["params"]["willpower"] == 8
+    theirs = {"action": "attack", "sheet": villain, "use_target": hero}
+    assert player.post(f"/c/{table['id']}/roll", data=theirs).status_code == 403

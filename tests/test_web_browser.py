@@ -31,7 +31,7 @@ ROOT = Path(__file__).parents[1]
 ARTEFACTS = ROOT / "test-artefacts"
 EXAMPLES = ROOT / "src" / "jdr" / "systems" / "plus_ultra" / "examples"
 XSS = "<img src=x onerror=window.__xss=1>"
-TIMEOUT_MS = 15_000
+TIMEOUT_MS = 30_000  # a busy 2-core machine: generous, still bounded
 
 
 def _free_port() -> int:
@@ -216,6 +216,11 @@ def test_pu_4_a_table_in_the_browser_from_the_host_link_to_a_verified_journal(
             _shot(kaito, "10-journal-fr")
             for page in (gm, kaito, corbeau):
                 assert page.evaluate("window.__xss") is None
+        except BaseException:  # what each browser showed when it failed, for the artefacts
+            for number, context in enumerate(browser.contexts):
+                for page in context.pages:
+                    _shot(page, f"failure-{number}")
+            raise
         finally:
             browser.close()
     assert problems == []

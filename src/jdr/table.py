@@ -53,22 +53,70 @@ class RollAsked:
     hidden: bool = False
     action_id: str | None = None
     client_seed: str | None = None
+    sheet: str | None = None
+    """Roll from this character's sheet (`jdr roll … --sheet NAME`): it fills the parameters
+    not typed, and the roll writes back what it changes."""
+    uses: Mapping[str, Any] | None = None
+    """What to use of the sheet (a stat, a target …), as the sheet binding's model says."""
 
 
 def roll(store: Store, viewer: Viewer, campaign: Campaign, asked: RollAsked) -> Rolled:
     """Roll through the campaign's journal as `viewer` may (see the module's docstring)."""
-    from jdr.journal import service
-
     viewer.require_campaign(campaign.id)
     actor = viewer.require_actor(asked.actor)
     if asked.hidden and not viewer.is_gm:
         raise AccessError("hidden", True, _("the GM"), _("only the GM rolls hidden"))
     system = system_of(campaign)
     action = action_of(system, asked.action)
-    params = validate_params(action.params, asked.params)
     if asked.client_seed is not None and len(asked.client_seed) > 200:
         raise InputError("client_seed", asked.client_seed[:20] + "…", _("1 to 200 characters"))
-    rolled = service.roll(
+    if asked.sheet:
+        rolled = _roll_from_sheet(store, viewer, campaign, system, action, asked, actor)
+    else:
+        rolled = _roll_typed(store, campaign, system, action, asked, actor)
+    if rolled.replayed and not viewer.is_gm and not readable(store, campaign, rolled.entry):
+        raise AccessError(
+            "action_id", asked.action_id, _("an action id of yours"), _("a hidden roll")
+        )
+    return rolled
+
+
+def _roll_from_sheet(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    system: RuleSystem,
+    action: Action[Any],
+    asked: RollAsked,
+    actor: str | None,
+) -> Rolled:
+    from jdr.characters.rolls import roll as roll_sheet
+    from jdr.journal.service import Who
+
+    assert asked.sheet is not None
+    if not viewer.may_act_for(asked.sheet):
+        raise AccessError(
+            "sheet", asked.sheet, viewer.character or "-", _("a player rolls from their own sheet")
+        )
+    who = Who(actor, asked.action_id or None, asked.client_seed or None, asked.hidden)
+    found = roll_sheet(
+        store, campaign, system, action, asked.sheet, asked.params, asked.uses or {}, who
+    )
+    return found.rolled
+
+
+def _roll_typed(
+    store: Store,
+    campaign: Campaign,
+    system: RuleSystem,
+    action: Action[Any],
+    asked: RollAsked,
+    actor: str | None,
+) -> Rolled:
+    from jdr.journal import service
+
+    params = validate_params(action.params, asked.params)
+    return service.roll(
         store,
         campaign,
         system,
@@ -79,11 +127,6 @@ def roll(store: Store, viewer: Viewer, campaign: Campaign, asked: RollAsked) -> 
         client_seed=asked.client_seed or None,
         hidden=asked.hidden,
     )
-    if rolled.replayed and not viewer.is_gm and not readable(store, campaign, rolled.entry):
-        raise AccessError(
-            "action_id", asked.action_id, _("an action id of yours"), _("a hidden roll")
-        )
-    return rolled
 
 
 def readable(store: Store, campaign: Campaign, entry: Entry) -> bool:
@@ -93,11 +136,31 @@ def readable(store: Store, campaign: Campaign, entry: Entry) -> bool:
     return any(row.seq == entry.seq and row.disclosed for row in store.journal(campaign.id))
 
 
-def odds(campaign: Campaign, action_name: str, raw: Mapping[str, Any]) -> tuple[Any, Any, Any]:
-    """The exact odds of an action with the parameters typed so far: (action, params, odds)."""
+def sheet_uses(system: RuleSystem, action: Action[Any]) -> Any:
+    """The model of what an action may use of a sheet (None: it cannot roll from one)."""
+    binding = (getattr(system, "sheet_rolls", {}) or {}).get(action.name)
+    return binding.uses if binding is not None else None
+
+
+def odds(
+    campaign: Campaign,
+    action_name: str,
+    raw: Mapping[str, Any],
+    store: Store | None = None,
+    sheet: str | None = None,
+    uses: Mapping[str, Any] | None = None,
+) -> tuple[Any, Any, Any]:
+    """The exact odds of an action with the parameters typed so far, and those read from
+    `sheet` when given: (action, params, odds)."""
     system = system_of(campaign)
     action = action_of(system, action_name, "odds")
-    params = validate_params(action.params, raw)
+    if sheet and store is not None:
+        from jdr.characters.rolls import bind
+
+        bound = bind(store, campaign, system, action.name, action.params, sheet, raw, uses or {})
+        params = bound.params
+    else:
+        params = validate_params(action.params, raw)
     assert action.odds is not None
     return action, params, action.odds(params, False)
 

@@ -191,7 +191,9 @@ def _roll_context(
     system = table.system_of(who.campaign)
     chosen = table.action_of(system, action) if action else next(iter(system.actions.values()))
     skip = frozenset({"recap"})
+    uses = table.sheet_uses(system, chosen)
     return {
+        "uses_fields": fields_of(uses) if uses is not None else None,
         **_signed_context(who),
         "system": system,
         "action": chosen,
@@ -202,6 +204,16 @@ def _roll_context(
     }
 
 
+def _sheet_of(form: dict[str, Any], uses: Any) -> tuple[str | None, dict[str, Any]]:
+    """The sheet a roll is made from (the form's `sheet`, empty for none) and what it uses of
+    it (the binding's fields, prefixed `use_` in the form: `use_target`)."""
+    sheet = str(form.get("sheet") or "").strip() or None
+    if sheet is None or uses is None:
+        return None, {}
+    given = {name[4:]: value for name, value in form.items() if name.startswith("use_")}
+    return sheet, raw_of(uses, given)
+
+
 @router.get("/c/{campaign_id}/roll")
 def roll_page(
     request: Request, store: StoreDep, who: CampaignOf, action: str | None = None
@@ -210,7 +222,7 @@ def roll_page(
 
 
 @router.get("/c/{campaign_id}/odds")
-def odds_partial(request: Request, who: CampaignOf, action: str) -> Response:
+def odds_partial(request: Request, store: StoreDep, who: CampaignOf, action: str) -> Response:
     """The exact odds beside the roll form, recomputed as the player changes it (HTMX). An
     unfinished form shows what is missing instead, in place."""
     system = table.system_of(who.campaign)
@@ -220,7 +232,9 @@ def odds_partial(request: Request, who: CampaignOf, action: str) -> Response:
     if chosen.odds is None:
         return _page(request, "_odds.html", **context, none=True)
     try:
-        _action, _params, found = table.odds(who.campaign, chosen.name, raw_of(chosen.params, form))
+        sheet, uses = _sheet_of(form, table.sheet_uses(system, chosen))
+        raw = raw_of(chosen.params, form)
+        found = table.odds(who.campaign, chosen.name, raw, store, sheet, uses)[2]
         context.update(odds=found, bars=svg_bars(found.distribution))
         if chosen.advise is not None:
             raw = raw_of(chosen.advise.params, form)
@@ -239,7 +253,10 @@ async def roll_submit(request: Request, store: StoreDep, who: CampaignOf) -> Res
     form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
     system = table.system_of(who.campaign)
     chosen = table.action_of(system, form.get("action"))
+    sheet, uses = _sheet_of(form, table.sheet_uses(system, chosen))
     asked = table.RollAsked(
+        sheet=sheet,
+        uses=uses,
         action=chosen.name,
         params=raw_of(chosen.params, form),
         actor=form.get("actor") or None,
