@@ -521,3 +521,20 @@ def test_pu_4_a_player_rolls_from_their_own_sheet_with_its_odds(
     assert entry["context"]["actor"] == hero and entry["context"]["params"]["willpower"] == 8
     theirs = {"action": "attack", "sheet": villain, "use_target": hero}
     assert player.post(f"/c/{table['id']}/roll", data=theirs).status_code == 403
+
+
+def test_a_failing_database_is_a_503_in_the_error_shape_never_a_500(tmp_path: Any) -> None:
+    from sqlalchemy import text
+
+    app = create_app(f"sqlite:///{tmp_path / 'jdr.db'}", host_token=HOST)
+    try:
+        store: Store = app.state.store
+        with store.engine.begin() as conn:
+            conn.execute(text("DROP TABLE web_sessions"))
+        client = TestClient(app)
+        client.cookies.set("jdr_session", "s" * 43)
+        answer = client.get("/api/c/1")
+        assert answer.status_code == 503 and error_of(answer)["code"] == "store"
+        assert "Traceback" not in answer.text
+    finally:
+        app.state.store.close()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Engine, select, update
 
@@ -55,6 +56,9 @@ class Access:
 
     engine: Engine
 
+    def _translated(self) -> Any:  # `Store`'s: a driver's error becomes a `StoreError`
+        raise NotImplementedError
+
     def add_invite(
         self,
         campaign_id: int,
@@ -71,13 +75,13 @@ class Access:
             "created": now(),
             "expires": expires,
         }
-        with self.engine.begin() as conn:
+        with self._translated(), self.engine.begin() as conn:
             return insert_row(conn, invites, row)
 
     def invites(self, campaign_id: int) -> list[Invite]:
         columns = [invites.c[name] for name in Invite.__dataclass_fields__]
         query = select(*columns).where(invites.c.campaign_id == campaign_id)
-        with self.engine.connect() as conn:
+        with self._translated(), self.engine.connect() as conn:
             rows = conn.execute(query.order_by(invites.c.id)).all()
         return [Invite(**row._asdict()) for row in rows]
 
@@ -89,7 +93,7 @@ class Access:
             .where(invites.c.used.is_(None), invites.c.revoked.is_(None))
             .values(revoked=now())
         )
-        with self.engine.begin() as conn:
+        with self._translated(), self.engine.begin() as conn:
             return conn.execute(query).rowcount == 1
 
     def redeem_invite(
@@ -98,7 +102,7 @@ class Access:
         """Use the invite `token_hash` names and start a session; None if no such invite is
         usable (unknown, used, revoked or expired: the caller does not learn which)."""
         at = now()
-        with self.engine.begin() as conn:
+        with self._translated(), self.engine.begin() as conn:
             found = conn.execute(
                 update(invites)
                 .where(invites.c.token_hash == token_hash, invites.c.used.is_(None))
@@ -143,7 +147,7 @@ class Access:
             "created": now(),
             "expires": expires,
         }
-        with self.engine.begin() as conn:
+        with self._translated(), self.engine.begin() as conn:
             session_id = insert_row(conn, web_sessions, row)
         return WebSession(session_id, campaign_id, role, character_id, expires)
 
@@ -160,7 +164,7 @@ class Access:
             web_sessions.c.revoked.is_(None),
             web_sessions.c.expires > now(),
         )
-        with self.engine.connect() as conn:
+        with self._translated(), self.engine.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else WebSession(**row._asdict())
 
@@ -170,5 +174,5 @@ class Access:
             .where(web_sessions.c.token_hash == session_hash, web_sessions.c.revoked.is_(None))
             .values(revoked=now())
         )
-        with self.engine.begin() as conn:
+        with self._translated(), self.engine.begin() as conn:
             conn.execute(query)
