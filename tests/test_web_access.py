@@ -521,6 +521,9 @@ def test_pu_4_a_player_rolls_from_their_own_sheet_with_its_odds(
     assert entry["context"]["actor"] == hero and entry["context"]["params"]["willpower"] == 8
     theirs = {"action": "attack", "sheet": villain, "use_target": hero}
     assert player.post(f"/c/{table['id']}/roll", data=theirs).status_code == 403
+    gm = join(app, store, table["id"], "gm")
+    hidden = gm.post(f"/c/{table['id']}/roll", data={**theirs, "hidden": "on"})
+    assert hidden.status_code == 422 and "changes sheets everyone reads" in hidden.text
 
 
 def test_a_failing_database_is_a_503_in_the_error_shape_never_a_500(tmp_path: Any) -> None:

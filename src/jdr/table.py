@@ -94,6 +94,13 @@ def _roll_from_sheet(
     from jdr.journal.service import Who
 
     assert asked.sheet is not None
+    if asked.hidden:  # what it writes on the sheets would show it to every seat at once
+        raise InputError(
+            "hidden",
+            True,
+            _("a hidden roll without a sheet, or a public roll from a sheet"),
+            _("a roll from a sheet changes sheets everyone reads"),
+        )
     if not viewer.may_act_for(asked.sheet):
         raise AccessError(
             "sheet", asked.sheet, viewer.character or "-", _("a player rolls from their own sheet")
