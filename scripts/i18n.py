@@ -43,7 +43,9 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 def extract() -> Catalog:
     catalog = Catalog(project="jdr", charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
-        str(SOURCE), method_map=[("**.py", "python")], keywords=KEYWORDS
+        str(SOURCE),
+        method_map=[("**.py", "python"), ("web/templates/**.html", "jinja2.ext:babel_extract")],
+        keywords=KEYWORDS,
     ):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return catalog

@@ -201,11 +201,9 @@ def run_roll(
 def record_json(
     system: RuleSystem, action: Action[Any], params: Any, record: Any, explanation: str
 ) -> dict[str, Any]:
-    payload = _payload(system, action, params)
-    payload.update(faces=list(record.faces), outcome=record.outcome)
-    _add(payload, {**record.totals, **record.details})
-    payload["explanation"] = explanation
-    return payload
+    from jdr.answers import record_json as answer
+
+    return answer(system, action, params, record, explanation)
 
 
 def journal_footer(params: Any, rolled: Any) -> list[str]:
@@ -230,14 +228,9 @@ def run_odds(
     exact_notice(common.exact)
     odds = action.odds(params, common.exact)
     if common.json:
-        payload = _payload(system, action, params)
-        payload["outcomes"] = jsonable(dict(odds.outcomes), common.exact)
-        if odds.mean is not None:
-            payload["mean"] = jsonable(odds.mean, common.exact)
-        payload["distribution"] = jsonable([list(row) for row in odds.distribution], common.exact)
-        if odds.label:
-            payload["distribution_of"] = odds.label
-        _add(payload, odds.extra, common.exact)
+        from jdr.answers import odds_json
+
+        payload = odds_json(system, action, params, odds, common.exact)
         if source is not None:
             payload["sheet"] = sheet_json(source)
         emit_json(payload)

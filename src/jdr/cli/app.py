@@ -363,6 +363,36 @@ def build_app() -> typer.Typer:
             journal=journal,
         )
 
+    @app.command(
+        "serve",
+        help=_("Serve the web table: campaigns, rolls with odds, journal, in a browser."),
+    )
+    def serve_command(
+        host: Annotated[
+            str, typer.Option("--host", metavar="ADDRESS", help=_("Address to listen on."))
+        ] = "127.0.0.1",
+        port: Annotated[
+            int, typer.Option("--port", metavar="PORT", min=1, max=65535, help=_("Port."))
+        ] = 8000,
+        url: Annotated[
+            str | None,
+            typer.Option(
+                "--url", metavar="URL", help=_("The address players reach (behind a proxy).")
+            ),
+        ] = None,
+        db: Annotated[
+            str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
+        ] = None,
+        lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
+    ) -> None:
+        try:
+            from jdr.web.app import serve
+        except ImportError as missing:
+            raise InputError(
+                "serve", str(missing.name), "pip install 'jdr[web]'", _("the web extra is missing")
+            ) from None
+        serve(host, port, db, url)
+
     @app.command("demo", help=_("Show what jdr does, on a few real rolls and odds."))
     def demo_command(
         lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
@@ -467,24 +497,14 @@ def _complete(lang: str | None) -> int:
 
 
 def _fail(error: JdrError, want_json: bool) -> int:
-    from jdr.cli.render import emit_json, jsonable
+    from jdr.cli.render import emit_json
 
     message = elide(error.message())
     sys.stderr.write(_("jdr: error: {message}").format(message=message) + "\n")
     if want_json:
-        payload: dict[str, Any] = {"code": error.code, "message": message}
-        if isinstance(error, InputError):
-            payload.update(field=error.field, value=jsonable(error.value), allowed=error.allowed)
-        payload.update(error.extra or {})
-        problems = getattr(error, "problems", None)  # a sheet's or a model's, one per problem
-        if problems:
-            payload["problems"] = [
-                {"field": p.field, "value": jsonable(p.value), "allowed": p.allowed}
-                | {"reason": p.reason, "message": p.message()}
-                for p in problems
-            ]
-        if getattr(error, "suggestion", None) is not None:
-            payload["suggestion"] = error.suggestion  # type: ignore[attr-defined]
+        from jdr.answers import error_json
+
+        payload = error_json(error)
         emit_json({"error": payload})
     return 2
 

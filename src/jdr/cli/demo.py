@@ -76,3 +76,9 @@ def demo() -> None:
             " jdr journal --help."
         )
     )
+    out.print(
+        _(
+            "The web table: jdr serve (with the web extra, pip install 'jdr[web]'), then open the"
+            " host link it prints to create a campaign and invite the players."
+        )
+    )

@@ -119,21 +119,10 @@ def showing_original(campaign: str, as_json: bool) -> "Iterator[None]":
 
 
 def journal_json(campaign: str, entry: "Entry", replayed: bool = False) -> Json:
-    """The `journal` key of a roll's or a fight action's JSON answer."""
-    from jdr.journal.entries import short
+    """The `journal` key of a roll's or a fight action's JSON answer (`jdr.answers`)."""
+    from jdr.answers import journal_json as answer
 
-    context = entry.context or {}
-    return {
-        "campaign": campaign,
-        "seq": entry.seq,
-        "hash": entry.hash,
-        "short": short(entry.hash),
-        "commitment": entry.commitment,
-        "action_id": context.get("action_id"),
-        "source": (entry.dice or {}).get("source"),
-        "hidden": entry.hidden,
-        "replayed": replayed,
-    }
+    return answer(campaign, entry, replayed)
 
 
 def journal_lines(entry: "Entry", replayed: bool = False) -> list[str]:
@@ -315,14 +304,10 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
     if last is not None:
         entries = entries[-last:]
     if json:
-        emit_json(
-            {
-                "campaign": name,
-                "commitment": epochs[-1].commitment if epochs else None,
-                "entries": [e.to_json() for e in entries],
-                "summaries": {str(e.seq): said[e.seq] for e in entries if e.seq in said},
-            }
-        )
+        from jdr.answers import journal_show_json
+
+        commitment = epochs[-1].commitment if epochs else None
+        emit_json(journal_show_json(name, commitment, entries, said))
         return
     out = console()
     if epochs:
@@ -397,8 +382,7 @@ def _result_text(result: Json) -> str:
 
 def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:
     from jdr.cli.render import exact_notice, jsonable
-    from jdr.journal.entries import rollers
-    from jdr.journal.luck import audit, face_luck
+    from jdr.journal.luck import audit, face_luck, verifiable_rolls
     from jdr.journal.service import public_entries
     from jdr.systems import default_registry
 
@@ -407,12 +391,7 @@ def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool)
         entries = public_entries(store, campaign)
     system = default_registry().get(campaign.system)
     luck = getattr(system, "luck", None) or face_luck
-    rolls = [
-        (who if who is not None else "-", dice)
-        for entry in entries
-        if entry.disclosed and (entry.dice or {}).get("source") == "derived"
-        for who, dice in rollers(entry)
-    ]
+    rolls = verifiable_rolls(entries)
     exact_notice(exact)
     report = audit(rolls, luck, actor, exact)
     if json:

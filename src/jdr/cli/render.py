@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from jdr.answers import fraction_text, jsonable, probability_json
 from jdr.i18n import _, ngettext
 from jdr.numbers import decimal, percent
 
@@ -56,41 +57,6 @@ def console() -> Console:
     user's text in it, `jdr.markup`): a name like `[/bold]` in a table cell is text, and
     `:smile:` is not turned into an emoji."""
     return _Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
-
-
-def fraction_text(value: Fraction) -> str:
-    """`"a/b"`, however many digits: exact odds of long chains have denominators past Python's
-    4,300-digit default for printing an integer (a guard against parsing, not printing).
-
-    >>> fraction_text(Fraction(1, 10**5000))[:8], len(fraction_text(Fraction(1, 10**5000)))
-    ('1/100000', 5003)
-    """
-    limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        return f"{value.numerator}/{value.denominator}"
-    finally:
-        sys.set_int_max_str_digits(limit)
-
-
-def probability_json(value: Any, exact: bool) -> Any:
-    """A probability for JSON: a float, or `"a/b"` in exact mode."""
-    if isinstance(value, Fraction):
-        return fraction_text(value) if exact else float(value)
-    if isinstance(value, float) and exact:
-        return str(Fraction(value).limit_denominator())
-    return value
-
-
-def jsonable(value: Any, exact: bool = False) -> Any:
-    """Make core values JSON-ready: tuples to lists, Fractions to floats or `"a/b"`."""
-    if isinstance(value, Fraction | float):
-        return probability_json(value, exact)
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v, exact) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(v, exact) for v in value]
-    return value
 
 
 def emit_json(payload: Mapping[str, Any]) -> None:

@@ -16,6 +16,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from jdr.answers import campaign_json as _campaign_json
+from jdr.answers import character_json as _character_json
+from jdr.answers import fights_json
+from jdr.answers import seed_json as _seed_json
 from jdr.cli import complete
 from jdr.cli.render import console, emit_json
 from jdr.cli.sheet_files import add_example_command, validate_file
@@ -31,7 +35,7 @@ from jdr.i18n import N_, _
 from jdr.toml_write import to_toml
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and pydantic load only when a command runs
-    from jdr.store import Campaign, Character, Epoch, Store
+    from jdr.store import Campaign, Character, Epoch
     from jdr.systems.protocol import RuleSystem
 
 __all__ = ["build_campaign", "build_db", "build_sheet", "to_toml", "validate_file"]
@@ -85,7 +89,7 @@ def build_db() -> typer.Typer:
 
 
 def build_campaign() -> typer.Typer:
-    """`jdr campaign new|list|show|reveal`."""
+    """`jdr campaign new|list|show|rm|reveal|invite|revoke`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -164,7 +168,7 @@ def build_campaign() -> typer.Typer:
         with opened(db) as store:
             campaign = store.campaign(name)
             characters = store.characters(campaign.id)
-            fights = _fights(store, campaign.id)
+            fights = fights_json(store, campaign.id)
             store.epoch(campaign.id)  # a campaign from before the journal gets its seed now
             epochs = store.epochs(campaign.id)
         if json:
@@ -202,6 +206,10 @@ def build_campaign() -> typer.Typer:
         lang: lang_option = None,
     ) -> None:
         _remove_campaign(name, yes, db, json)
+
+    from jdr.cli.invite_commands import add_invite_commands
+
+    add_invite_commands(app)
 
     @app.command(
         "reveal",
@@ -257,19 +265,6 @@ def _remove_campaign(name: str, yes: bool, db: str | None, json: bool) -> None:
         emit_json({"removed": campaign.name, "characters": characters, "fights": fights})
         return
     console().print(_("campaign {name} removed").format(name=campaign.name), markup=False)
-
-
-def _seed_json(epochs: "list[Epoch]") -> Json:
-    """The open epoch's commitment and the seeds already revealed."""
-    return {
-        "epoch": epochs[-1].number,
-        "commitment": epochs[-1].commitment,
-        "revealed": [
-            {"number": e.number, "seed": e.seed.hex(), "commitment": e.commitment}
-            for e in epochs
-            if e.revealed is not None
-        ],
-    }
 
 
 def _print_commitment(epochs: "list[Epoch]") -> None:
@@ -518,31 +513,7 @@ def _system(system_id: str) -> "RuleSystem":
 # --- reading the store (lists the Store API does not offer yet) ------------------------------
 
 
-def _fights(store: "Store", campaign_id: int) -> list[Json]:
-    return [
-        {"id": f.id, "participants": list(f.participants), "status": f.status, "version": f.version}
-        for f in store.fights(campaign_id)
-    ]
-
-
 # --- rendering -------------------------------------------------------------------------------
-
-
-def _campaign_json(campaign: "Campaign") -> Json:
-    return {
-        "id": campaign.id,
-        "name": campaign.name,
-        "system": campaign.system,
-        "settings": campaign.settings,
-        "created": campaign.created.isoformat(),
-    }
-
-
-def _character_json(character: "Character", sheet: bool = False) -> Json:
-    shown: Json = {"id": character.id, "name": character.name, "version": character.version}
-    if sheet:
-        shown["sheet"] = character.sheet
-    return shown
 
 
 def _shown(value: Any) -> str:

@@ -158,3 +158,17 @@ def _stat(dice: Sequence[tuple[int, int]], luck: Luck, exact: bool) -> Stat:
 def _clamp(p: Any) -> Any:
     """Float rounding never takes a probability out of [0, 1] (Fractions are exact already)."""
     return p if isinstance(p, Fraction) else min(1.0, max(0.0, float(p)))
+
+
+def verifiable_rolls(entries: Iterable[Any]) -> list[tuple[Any, list[tuple[int, int]]]]:
+    """The rolls a luck audit counts, as `(roller, [(size, face), …])`: the dice of readable
+    entries that derived from the campaign's seed (typed-in or seeded faces prove nothing), each
+    die counted for whom it was rolled."""
+    from jdr.journal.entries import rollers
+
+    return [
+        (who if who is not None else "-", dice)
+        for entry in entries
+        if entry.disclosed and (entry.dice or {}).get("source") == "derived"
+        for who, dice in rollers(entry)
+    ]

@@ -15,6 +15,10 @@ journal entry that records it; `characters.sheet` is the fold kept up to date in
 transaction, and `characters.version` its last revision. Every `SNAPSHOT_EVERY`-th revision also
 keeps the whole sheet (`snapshot`), so a sheet at any revision folds from at most that many.
 `fight_characters` says which revision of each stored fighter a fight started from.
+
+The web table (issue 19): `invites` are single-use links into one campaign with a role (and, for a
+player, a character); `web_sessions` are the browsers signed in through one. Both keep only the
+SHA-256 of their random token, never the token itself.
 """
 
 from __future__ import annotations
@@ -136,4 +140,36 @@ journal = Table(
     Column("entry", JSON, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     UniqueConstraint("campaign_id", "action_id"),
+)
+
+invites = Table(
+    "invites",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("role", String(16), nullable=False),
+    Column("character_id", ForeignKey("characters.id", ondelete="CASCADE"), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Column("used", DateTime(timezone=True), nullable=True),
+    Column("revoked", DateTime(timezone=True), nullable=True),
+)
+
+web_sessions = Table(
+    "web_sessions",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("role", String(16), nullable=False),
+    Column("character_id", ForeignKey("characters.id", ondelete="CASCADE"), nullable=True),
+    Column("invite_id", ForeignKey("invites.id", ondelete="SET NULL"), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Column("revoked", DateTime(timezone=True), nullable=True),
 )

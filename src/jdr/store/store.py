@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from jdr.i18n import _
 from jdr.names import check_name, duplicate, match
+from jdr.store.access import Access
 from jdr.store.engine import (
     exposed,
     make_engine,
@@ -140,7 +141,7 @@ class Recorded:
     sheets: tuple[tuple[int, int], ...] = ()
 
 
-class Store(Revisions):
+class Store(Revisions, Access):
     """The database behind one URL. Create with `open_store`."""
 
     def __init__(self, engine: Engine, url: str, file: Path | None = None) -> None:

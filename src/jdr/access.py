@@ -1,0 +1,233 @@
+"""Who may do what at a campaign's web table: invites, sessions, and the checks every use makes.
+
+A GM invites with a role: `gm` (everything), `player` (acts only for their own character), or
+`spectator` (reads only). An invite is a random token shown once in a link; the store keeps its
+SHA-256. Redeeming it (single use, before it expires, unless revoked) starts a session whose own
+random token goes in a cookie; the store keeps its hash too. The CSRF token of a session is
+derived from its token, so a page can carry it while the cookie stays HttpOnly.
+
+>>> viewer = Viewer(campaign_id=1, role="player", character="Kaito")
+>>> viewer.may_act_for("kaito")
+True
+>>> viewer.require_actor("Aiko")
+Traceback (most recent call last):
+...
+jdr.access.AccessError: actor: 'Aiko' (a player acts only for their own character; allowed: Kaito)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from jdr.errors import InputError
+from jdr.i18n import N_, _
+from jdr.store import Store
+from jdr.store.access import WebSession
+
+ROLES = ("gm", "player", "spectator")
+INVITE_LIFETIME = timedelta(days=7)
+MAX_INVITE_LIFETIME = timedelta(days=365)
+SESSION_LIFETIME = timedelta(days=30)
+TOKEN_BYTES = 32
+_DURATION = re.compile(r"^\s*(\d{1,6})\s*([dhm])\s*$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
+
+
+class AccessError(InputError):
+    """A request this session may not make: names what was asked and what it may do."""
+
+    code = "forbidden"
+
+
+class NotSignedInError(AccessError):
+    """No live session: the browser has to open an invite link first."""
+
+    code = "not_signed_in"
+
+
+def new_token() -> str:
+    """A fresh random token for a link or a cookie (256 bits, URL-safe)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token.
+
+    >>> token_hash("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def csrf_token(session_token: str) -> str:
+    """The CSRF token of a session: a keyed hash of its secret token, never the token itself."""
+    return hmac.new(session_token.encode(), b"jdr csrf", hashlib.sha256).hexdigest()
+
+
+def csrf_matches(session_token: str, given: str | None) -> bool:
+    return given is not None and hmac.compare_digest(csrf_token(session_token), given)
+
+
+def well_formed(token: str) -> bool:
+    """Whether `token` could be one of ours (so garbage never reaches the database)."""
+    return bool(_TOKEN.match(token))
+
+
+def parse_lifetime(text: str | None) -> timedelta:
+    """`--expires`: a number of days, hours or minutes (`7d`, `12h`, `30m`); a week by default.
+
+    >>> parse_lifetime("12h")
+    datetime.timedelta(seconds=43200)
+    >>> parse_lifetime("0d")
+    Traceback (most recent call last):
+    ...
+    jdr.errors.InputError: --expires: '0d' (not allowed; allowed: 1m..365d, e.g. 7d, 12h, 30m)
+    """
+    if text is None:
+        return INVITE_LIFETIME
+    allowed = _("1m..365d, e.g. 7d, 12h, 30m")
+    found = _DURATION.match(text)
+    if found is None:
+        raise InputError("--expires", text, allowed)
+    number, unit = int(found.group(1)), found.group(2)
+    lifetime = {"d": timedelta(days=number), "h": timedelta(hours=number)}.get(
+        unit, timedelta(minutes=number)
+    )
+    if lifetime <= timedelta(0) or lifetime > MAX_INVITE_LIFETIME:
+        raise InputError("--expires", text, allowed)
+    return lifetime
+
+
+@dataclass(frozen=True)
+class Invited:
+    """A new invite: its id, the token to put in the link (shown once), and when it expires."""
+
+    id: int
+    token: str
+    role: str
+    character: str | None
+    expires: datetime
+
+
+def invite(
+    store: Store,
+    campaign_id: int,
+    role: str,
+    character: str | None = None,
+    expires: str | None = None,
+) -> Invited:
+    """A new invite into the campaign. A player's invite names their character (one of the
+    campaign's); a GM's or a spectator's names none."""
+    if role not in ROLES:
+        raise InputError("--role", role, ", ".join(ROLES))
+    lifetime = parse_lifetime(expires)
+    character_id = None
+    name = None
+    if role == "player":
+        if character is None or not character.strip():
+            raise InputError(
+                "--character",
+                None,
+                _("one of the campaign's characters"),
+                _("a player's invite names their character"),
+            )
+        found = store.character_named(campaign_id, character)
+        character_id, name = found.id, found.name
+    elif character is not None:
+        raise InputError("--character", character, _("only with --role player"))
+    token = new_token()
+    until = datetime.now(UTC) + lifetime
+    invite_id = store.add_invite(campaign_id, token_hash(token), role, character_id, until)
+    return Invited(invite_id, token, role, name, until)
+
+
+def redeem(store: Store, token: str) -> tuple[str, WebSession]:
+    """Use an invite: the new session's token (for the cookie) and the session.
+
+    Unknown, used, revoked and expired invites are refused alike."""
+    if well_formed(token):
+        session = new_token()
+        until = datetime.now(UTC) + SESSION_LIFETIME
+        started = store.redeem_invite(token_hash(token), token_hash(session), until)
+        if started is not None:
+            return session, started
+    raise AccessError(
+        "invite",
+        None,
+        _("an unused invite that has not expired: ask the GM for a new link"),
+        _("this invite link is used, revoked, expired or unknown"),
+    )
+
+
+def host_session(store: Store, campaign_id: int) -> tuple[str, WebSession]:
+    """A GM session for whoever created the campaign in the browser."""
+    session = new_token()
+    until = datetime.now(UTC) + SESSION_LIFETIME
+    return session, store.add_session(campaign_id, token_hash(session), "gm", None, until)
+
+
+ROLE_NAMES = {"gm": N_("GM"), "player": N_("player"), "spectator": N_("spectator")}
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a request comes from: a session's campaign, role and (a player's) character."""
+
+    campaign_id: int
+    role: str
+    character: str | None = None
+    character_id: int | None = None
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+    @property
+    def may_write(self) -> bool:
+        return self.role in ("gm", "player")
+
+    def require_gm(self, what: str) -> None:
+        if not self.is_gm:
+            raise AccessError(what, None, _("the GM"), _("only the GM may do this"))
+
+    def require_writer(self, what: str) -> None:
+        if not self.may_write:
+            raise AccessError(what, None, _("a GM or a player"), _("a spectator reads only"))
+
+    def may_act_for(self, name: str | None) -> bool:
+        from jdr.names import same
+
+        if self.is_gm:
+            return True
+        if self.role != "player" or name is None or self.character is None:
+            return False
+        return same(name, self.character)
+
+    def require_actor(self, name: str | None) -> str | None:
+        """The actor a roll or a command is made for: anyone for the GM; for a player, their
+        own character (the default); never anyone for a spectator."""
+        self.require_writer("actor")
+        if self.is_gm:
+            return name
+        if name is None or not name.strip():
+            return self.character
+        if not self.may_act_for(name):
+            raise AccessError(
+                "actor",
+                name,
+                self.character or "-",
+                _("a player acts only for their own character"),
+            )
+        return self.character
+
+    def require_campaign(self, campaign_id: int) -> None:
+        """Every id a request names is checked against the session's campaign."""
+        if campaign_id != self.campaign_id:
+            raise AccessError(
+                "campaign", None, _("the campaign of your invite"), _("not your campaign")
+            )

@@ -1,0 +1,375 @@
+"""A seat at a campaign's table: what a signed-in viewer may roll, ask and read.
+
+The web table's use cases, over the same services as the CLI (`jdr.journal.service`, the
+actions' own `roll`/`odds`/`advise`, `jdr.params.validate_params`); `jdr.access.Viewer` says who
+asks. A player rolls only for their own character and never hidden; a spectator only reads; a
+hidden roll reaches no one but the GM before it is disclosed, whatever action id is asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jdr.access import AccessError, Viewer
+from jdr.errors import InputError
+from jdr.i18n import _
+from jdr.journal.entries import Entry
+from jdr.journal.service import Rolled
+from jdr.params import validate_params
+from jdr.store import Campaign, Store
+from jdr.systems.protocol import Action, RuleSystem
+
+
+def system_of(campaign: Campaign) -> RuleSystem:
+    from jdr.systems import default_registry
+
+    return default_registry().get(campaign.system)
+
+
+def action_of(system: RuleSystem, name: str | None, mode: str = "roll") -> Action[Any]:
+    """The system's action `name` (as typed loosely), offering `mode`."""
+    from jdr.errors import NotOfferedError, UnknownNameError
+    from jdr.names import find
+
+    found = find(name or "", list(system.actions)) if name else None
+    if found is None:
+        raise UnknownNameError("action", name or "", list(system.actions))
+    action = system.actions[found]
+    if mode != "roll" and getattr(action, mode) is None:
+        offering = sorted(n for n, a in system.actions.items() if getattr(a, mode) is not None)
+        raise NotOfferedError(mode, system.id, found, offering)
+    return action
+
+
+@dataclass(frozen=True)
+class RollAsked:
+    """What a viewer asks to roll: the action, its raw parameters as typed, the journal options."""
+
+    action: str
+    params: Mapping[str, Any]
+    actor: str | None = None
+    hidden: bool = False
+    action_id: str | None = None
+    client_seed: str | None = None
+    sheet: str | None = None
+    """Roll from this character's sheet (`jdr roll … --sheet NAME`): it fills the parameters
+    not typed, and the roll writes back what it changes."""
+    uses: Mapping[str, Any] | None = None
+    """What to use of the sheet (a stat, a target …), as the sheet binding's model says."""
+
+
+def roll(store: Store, viewer: Viewer, campaign: Campaign, asked: RollAsked) -> Rolled:
+    """Roll through the campaign's journal as `viewer` may (see the module's docstring)."""
+    viewer.require_campaign(campaign.id)
+    actor = viewer.require_actor(asked.actor)
+    if asked.hidden and not viewer.is_gm:
+        raise AccessError("hidden", True, _("the GM"), _("only the GM rolls hidden"))
+    system = system_of(campaign)
+    action = action_of(system, asked.action)
+    if asked.client_seed is not None and len(asked.client_seed) > 200:
+        raise InputError("client_seed", asked.client_seed[:20] + "…", _("1 to 200 characters"))
+    if asked.sheet:
+        rolled = _roll_from_sheet(store, viewer, campaign, system, action, asked, actor)
+    else:
+        rolled = _roll_typed(store, campaign, system, action, asked, actor)
+    if rolled.replayed and not viewer.is_gm and not readable(store, campaign, rolled.entry):
+        raise AccessError(
+            "action_id", asked.action_id, _("an action id of yours"), _("a hidden roll")
+        )
+    return rolled
+
+
+def _roll_from_sheet(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    system: RuleSystem,
+    action: Action[Any],
+    asked: RollAsked,
+    actor: str | None,
+) -> Rolled:
+    from jdr.characters.rolls import roll as roll_sheet
+    from jdr.journal.service import Who
+
+    assert asked.sheet is not None
+    if asked.hidden:  # what it writes on the sheets would show it to every seat at once
+        raise InputError(
+            "hidden",
+            True,
+            _("a hidden roll without a sheet, or a public roll from a sheet"),
+            _("a roll from a sheet changes sheets everyone reads"),
+        )
+    if not viewer.may_act_for(asked.sheet):
+        raise AccessError(
+            "sheet", asked.sheet, viewer.character or "-", _("a player rolls from their own sheet")
+        )
+    who = Who(actor, asked.action_id or None, asked.client_seed or None, asked.hidden)
+    found = roll_sheet(
+        store, campaign, system, action, asked.sheet, asked.params, asked.uses or {}, who
+    )
+    return found.rolled
+
+
+def _roll_typed(
+    store: Store,
+    campaign: Campaign,
+    system: RuleSystem,
+    action: Action[Any],
+    asked: RollAsked,
+    actor: str | None,
+) -> Rolled:
+    from jdr.journal import service
+
+    params = validate_params(action.params, asked.params)
+    return service.roll(
+        store,
+        campaign,
+        system,
+        action,
+        params,
+        actor=actor,
+        action_id=asked.action_id or None,
+        client_seed=asked.client_seed or None,
+        hidden=asked.hidden,
+    )
+
+
+def readable(store: Store, campaign: Campaign, entry: Entry) -> bool:
+    """Whether everyone may read `entry`'s body: not hidden, or disclosed."""
+    if not entry.hidden:
+        return True
+    return any(row.seq == entry.seq and row.disclosed for row in store.journal(campaign.id))
+
+
+def sheet_uses(system: RuleSystem, action: Action[Any]) -> Any:
+    """The model of what an action may use of a sheet (None: it cannot roll from one)."""
+    binding = (getattr(system, "sheet_rolls", {}) or {}).get(action.name)
+    return binding.uses if binding is not None else None
+
+
+def odds(
+    campaign: Campaign,
+    action_name: str,
+    raw: Mapping[str, Any],
+    store: Store | None = None,
+    sheet: str | None = None,
+    uses: Mapping[str, Any] | None = None,
+) -> tuple[Any, Any, Any]:
+    """The exact odds of an action with the parameters typed so far, and those read from
+    `sheet` when given: (action, params, odds)."""
+    system = system_of(campaign)
+    action = action_of(system, action_name, "odds")
+    if sheet and store is not None:
+        from jdr.characters.rolls import bind
+
+        bound = bind(store, campaign, system, action.name, action.params, sheet, raw, uses or {})
+        params = bound.params
+    else:
+        params = validate_params(action.params, raw)
+    assert action.odds is not None
+    return action, params, action.odds(params, False)
+
+
+def advise(campaign: Campaign, action_name: str, raw: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """An advisor's ranking (Passion's `advise`): (action, params, advice)."""
+    system = system_of(campaign)
+    action = action_of(system, action_name, "advise")
+    assert action.advise is not None
+    params = validate_params(action.advise.params, raw)
+    return action, params, action.advise.advise(params, False)
+
+
+def summaries(campaign: Campaign, entries: list[Entry]) -> dict[int, str]:
+    """What each (readable) fight action of the journal did, in words."""
+    from jdr.fights.story import entry_summaries
+
+    system = system_of(campaign)
+    return entry_summaries(system, entries) if system.fight is not None else {}
+
+
+def journal(store: Store, viewer: Viewer, campaign: Campaign) -> list[Entry]:
+    """The journal as `viewer` may read it: the GM's whole, everyone else's with hidden rolls
+    sealed until disclosed."""
+    from jdr.journal.service import entry_of, public_entries
+
+    viewer.require_campaign(campaign.id)
+    if viewer.is_gm:
+        return [entry_of(row) for row in store.journal(campaign.id)]
+    return public_entries(store, campaign)
+
+
+# --- fights ----------------------------------------------------------------------------------
+
+
+RECAPS = ("bbcode", "markdown")
+
+
+@dataclass(frozen=True)
+class FightPage:
+    """What a fight's page shows `viewer`: the state in words, who may act now and with what,
+    the narrated log and the recap to copy. Sealed choices stay sealed (`jdr.fights.sealed`)."""
+
+    id: int
+    status: str
+    view: Any
+    awaited: dict[str, list[str]]
+    mine: dict[str, list[str]]
+    log: list[Any]
+    recaps: dict[str, str]
+    participants: list[str]
+
+
+def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> Any:
+    """The fight `fight_id`, if it is one of the session's campaign's."""
+    from jdr.web.errors import NotFoundError
+
+    viewer.require_campaign(campaign.id)
+    found = [f for f in store.fights(campaign.id) if f.id == fight_id]
+    if not found:
+        raise NotFoundError("fight", fight_id, _("a fight of this campaign"))
+    return found[0]
+
+
+def start_fight(store: Store, viewer: Viewer, campaign: Campaign, names: list[str]) -> int:
+    """The GM opens a fight between stored characters (sides: the first against the others, as
+    `jdr fight new --with` does by default)."""
+    from jdr.characters.fights import record_start
+    from jdr.fights.service import open_fight
+    from jdr.fights.setup import build_setup, participants
+
+    viewer.require_gm("fight")
+    if len(names) < 2:
+        raise InputError("with", ", ".join(names), _("two fighters or more"))
+    system = system_of(campaign)
+    stored = {c.name: c for c in (store.character_named(campaign.id, n) for n in names)}
+    fighters = [
+        {"name": name, "sheet": stored[name].sheet, "side": side}
+        for name, side in participants(list(stored), {})
+    ]
+    setup = build_setup(system, fighters, {})
+    assert system.fight is not None  # build_setup refuses a system without fights
+    started = open_fight(store, campaign.id, system.fight, setup, list(stored), None)
+    record_start(store, started.fight_id, list(stored.values()))
+    return started.fight_id
+
+
+def fight_page(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> FightPage:
+    from jdr.fights.narration import Words
+    from jdr.fights.recap import recap
+    from jdr.fights.service import legal_now, state
+    from jdr.fights.story import chapters
+    from jdr.fights.view import describe
+
+    record = fight_in(store, viewer, campaign, fight_id)
+    system = system_of(campaign)
+    assert system.fight is not None
+    now = state(store, fight_id, system.fight)
+    names = [str(n) for n in record.participants]
+    awaited = {n: legal for n in names if (legal := legal_now(system, now, n))}
+    mine = {n: c for n, c in awaited.items() if viewer.may_act_for(n)} if viewer.may_write else {}
+    view = describe(getattr(system, "fight_view", None), now, Words("text", now))
+    stored = store.events(fight_id)
+    recaps = {fmt: recap(system, stored, fmt, fight_id, whole=True).text for fmt in RECAPS}
+    return FightPage(
+        fight_id, record.status, view, awaited, mine, chapters(system, stored), recaps, names
+    )
+
+
+def play(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    fight_id: int,
+    actor: str,
+    command: str,
+    keys: Mapping[str, Any],
+) -> Any:
+    """Play a command in a fight as `viewer` may: a player only for their own fighter."""
+    from jdr.fights import service
+
+    record = fight_in(store, viewer, campaign, fight_id)
+    if record.status == "ended":
+        from jdr.errors import RulesError
+
+        raise RulesError(_("this fight has ended"))
+    if not viewer.may_act_for(actor):
+        viewer.require_writer("actor")
+        raise AccessError(
+            "actor", actor, viewer.character or "-", _("a player acts only for their own character")
+        )
+    system = system_of(campaign)
+    pairs = [f"{key}={value}" for key, value in keys.items()]
+    return service.play(store, fight_id, system, actor, command, pairs)
+
+
+# --- sheets ----------------------------------------------------------------------------------
+
+
+def character_in(store: Store, viewer: Viewer, campaign: Campaign, character_id: int) -> Any:
+    """The character `character_id`, if it is one of the session's campaign's."""
+    from jdr.web.errors import NotFoundError
+
+    viewer.require_campaign(campaign.id)
+    found = [c for c in store.characters(campaign.id) if c.id == character_id]
+    if not found:
+        raise NotFoundError("character", character_id, _("a character of this campaign"))
+    return found[0]
+
+
+def edit_sheet(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    character_id: int,
+    text: str,
+    base_revision: int | None,
+) -> Any:
+    """Replace a sheet by its edited TOML, as `jdr sheet edit` does (validated by the system,
+    rebased onto changes made meanwhile): the GM edits any sheet, a player their own."""
+    import tomllib
+
+    from jdr.characters import service
+    from jdr.toml_syntax import syntax_error
+
+    character = character_in(store, viewer, campaign, character_id)
+    if not viewer.may_act_for(character.name):
+        viewer.require_writer("sheet")
+        raise AccessError(
+            "sheet", character.name, viewer.character or "-", _("a player edits only their sheet")
+        )
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise syntax_error(error, text, character.name) from None
+    actor = viewer.character if not viewer.is_gm else None
+    return service.replace(store, campaign, character.name, data, base_revision, actor)
+
+
+def luck(store: Store, viewer: Viewer, campaign: Campaign) -> list[Any]:
+    """The luck audit of the campaign's public journal (`jdr journal luck NAME`): each roller's
+    dice against what was to be expected."""
+    from jdr.journal.luck import audit, face_luck, verifiable_rolls
+    from jdr.journal.service import public_entries
+
+    viewer.require_campaign(campaign.id)
+    system = system_of(campaign)
+    scoring = getattr(system, "luck", None) or face_luck
+    return audit(verifiable_rolls(public_entries(store, campaign)), scoring)
+
+
+def disclose(store: Store, viewer: Viewer, campaign: Campaign) -> list[int]:
+    """The GM makes every hidden roll public (`jdr journal disclose NAME`): their seqs."""
+    viewer.require_campaign(campaign.id)
+    viewer.require_gm("disclose")
+    return store.disclose(campaign.id, None)
+
+
+def reveal(store: Store, viewer: Viewer, campaign: Campaign) -> int:
+    """The GM publishes the campaign's seed and commits to a new one (`jdr campaign reveal`);
+    refused while a hidden roll of the epoch is not disclosed. The revealed epoch's number."""
+    viewer.require_campaign(campaign.id)
+    viewer.require_gm("reveal")
+    revealed, _opened = store.reveal_epoch(campaign.id)
+    return revealed.number

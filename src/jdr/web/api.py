@@ -1,0 +1,185 @@
+"""The JSON API under /api/: the CLI's `--json` answers (`jdr.answers`), for the session's campaign.
+
+Its OpenAPI document is /api/openapi.json. A state change carries the session's CSRF token in
+`X-CSRF-Token` (the pages give it; the cookie alone never suffices).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from jdr import table
+from jdr.answers import (
+    advice_json,
+    campaign_json,
+    character_json,
+    fights_json,
+    journal_json,
+    journal_show_json,
+    odds_json,
+    record_json,
+    seed_json,
+)
+from jdr.journal.service import export
+from jdr.params import validate_params
+from jdr.web.deps import CampaignOf, StoreDep
+
+router = APIRouter(prefix="/api")
+
+Json = dict[str, Any]
+
+
+class ErrorPublic(BaseModel):
+    code: str
+    message: str
+    field: str | None = None
+    value: Any = None
+    allowed: str | None = None
+
+
+class ErrorAnswer(BaseModel):
+    error: ErrorPublic
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorAnswer} for status in (401, 403, 404, 409, 413, 422, 429, 503)
+}
+
+
+class RollCreate(BaseModel):
+    """A roll through the campaign's journal, as `jdr roll SYSTEM ACTION --campaign NAME`."""
+
+    action: str = Field(max_length=100)
+    params: dict[str, str | int | float | bool | list[str | int]] = Field(
+        default_factory=dict, max_length=40
+    )
+    actor: str | None = Field(default=None, max_length=200)
+    hidden: bool = False
+    action_id: str | None = Field(default=None, max_length=200)
+    client_seed: str | None = Field(default=None, max_length=200)
+
+
+class OddsAsk(BaseModel):
+    action: str = Field(max_length=100)
+    params: dict[str, str | int | float | bool | list[str | int]] = Field(
+        default_factory=dict, max_length=40
+    )
+
+
+@router.get("/c/{campaign_id}", responses=ERRORS)
+def campaign(store: StoreDep, who: CampaignOf) -> Json:
+    """The campaign, its characters and fights (as `jdr campaign show NAME --json`), and who
+    you are at its table."""
+    found = who.campaign
+    return {
+        "campaign": campaign_json(found),
+        "characters": [character_json(c) for c in store.characters(found.id)],
+        "fights": fights_json(store, found.id),
+        "seed": seed_json(store.epochs(found.id)),
+        "you": {"role": who.viewer.role, "character": who.viewer.character},
+    }
+
+
+@router.post("/c/{campaign_id}/roll", responses=ERRORS)
+def roll(store: StoreDep, who: CampaignOf, asked: RollCreate) -> Json:
+    """Roll an action of the campaign's system (as `jdr roll … --campaign NAME --json`)."""
+    rolled = table.roll(
+        store,
+        who.viewer,
+        who.campaign,
+        table.RollAsked(
+            asked.action,
+            asked.params,
+            asked.actor,
+            asked.hidden,
+            asked.action_id,
+            asked.client_seed,
+        ),
+    )
+    system = table.system_of(who.campaign)
+    action = table.action_of(system, asked.action)
+    params = validate_params(action.params, asked.params)
+    payload = record_json(system, action, params, rolled.record, rolled.record.explain())
+    payload["journal"] = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
+    return payload
+
+
+@router.post("/c/{campaign_id}/odds", responses=ERRORS)
+def odds(who: CampaignOf, asked: OddsAsk) -> Json:
+    """Exact odds of an action (as `jdr odds SYSTEM ACTION --json`)."""
+    action, params, found = table.odds(who.campaign, asked.action, asked.params)
+    return odds_json(table.system_of(who.campaign), action, params, found, False)
+
+
+@router.post("/c/{campaign_id}/advise", responses=ERRORS)
+def advise(who: CampaignOf, asked: OddsAsk) -> Json:
+    """An advisor's ranked choices (as `jdr advise SYSTEM ACTION --json`)."""
+    action, params, found = table.advise(who.campaign, asked.action, asked.params)
+    return advice_json(table.system_of(who.campaign), action, params, found, False)
+
+
+@router.get("/c/{campaign_id}/journal", responses=ERRORS)
+def journal(store: StoreDep, who: CampaignOf) -> Json:
+    """The journal as this session may read it (as `jdr journal show NAME --json`; hidden rolls
+    sealed for all but the GM)."""
+    entries = table.journal(store, who.viewer, who.campaign)
+    epochs = store.epochs(who.campaign.id)
+    commitment = epochs[-1].commitment if epochs else None
+    said = table.summaries(who.campaign, entries)
+    return journal_show_json(who.campaign.name, commitment, entries, said)
+
+
+class CommandCreate(BaseModel):
+    """A fight command, as `jdr fight act FIGHT ACTOR COMMAND key=value …`."""
+
+    actor: str = Field(max_length=200)
+    command: str = Field(max_length=100)
+    keys: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
+
+
+@router.get("/c/{campaign_id}/fights/{fight_id}", responses=ERRORS)
+def fight(store: StoreDep, who: CampaignOf, fight_id: int) -> Json:
+    """A fight (as `jdr fight show FIGHT --json`): its public state, in words, and who may
+    play what now."""
+    page = table.fight_page(store, who.viewer, who.campaign, fight_id)
+    record = table.fight_in(store, who.viewer, who.campaign, fight_id)
+    return {
+        "fight": fight_id,
+        "campaign": who.campaign.name,
+        "system": who.campaign.system,
+        "participants": page.participants,
+        "version": record.version,
+        "status": record.status,
+        "view": {"status": page.view.status, "fighters": list(page.view.fighters)},
+        "legal_commands": sorted({c for legal in page.awaited.values() for c in legal}),
+        "awaited": page.awaited,
+        "narration": [line for chapter in page.log for line in chapter.lines()],
+    }
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}", responses=ERRORS)
+def fight_act(store: StoreDep, who: CampaignOf, fight_id: int, asked: CommandCreate) -> Json:
+    """Play a command (as `jdr fight act … --json`): what it did, told."""
+    from jdr.fights.sealed import public
+
+    played = table.play(
+        store, who.viewer, who.campaign, fight_id, asked.actor, asked.command, asked.keys
+    )
+    acted = played.acted
+    return {
+        "fight": fight_id,
+        "command": played.command,
+        "events": public(acted.events),
+        "version": acted.version,
+        "journal": journal_json(who.campaign.name, acted.entry) if acted.entry else None,
+    }
+
+
+@router.get("/c/{campaign_id}/journal/export", responses=ERRORS)
+def journal_export(store: StoreDep, who: CampaignOf) -> Json:
+    """Everything a verifier needs (as `jdr journal export NAME`): hidden rolls sealed, seeds
+    only once revealed."""
+    return export(store, who.campaign)

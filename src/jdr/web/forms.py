@@ -1,0 +1,82 @@
+"""Web forms from the same parameter models the CLI reads its options from.
+
+`fields_of(model)` describes one input per field (a number, a choice, a check box, a list typed
+with commas); `raw_of(model, form)` reads a submitted form back into the raw values
+`jdr.params.validate_params` checks, exactly as it checks the CLI's options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jdr.i18n import _
+from jdr.params import choices_of, describe_allowed, is_flag, is_list
+
+
+@dataclass(frozen=True)
+class FormField:
+    name: str
+    kind: str  # "number", "choice", "flag", "list" or "text"
+    label: str
+    help: str
+    required: bool
+    default: str
+    choices: tuple[str, ...] = ()
+
+
+def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]:
+    """One `FormField` per field of `model`, labels and help in the reader's language."""
+    found = []
+    for name, info in model.model_fields.items():
+        if name in skip:
+            continue
+        help_text = _(info.description) if info.description else ""
+        allowed = describe_allowed(info)
+        if allowed and not is_flag(info):
+            help_text = f"{help_text} [{allowed}]".strip()
+        default = None if info.is_required() else info.get_default(call_default_factory=True)
+        default = getattr(default, "value", default)
+        shown = "" if default is None or isinstance(default, dict | list | tuple) else default
+        choices = tuple(choices_of(info.annotation))
+        if is_flag(info):
+            kind = "flag"
+        elif is_list(info):
+            kind = "list"
+        elif choices:
+            kind = "choice"
+        elif str(shown).lstrip("-").isdigit() or "int" in repr(info.annotation):
+            kind = "number"
+        else:
+            kind = "text"
+        found.append(
+            FormField(
+                name=name,
+                kind=kind,
+                label=name.replace("_", " "),
+                help=help_text,
+                required=info.is_required(),
+                default=str(shown).lower() if isinstance(shown, bool) else str(shown),
+                choices=choices,
+            )
+        )
+    return found
+
+
+def raw_of(model: Any, form: Mapping[str, Any]) -> dict[str, Any]:
+    """The values a form gave for `model`'s fields: empty inputs are left to the defaults, a
+    ticked box is True."""
+    raw: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        value = form.get(name)
+        if value is None:
+            continue
+        if is_flag(info):
+            if value not in ("", "0", "false", "off", False):
+                raw[name] = True
+            continue
+        if isinstance(value, str) and not value.strip():
+            continue
+        raw[name] = value
+    return raw

@@ -1,0 +1,412 @@
+"""The HTML pages: each route parses, calls one service, renders one template.
+
+The partials an HTMX swap asks for (`_odds.html`, `_result.html`) are the same templates the full
+pages include.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from jdr import access, table
+from jdr.errors import InputError, JdrError
+from jdr.i18n import LANGUAGES, _
+from jdr.store import Store
+from jdr.web.deps import CampaignOf, Signed, StoreDep, viewer_of
+from jdr.web.forms import fields_of, raw_of
+from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
+from jdr.web.views import recap_texts, svg_bars
+
+router = APIRouter(include_in_schema=False)
+
+
+def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
+    response: HTMLResponse = request.app.state.templates.TemplateResponse(
+        request, name, {"viewer": None, "campaign": None, "csrf": None, **context}
+    )
+    return response
+
+
+def _signed_context(who: Signed) -> dict[str, Any]:
+    return {"viewer": who.viewer, "campaign": who.campaign, "csrf": who.csrf}
+
+
+def _start_session(request: Request, token: str, campaign_id: int) -> Response:
+    response = RedirectResponse(f"/c/{campaign_id}", status_code=303)
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=int(access.SESSION_LIFETIME.total_seconds()),
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    return response
+
+
+@router.get("/")
+def home(request: Request, store: StoreDep) -> Response:
+    found = viewer_of(request, store)
+    if found is not None:
+        return RedirectResponse(f"/c/{found.campaign.id}", status_code=303)
+    return _page(request, "home.html")
+
+
+@router.get("/lang/{code}")
+def switch_language(code: str, next: str = "/") -> Response:
+    if code not in LANGUAGES:
+        raise InputError("lang", code, ", ".join(LANGUAGES))
+    local = next.startswith("/") and not next.startswith("//") and "\\" not in next
+    target = next if local else "/"  # never another site (`//host`, `/\\host`)
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(LANG_COOKIE, code, max_age=365 * 86400, samesite="lax", path="/")
+    return response
+
+
+def _check_host(request: Request, token: str) -> None:
+    import hmac
+
+    request.app.state.invite_limit.check(request.client.host if request.client else "-")
+    if not hmac.compare_digest(token.encode(), request.app.state.host_token.encode()):
+        raise access.AccessError(
+            "host", None, _("the host link `jdr serve` printed"), _("not the host link")
+        )
+
+
+@router.get("/host/{token}")
+def host_page(request: Request, token: str) -> Response:
+    _check_host(request, token)
+    from jdr.systems import default_registry
+
+    return _page(request, "host.html", token=token, systems=default_registry().ids())
+
+
+@router.post("/host/{token}")
+def host_create(
+    request: Request,
+    store: StoreDep,
+    token: str,
+    name: Annotated[str, Form(max_length=200)],
+    system: Annotated[str, Form(max_length=64)],
+) -> Response:
+    _check_host(request, token)
+    from jdr.systems import default_registry
+
+    registry = default_registry()
+    found = registry.find(system)
+    if found is None:
+        from jdr.errors import UnknownNameError
+
+        raise UnknownNameError("system", system, registry.ids())
+    if not name.strip():
+        raise InputError("name", name, _("1 to 200 characters"))
+    campaign_id = store.create_campaign(found, name.strip())
+    session, _started = access.host_session(store, campaign_id)
+    return _start_session(request, session, campaign_id)
+
+
+@router.get("/invite/{token}")
+def invite_page(request: Request, token: str) -> Response:
+    """A link preview (a chat server fetching the URL) must not use the invite: GET only shows
+    a button; the POST redeems."""
+    request.app.state.invite_limit.check(request.client.host if request.client else "-")
+    return _page(request, "invite.html", token=token)
+
+
+@router.post("/invite/{token}")
+def invite_redeem(request: Request, store: StoreDep, token: str) -> Response:
+    request.app.state.invite_limit.check(request.client.host if request.client else "-")
+    session, started = access.redeem(store, token)
+    return _start_session(request, session, started.campaign_id)
+
+
+@router.post("/signout")
+def sign_out(request: Request, store: StoreDep) -> Response:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token is not None and access.well_formed(token):
+        store.end_session(access.token_hash(token))
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.get("/c/{campaign_id}")
+def campaign_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    entries = table.journal(store, who.viewer, who.campaign)[-10:]
+    invites = store.invites(who.campaign.id) if who.viewer.is_gm else []
+    names = {c.id: c.name for c in store.characters(who.campaign.id)}
+    return _page(
+        request,
+        "campaign.html",
+        **_signed_context(who),
+        characters=store.characters(who.campaign.id),
+        fights=store.fights(who.campaign.id),
+        entries=list(reversed(entries)),
+        invites=invites,
+        names=names,
+        link=None,
+    )
+
+
+@router.post("/c/{campaign_id}/invites")
+def create_invite(
+    request: Request,
+    store: StoreDep,
+    who: CampaignOf,
+    role: Annotated[str, Form(max_length=16)],
+    character: Annotated[str | None, Form(max_length=200)] = None,
+    expires: Annotated[str | None, Form(max_length=20)] = None,
+) -> Response:
+    who.viewer.require_gm("invite")
+    made = access.invite(
+        store, who.campaign.id, role, character or None if role == "player" else None, expires
+    )
+    base = request.app.state.base_url or str(request.base_url).rstrip("/")
+    return _page(
+        request,
+        "invited.html",
+        **_signed_context(who),
+        made=made,
+        link=f"{base}/invite/{made.token}",
+    )
+
+
+@router.post("/c/{campaign_id}/invites/{invite_id}/revoke")
+def revoke_invite(store: StoreDep, who: CampaignOf, invite_id: int) -> Response:
+    who.viewer.require_gm("invite")
+    if not store.revoke_invite(who.campaign.id, invite_id):
+        from jdr.web.errors import NotFoundError
+
+        raise NotFoundError("invite", invite_id, _("an unused invite of this campaign"))
+    return RedirectResponse(f"/c/{who.campaign.id}", status_code=303)
+
+
+def _roll_context(
+    request: Request, store: Store, who: Signed, action: str | None
+) -> dict[str, Any]:
+    system = table.system_of(who.campaign)
+    chosen = table.action_of(system, action) if action else next(iter(system.actions.values()))
+    skip = frozenset({"recap"})
+    uses = table.sheet_uses(system, chosen)
+    return {
+        "uses_fields": fields_of(uses) if uses is not None else None,
+        **_signed_context(who),
+        "system": system,
+        "action": chosen,
+        "fields": fields_of(chosen.params, skip),
+        "advise_fields": fields_of(chosen.advise.params, skip) if chosen.advise else [],
+        "values": dict(request.query_params),
+        "characters": store.characters(who.campaign.id),
+    }
+
+
+def _sheet_of(form: dict[str, Any], uses: Any) -> tuple[str | None, dict[str, Any]]:
+    """The sheet a roll is made from (the form's `sheet`, empty for none) and what it uses of
+    it (the binding's fields, prefixed `use_` in the form: `use_target`)."""
+    sheet = str(form.get("sheet") or "").strip() or None
+    if sheet is None or uses is None:
+        return None, {}
+    given = {name[4:]: value for name, value in form.items() if name.startswith("use_")}
+    return sheet, raw_of(uses, given)
+
+
+@router.get("/c/{campaign_id}/roll")
+def roll_page(
+    request: Request, store: StoreDep, who: CampaignOf, action: str | None = None
+) -> Response:
+    return _page(request, "roll.html", **_roll_context(request, store, who, action))
+
+
+@router.get("/c/{campaign_id}/odds")
+def odds_partial(request: Request, store: StoreDep, who: CampaignOf, action: str) -> Response:
+    """The exact odds beside the roll form, recomputed as the player changes it (HTMX). An
+    unfinished form shows what is missing instead, in place."""
+    system = table.system_of(who.campaign)
+    chosen = table.action_of(system, action)
+    form = dict(request.query_params)
+    context: dict[str, Any] = {"odds": None, "problem": None, "advice": None}
+    if chosen.odds is None:
+        return _page(request, "_odds.html", **context, none=True)
+    try:
+        sheet, uses = _sheet_of(form, table.sheet_uses(system, chosen))
+        raw = raw_of(chosen.params, form)
+        found = table.odds(who.campaign, chosen.name, raw, store, sheet, uses)[2]
+        context.update(odds=found, bars=svg_bars(found.distribution))
+        if chosen.advise is not None:
+            raw = raw_of(chosen.advise.params, form)
+            context["advice"] = table.advise(who.campaign, chosen.name, raw)[2]
+    except JdrError as error:
+        from jdr.answers import error_json
+
+        context["problem"] = error_json(error)
+    return _page(request, "_odds.html", **context, none=False)
+
+
+@router.post("/c/{campaign_id}/roll")
+async def roll_submit(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    system = table.system_of(who.campaign)
+    chosen = table.action_of(system, form.get("action"))
+    sheet, uses = _sheet_of(form, table.sheet_uses(system, chosen))
+    asked = table.RollAsked(
+        sheet=sheet,
+        uses=uses,
+        action=chosen.name,
+        params=raw_of(chosen.params, form),
+        actor=form.get("actor") or None,
+        hidden=form.get("hidden") in ("on", "true", "1"),
+        action_id=form.get("action_id") or None,
+        client_seed=form.get("client_seed") or None,
+    )
+    rolled = await run_in_threadpool(table.roll, store, who.viewer, who.campaign, asked)
+    explanation = rolled.record.explain()
+    context = {
+        **_signed_context(who),
+        "system": system,
+        "action": chosen,
+        "rolled": rolled,
+        "explanation": explanation,
+        "recaps": recap_texts(system, chosen, explanation, rolled.entry),
+    }
+    name = "_result.html" if request.headers.get("hx-request") else "result.html"
+    return _page(request, name, **context)
+
+
+@router.get("/c/{campaign_id}/journal")
+def journal_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    entries = table.journal(store, who.viewer, who.campaign)
+    return _page(request, "journal.html", **_signed_context(who), entries=entries)
+
+
+@router.get("/c/{campaign_id}/journal/export")
+def journal_export(store: StoreDep, who: CampaignOf) -> Response:
+    """The export "verify in my browser" downloads: hidden rolls sealed, seeds once revealed."""
+    from fastapi.responses import JSONResponse
+
+    from jdr.journal.service import export
+
+    return JSONResponse(export(store, who.campaign))
+
+
+@router.post("/c/{campaign_id}/fights")
+async def fight_start(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    form = await request.form()
+    names = [str(v) for v in form.getlist("with") if isinstance(v, str)][:20]
+    fight_id = await run_in_threadpool(table.start_fight, store, who.viewer, who.campaign, names)
+    return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+def _fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
+    page = table.fight_page(store, who.viewer, who.campaign, fight_id)
+    system = table.system_of(who.campaign)
+    commands = getattr(system, "fight_commands", None)
+    forms = {
+        actor: [
+            (name, fields_of(commands.get(name).keys) if commands is not None else [])
+            for name in names
+        ]
+        for actor, names in page.mine.items()
+    }
+    return {**_signed_context(who), "fight": page, "forms": forms, "values": {}}
+
+
+@router.get("/c/{campaign_id}/fights/{fight_id}")
+def fight_page(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    return _page(request, "fight.html", **_fight_context(store, who, fight_id))
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}")
+async def fight_act(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    actor, command = form.get("actor", ""), form.get("command", "")
+    system = table.system_of(who.campaign)
+    commands = getattr(system, "fight_commands", None)
+    keys: dict[str, Any] = {}
+    if commands is not None and command:
+        keys = raw_of(commands.get(command).keys, form)
+    await run_in_threadpool(
+        table.play, store, who.viewer, who.campaign, fight_id, actor, command, keys
+    )
+    return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+def _sheet_context(
+    store: Store, who: Signed, character_id: int, text: str | None = None
+) -> dict[str, Any]:
+    from jdr.characters.views import history
+    from jdr.toml_write import to_toml
+
+    character = table.character_in(store, who.viewer, who.campaign, character_id)
+    _character, lines = history(store, who.campaign, character.name, last=20)
+    return {
+        **_signed_context(who),
+        "character": character,
+        "toml": text if text is not None else to_toml(character.sheet),
+        "history": list(reversed(lines)),
+        "editable": who.viewer.may_act_for(character.name),
+        "error": None,
+    }
+
+
+@router.get("/c/{campaign_id}/sheets/{character_id}")
+def sheet_page(request: Request, store: StoreDep, who: CampaignOf, character_id: int) -> Response:
+    return _page(request, "sheet.html", **_sheet_context(store, who, character_id))
+
+
+@router.post("/c/{campaign_id}/sheets/{character_id}")
+async def sheet_edit(
+    request: Request, store: StoreDep, who: CampaignOf, character_id: int
+) -> Response:
+    """The edited sheet; refused with every problem shown in place, the text kept as typed."""
+    from starlette.concurrency import run_in_threadpool
+
+    from jdr.answers import error_json
+    from jdr.web.errors import status_of
+
+    form = await request.form()
+    text = str(form.get("sheet") or "")
+    base = str(form.get("revision") or "")
+    revision = int(base) if base.isdigit() else None
+    try:
+        await run_in_threadpool(
+            table.edit_sheet, store, who.viewer, who.campaign, character_id, text, revision
+        )
+    except JdrError as error:
+        if status_of(error) in (401, 403, 404):
+            raise
+        context = _sheet_context(store, who, character_id, text)
+        context["error"] = error_json(error)
+        response = _page(request, "sheet.html", **context)
+        response.status_code = status_of(error)
+        return response
+    return RedirectResponse(f"/c/{who.campaign.id}/sheets/{character_id}", status_code=303)
+
+
+@router.get("/c/{campaign_id}/luck")
+def luck_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    from jdr.web.views import luck_bars
+
+    report = table.luck(store, who.viewer, who.campaign)
+    return _page(request, "luck.html", **_signed_context(who), bars=luck_bars(report))
+
+
+@router.post("/c/{campaign_id}/journal/disclose")
+def journal_disclose(store: StoreDep, who: CampaignOf) -> Response:
+    table.disclose(store, who.viewer, who.campaign)
+    return RedirectResponse(f"/c/{who.campaign.id}/journal", status_code=303)
+
+
+@router.post("/c/{campaign_id}/journal/reveal")
+def journal_reveal(store: StoreDep, who: CampaignOf) -> Response:
+    table.reveal(store, who.viewer, who.campaign)
+    return RedirectResponse(f"/c/{who.campaign.id}/journal", status_code=303)

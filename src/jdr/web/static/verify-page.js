@@ -1,0 +1,25 @@
+// "Verify in my browser": download the journal's export and check it here with verify.js
+// (WebCrypto), or check a saved export the player picks; the verdict never asks the server.
+import { verifyJournalText } from "./verify.js";
+
+const section = document.querySelector("section.verify");
+const output = document.getElementById("verdict");
+
+async function show(text) {
+  output.textContent = "…";
+  const report = await verifyJournalText(text);
+  output.dataset.result = report.ok ? "ok" : "bad";
+  output.textContent = report.ok
+    ? `${output.dataset.ok} (${report.entries})`
+    : `${output.dataset.bad}: ${report.problems.map((p) => p.message).join("; ")}`;
+}
+
+document.getElementById("verify").addEventListener("click", async () => {
+  const answer = await fetch(section.dataset.export, { credentials: "same-origin" });
+  await show(await answer.text());
+});
+
+document.getElementById("verify-file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (file) await show(await file.text());
+});
