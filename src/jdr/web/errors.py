@@ -11,6 +11,7 @@ from typing import Any
 from jdr.access import AccessError, NotSignedInError
 from jdr.errors import InputError, JdrError, LimitError, RulesError, UnknownNameError
 from jdr.i18n import _
+from jdr.journal.service import HiddenRollError
 from jdr.store import StoreError
 
 
@@ -43,8 +44,8 @@ def status_of(error: JdrError) -> int:
     """The HTTP status a refusal is answered with."""
     if isinstance(error, NotSignedInError):
         return 401
-    if isinstance(error, AccessError):
-        return 403
+    if isinstance(error, AccessError | HiddenRollError):
+        return 403  # a hidden roll re-asked: the same refusal whether or not the guess matched
     if isinstance(error, TooManyError):
         return 429
     if isinstance(error, NotFoundError | UnknownNameError):
