@@ -6,6 +6,10 @@ Undo appends `{"type": "undone", "seq": N}` and redo `{"type": "redone", "seq": 
 names an action: the log stays append-only, and `effective_events` drops what is undone, so a
 fight's state is always `fold(rules, effective_events(store.events(fight)))`.
 
+**Linear time** (issue 17): each action also keeps the fight's folded state and the version it
+folds to (`Store.fight_log`'s snapshot), in the same transaction, so the next action reads that
+state and the events after it only; only undo and redo fold the whole log again.
+
 Every action is also a journal entry of the fight's campaign (`jdr.journal`), written in the same
 transaction as its events: its dice derive from the campaign's committed seed unless faces or a
 test seed are given.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 from typing import Any
 
 from jdr.dice.source import RandomSource
@@ -37,7 +42,15 @@ from jdr.fights.sealed import SEALED, opened, sealing
 from jdr.i18n import _
 from jdr.journal.entries import Entry
 from jdr.journal.service import AUTO_PREFIX, journaled
-from jdr.store import ConflictError, FightAppend, JournalConflictError, Store, StoredEvent
+from jdr.store import (
+    ConflictError,
+    FightAppend,
+    FightLog,
+    FightRecord,
+    JournalConflictError,
+    Store,
+    StoredEvent,
+)
 from jdr.systems.protocol import FightRules, Json, RuleSystem
 
 UNDONE = "undone"
@@ -96,12 +109,67 @@ def effective_events(stored: Iterable[StoredEvent]) -> list[Json]:
 
 @dataclass(frozen=True)
 class Acted:
-    """What one call appended: the events, the fight's version after them, and the journal
-    entry that records them (with the dice they used)."""
+    """What one call appended: the events, the fight's version after them, the journal
+    entry that records them (with the dice they used), and the fight's state before and after
+    them (None when the caller gave no rules to fold with)."""
 
     events: list[Json]
     version: int
     entry: Entry | None = None
+    before: Json | None = None
+    after: Json | None = None
+
+
+@dataclass
+class Current:
+    """A stored fight as an action reads it: its row, its state (the snapshot carried forward
+    over the events after it) and, read only when needed (undo, redo), its whole log."""
+
+    store: Store
+    record: FightRecord
+    state: Json
+    _log: list[StoredEvent] | None = None
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    def log(self) -> list[StoredEvent]:
+        if self._log is None:
+            self._log = self.store.events(self.record.id)
+        return self._log
+
+
+def carried(rules: FightRules, log: FightLog, everything: Callable[[], list[StoredEvent]]) -> Json:
+    """The fight's state from what `Store.fight_log` read: its snapshot and the events after
+    it folded on top, unless one of them undoes or redoes an action (then the whole log,
+    `everything()`, is folded again, as it is without a snapshot).
+
+    >>> from jdr.store import FightRecord, Snapshot
+    >>> class Count:
+    ...     def evolve(self, state, event):
+    ...         return {"n": state.get("n", 0) + 1}
+    >>> record = FightRecord(1, 1, [], "open", 3)
+    >>> log = FightLog(record, Snapshot(2, {"n": 2}), [StoredEvent(3, 3, {"type": "hit"})])
+    >>> carried(Count(), log, lambda: [])
+    {'n': 3}
+    """
+    moves = [item.event for item in log.events]
+    if log.snapshot is None:
+        return fold(rules, effective_events(log.events))
+    if any(event.get("type") in (UNDONE, REDONE) for event in moves):
+        return fold(rules, effective_events(everything()))
+    return reduce(rules.evolve, moves, log.snapshot.state)
+
+
+def current(store: Store, fight_id: int, rules: FightRules | None) -> Current:
+    """The fight as an action reads it (see `Current`); without `rules`, its state is `{}`."""
+    log = store.fight_log(fight_id)
+    if rules is None:
+        return Current(store, log.record, {})
+    found = Current(store, log.record, {}, None if log.snapshot is not None else log.events)
+    found.state = carried(rules, log, found.log)
+    return found
 
 
 @dataclass(frozen=True)
@@ -133,7 +201,8 @@ def open_fight(
 
     def run(source: RandomSource) -> tuple[Json, Any, FightAppend]:
         events = rules.start(setup, source)
-        return {"events": events}, events, FightAppend(fight_id, 0, events)
+        after = fold(rules, events)
+        return {"events": events}, events, FightAppend(fight_id, 0, events, after)
 
     try:
         done = journaled(
@@ -154,8 +223,9 @@ def start(
 
 
 def state(store: Store, fight_id: int, rules: FightRules) -> Json:
-    """The fight's current state: the fold of its effective events."""
-    return fold(rules, effective_events(store.events(fight_id)))
+    """The fight's current state: the fold of its effective events (its snapshot carried over
+    the events after it)."""
+    return current(store, fight_id, rules).state
 
 
 def act(
@@ -179,12 +249,15 @@ def act(
     the player's `client_seed`, if given).
     """
 
-    def decide(stored: Sequence[StoredEvent], source: RandomSource) -> list[Json]:
-        return rules.decide(fold(rules, effective_events(stored)), command, source)
+    def decide(now: Current, source: RandomSource) -> tuple[list[Json], Json]:
+        events = rules.decide(now.state, command, source)
+        return events, reduce(rules.evolve, events, now.state)
 
     action = command_name(command)
     who = actor if actor is not None else command.get("actor")
-    return _journaled(store, fight_id, who, action, command, decide, rng, retries, client_seed)
+    return _journaled(
+        store, fight_id, rules, who, action, command, decide, rng, retries, client_seed
+    )
 
 
 @dataclass(frozen=True)
@@ -282,18 +355,35 @@ def redo_events(stored: Sequence[StoredEvent]) -> list[Json]:
     return [{"type": REDONE, "seq": timeline.redo_stack[-1]}]
 
 
-def undo(store: Store, fight_id: int, retries: int = 3) -> Acted:
-    """Take back the last action not yet undone (`RulesError` if there is none)."""
+def undo(store: Store, fight_id: int, retries: int = 3, rules: FightRules | None = None) -> Acted:
+    """Take back the last action not yet undone (`RulesError` if there is none); with `rules`,
+    the state after it is folded (from the whole log) and kept as the fight's snapshot."""
     return _journaled(
-        store, fight_id, None, UNDO, {}, lambda stored, _rng: undo_events(stored), None, retries
+        store, fight_id, rules, None, UNDO, {}, _moved(rules, undo_events), None, retries
     )
 
 
-def redo(store: Store, fight_id: int, retries: int = 3) -> Acted:
+def redo(store: Store, fight_id: int, retries: int = 3, rules: FightRules | None = None) -> Acted:
     """Put back the action undone last (`RulesError` if none, or if an action came since)."""
     return _journaled(
-        store, fight_id, None, REDO, {}, lambda stored, _rng: redo_events(stored), None, retries
+        store, fight_id, rules, None, REDO, {}, _moved(rules, redo_events), None, retries
     )
+
+
+def _moved(
+    rules: FightRules | None, events_of: Callable[[Sequence[StoredEvent]], list[Json]]
+) -> Callable[[Current, RandomSource], tuple[list[Json], Json | None]]:
+    """An undo or a redo as a decision: its event, and the whole log folded again after it."""
+
+    def decide(now: Current, _rng: RandomSource) -> tuple[list[Json], Json | None]:
+        stored = now.log()
+        events = events_of(stored)
+        if rules is None:
+            return events, None
+        after = [*stored, *(StoredEvent(now.version + 1, now.version + 1, e) for e in events)]
+        return events, fold(rules, effective_events(after))
+
+    return decide
 
 
 def command_name(command: Json) -> str:
@@ -331,15 +421,17 @@ def fight_action_id(fight_id: int, number: int) -> str:
 def _journaled(
     store: Store,
     fight_id: int,
+    rules: FightRules | None,
     actor: Any,
     action: str,
     params: Json,
-    decide: Callable[[Sequence[StoredEvent], RandomSource], list[Json]],
+    decide: Callable[[Current, RandomSource], tuple[list[Json], Json | None]],
     rng: RandomSource | None,
     retries: int,
     client_seed: str | None = None,
 ) -> Acted:
-    """Decide on the stored log and append, with the journal entry, in one transaction."""
+    """Decide on the fight as stored and append the events, the state after them and the
+    journal entry in one transaction."""
     campaign = store.campaign_of_fight(fight_id)
     base = _context(campaign.system, fight_id, actor, action, params)
     if client_seed is not None:
@@ -347,14 +439,19 @@ def _journaled(
     attempts = 0
     while True:
         attempts += 1
-        stored = store.events(fight_id)
-        version = stored[-1].seq if stored else 0
+        now = current(store, fight_id, rules)
+        version = now.version
+        after: list[Json | None] = [None]
 
         def run(
-            source: RandomSource, stored: Sequence[StoredEvent] = stored, version: int = version
+            source: RandomSource, now: Current = now, after: list[Json | None] = after
         ) -> tuple[Json, Any, FightAppend]:
-            events = decide(stored, source)
-            return {"events": events}, events, FightAppend(fight_id, version, events)
+            events, after[0] = decide(now, source)
+            return (
+                {"events": events},
+                events,
+                FightAppend(now.record.id, now.version, events, after[0]),
+            )
 
         try:
             done = journaled(
@@ -379,4 +476,5 @@ def _journaled(
                 raise ConflictError(fight_id, version, version + 1, attempts)
             continue
         assert done.version is not None
-        return Acted(done.value, done.version, done.entry)
+        before = now.state if rules is not None else None
+        return Acted(done.value, done.version, done.entry, before, after[0])

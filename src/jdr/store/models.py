@@ -15,6 +15,11 @@ journal entry that records it; `characters.sheet` is the fold kept up to date in
 transaction, and `characters.version` its last revision. Every `SNAPSHOT_EVERY`-th revision also
 keeps the whole sheet (`snapshot`), so a sheet at any revision folds from at most that many.
 `fight_characters` says which revision of each stored fighter a fight started from.
+
+`fight_snapshots` keeps each fight's folded state and the `version` (event `seq`) it folds to
+(issue 17), written in the transaction of the action that moved the fight, so an action reads it
+and the events after it only. It is a cache: the events stay the truth, and a fight without a
+snapshot (or one behind its log) folds from the events.
 """
 
 from __future__ import annotations
@@ -84,6 +89,14 @@ fight_events = Table(
     Column("action", Integer, nullable=False),
     Column("event", JSON, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+)
+
+fight_snapshots = Table(
+    "fight_snapshots",
+    metadata,
+    Column("fight_id", ForeignKey("fights.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("state", JSON, nullable=False),
 )
 
 epochs = Table(

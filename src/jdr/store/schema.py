@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-HEAD = "0003"
+HEAD = "0004"
 """The latest revision of `migrations/versions` (`head()` reads it from Alembic)."""
 
 

@@ -28,7 +28,15 @@ from jdr.i18n import _
 from jdr.names import duplicate, match
 from jdr.store.engine import make_engine, resolve_url, safe_url, translated
 from jdr.store.errors import ConflictError, JournalConflictError, StoreError
-from jdr.store.models import campaigns, characters, epochs, fight_events, fights, journal
+from jdr.store.models import (
+    campaigns,
+    characters,
+    epochs,
+    fight_events,
+    fight_snapshots,
+    fights,
+    journal,
+)
 from jdr.store.revisions import Revisions, SheetWrite
 from jdr.store.rows import insert_row as _insert
 from jdr.store.rows import now as _now
@@ -113,12 +121,32 @@ class JournalHead:
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """A fight's folded state and the `version` (event `seq`) it folds to."""
+
+    version: int
+    state: Json
+
+
+@dataclass(frozen=True)
+class FightLog:
+    """What playing a fight reads, in one query each: the fight's row, its snapshot (None if it
+    has none), and its events after the snapshot (all of them without one)."""
+
+    record: FightRecord
+    snapshot: Snapshot | None
+    events: list[StoredEvent]
+
+
+@dataclass(frozen=True)
 class FightAppend:
-    """Events one journaled action appends to a fight decided on `expected_version`."""
+    """Events one journaled action appends to a fight decided on `expected_version`, and the
+    fight's folded state after them (`snapshot`, kept with the events when given)."""
 
     fight_id: int
     expected_version: int
     events: Sequence[Json]
+    snapshot: Json | None = None
 
 
 @dataclass(frozen=True)
@@ -389,7 +417,7 @@ class Store(Revisions):
                     raise JournalConflictError(campaign_id, row.seq)
                 if fight is not None:
                     version = self._append(
-                        conn, fight.fight_id, fight.expected_version, fight.events
+                        conn, fight.fight_id, fight.expected_version, fight.events, fight.snapshot
                     )
                 for write in sheets:
                     written.append(self.write_sheet(conn, write, row.seq))
@@ -469,17 +497,44 @@ class Store(Revisions):
         if found != 1:
             raise StoreError("no_fight", fight=fight_id)
 
-    def events(self, fight_id: int) -> list[StoredEvent]:
-        """The fight's log in order (empty for a fight without events)."""
-        query = (
-            select(fight_events.c.seq, fight_events.c.action, fight_events.c.event)
-            .where(fight_events.c.fight_id == fight_id)
-            .order_by(fight_events.c.seq)
+    def events(self, fight_id: int, after: int = 0) -> list[StoredEvent]:
+        """The fight's log in order from seq `after + 1` (empty for a fight without events)."""
+        with self._translated(), self.engine.connect() as conn:
+            return self._events(conn, fight_id, after)
+
+    def fight_log(self, fight_id: int) -> FightLog:
+        """The fight, its snapshot and the events after it, in one read (`StoreError` for an
+        unknown fight). A snapshot ahead of the log (never written so) is ignored."""
+        query = select(fight_snapshots.c.version, fight_snapshots.c.state).where(
+            fight_snapshots.c.fight_id == fight_id
         )
         with self._translated(), self.engine.connect() as conn:
-            return [StoredEvent(*row) for row in conn.execute(query)]
+            row = conn.execute(select(fights).where(fights.c.id == fight_id)).one_or_none()
+            if row is None:
+                raise StoreError("no_fight", fight=fight_id)
+            record = FightRecord(**row._asdict())
+            found = conn.execute(query).one_or_none()
+            snapshot = None if found is None else Snapshot(int(found[0]), dict(found[1]))
+            if snapshot is not None and snapshot.version > record.version:
+                snapshot = None
+            after = 0 if snapshot is None else snapshot.version
+            return FightLog(record, snapshot, self._events(conn, fight_id, after))
 
-    def append(self, fight_id: int, expected_version: int, events: Sequence[Json]) -> int:
+    def _events(self, conn: Connection, fight_id: int, after: int) -> list[StoredEvent]:
+        query = (
+            select(fight_events.c.seq, fight_events.c.action, fight_events.c.event)
+            .where(fight_events.c.fight_id == fight_id, fight_events.c.seq > after)
+            .order_by(fight_events.c.seq)
+        )
+        return [StoredEvent(*row) for row in conn.execute(query)]
+
+    def append(
+        self,
+        fight_id: int,
+        expected_version: int,
+        events: Sequence[Json],
+        snapshot: Json | None = None,
+    ) -> int:
         """Append `events` as one action decided on `expected_version`; return the new version.
 
         In one transaction: bump `fights.version` only if it is still `expected_version` (the
@@ -491,12 +546,17 @@ class Store(Revisions):
             return expected_version
         try:
             with self._translated(), self.engine.begin() as conn:
-                return self._append(conn, fight_id, expected_version, events)
+                return self._append(conn, fight_id, expected_version, events, snapshot)
         except IntegrityError:
             raise self._conflict(fight_id, expected_version) from None
 
     def _append(
-        self, conn: Connection, fight_id: int, expected_version: int, events: Sequence[Json]
+        self,
+        conn: Connection,
+        fight_id: int,
+        expected_version: int,
+        events: Sequence[Json],
+        snapshot: Json | None = None,
     ) -> int:
         if not events:
             return expected_version
@@ -520,6 +580,11 @@ class Store(Revisions):
         if conn.execute(bump).rowcount != 1:
             raise self._conflict(fight_id, expected_version)
         conn.execute(insert(fight_events), rows)
+        if snapshot is not None:  # the fights row's lock (the bump above) orders this write
+            kept = {"version": new_version, "state": snapshot}
+            moved = update(fight_snapshots).where(fight_snapshots.c.fight_id == fight_id)
+            if conn.execute(moved.values(**kept)).rowcount == 0:
+                conn.execute(insert(fight_snapshots).values(fight_id=fight_id, **kept))
         return new_version
 
     def _conflict(self, fight_id: int, expected: int) -> ConflictError:
