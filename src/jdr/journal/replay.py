@@ -103,32 +103,55 @@ class SystemReplayer:
         shown = list((entry.result or {}).get("events", []))
         rules = self.system.fight
         action = context.get("action")
+        number = action_number(context.get("action_id"))
         try:
             if source is None or action == "start" or rules is None:
                 return SKIP
+            if carried.blind or carried.missing(number):
+                return SKIP  # a sealed entry's events are not known: nothing to decide on
             if action == UNDO:
                 events = undo_events(carried.log)
             elif action == REDO:
                 events = redo_events(carried.log)
             else:
-                events = rules.decide(
-                    carried.state(rules), dict(context.get("params") or {}), source
-                )
+                params = dict(context.get("params") or {})
+                events = rules.decide(carried.state(rules), params, source)
             return {"events": events}
         finally:  # later actions are decided on what the journal shows, checked or not
-            carried.extend(rules, shown, refold=action in (UNDO, REDO))
+            carried.extend(rules, shown, number, refold=action in (UNDO, REDO))
+
+
+def action_number(action_id: Any) -> int | None:
+    """The seq a fight action's events start at, from its journal id (`#fight3.7`: 7).
+
+    >>> action_number("#fight3.7"), action_number("my-roll")
+    (7, None)
+    """
+    import re
+
+    found = re.fullmatch(r"#fight\d+\.(\d+)", str(action_id))
+    return int(found[1]) if found else None
 
 
 class Carried:
     """One fight as `verify` follows it entry by entry: its log as the journal shows it, and
     its state carried forward (each action's events folded on top; an undo or a redo folds the
     log again). The state is folded only when a decision needs it, so a journal of one fight's
-    10,000 actions is verified in linear time (issue 17)."""
+    10,000 actions is verified in linear time (issue 17).
+
+    A fight action whose events start further than the log reaches follows a sealed entry not
+    yet disclosed: from then on, the fight's actions are not re-decided (`blind`), since the
+    state they were decided on is not known."""
 
     def __init__(self) -> None:
         self.log: list[Any] = []
+        self.blind = False
         self._state: Json | None = {}
         self._pending: list[Json] = []
+
+    def missing(self, number: int | None) -> bool:
+        """Whether events before action `number` are not in the log (a sealed entry's)."""
+        return number is not None and number > len(self.log) + 1
 
     def state(self, rules: Any) -> Json:
         from functools import reduce
@@ -142,13 +165,13 @@ class Carried:
             self._state, self._pending = reduce(rules.evolve, self._pending, self._state), []
         return self._state
 
-    def extend(self, rules: Any, events: list[Json], refold: bool) -> None:
+    def extend(self, rules: Any, events: list[Json], number: int | None, refold: bool) -> None:
         from jdr.store import StoredEvent
 
-        version = len(self.log)
-        self.log.extend(
-            StoredEvent(version + i, version + 1, event) for i, event in enumerate(events, start=1)
-        )
+        if self.missing(number):
+            self.blind = True
+        start = number if number is not None else len(self.log) + 1
+        self.log.extend(StoredEvent(start + i, start, event) for i, event in enumerate(events))
         if refold or rules is None:
             self._state, self._pending = None, []
         elif self._state is not None:
