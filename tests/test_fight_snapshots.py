@@ -89,6 +89,7 @@ def test_snapshot_carried_forward_equals_fold_from_scratch(
     system_id: str, data: st.DataObject, seed: int
 ) -> None:
     system = default_registry().get(system_id)
+    assert system.fight is not None
     store = open_store("sqlite://")
     try:
         fight = _open(store, BY_SYSTEM[system_id], system, seed)

@@ -401,9 +401,13 @@ def export(store: Store, campaign: Campaign) -> Json:
     }
 
 
-def public_entries(store: Store, campaign: Campaign) -> list[Entry]:
-    """The journal as everyone may read it: hidden entries sealed until disclosed."""
-    return [_public(row) for row in store.journal(campaign.id)]
+def public_entries(
+    store: Store, campaign: Campaign, rows: Sequence[JournalRow] | None = None
+) -> list[Entry]:
+    """The journal (or the `rows` of it given) as everyone may read it: hidden entries sealed
+    until disclosed."""
+    found = store.journal(campaign.id) if rows is None else rows
+    return [_public(row) for row in found]
 
 
 def _public(row: JournalRow) -> Entry:

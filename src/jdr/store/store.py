@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.i18n import _
@@ -329,10 +329,37 @@ class Store(Revisions):
         revealed, opened = self.epochs(campaign_id)[-2:]
         return revealed, opened
 
-    def journal(self, campaign_id: int) -> list[JournalRow]:
-        """The campaign's journal, in `seq` order."""
+    def journal(
+        self, campaign_id: int, first: int = 1, last: int | None = None
+    ) -> list[JournalRow]:
+        """The campaign's journal, in `seq` order (entries `first` to `last` only, if given)."""
+        where = [journal.c.campaign_id == campaign_id]
+        if first > 1:
+            where.append(journal.c.seq >= first)
+        if last is not None:
+            where.append(journal.c.seq <= last)
+        query = select(*_JOURNAL).where(*where).order_by(journal.c.seq)
+        with self._translated(), self.engine.connect() as conn:
+            return [JournalRow(*row) for row in conn.execute(query)]
+
+    def journal_length(self, campaign_id: int) -> int:
+        """The seq of the journal's last entry (0 when it is empty)."""
+        query = select(func.max(journal.c.seq)).where(journal.c.campaign_id == campaign_id)
+        with self._translated(), self.engine.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)
+
+    def fight_journal(
+        self, campaign_id: int, fight_ids: Sequence[int], last: int
+    ) -> list[JournalRow]:
+        """The journal entries of the fights `fight_ids` up to entry `last`, in `seq` order
+        (their action ids are `#fightN.…`)."""
+        if not fight_ids:
+            return []
+        named = [journal.c.action_id.like(f"#fight{int(f)}.%") for f in sorted(set(fight_ids))]
         query = (
-            select(*_JOURNAL).where(journal.c.campaign_id == campaign_id).order_by(journal.c.seq)
+            select(*_JOURNAL)
+            .where(journal.c.campaign_id == campaign_id, journal.c.seq <= last, or_(*named))
+            .order_by(journal.c.seq)
         )
         with self._translated(), self.engine.connect() as conn:
             return [JournalRow(*row) for row in conn.execute(query)]
