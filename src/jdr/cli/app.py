@@ -429,7 +429,7 @@ def _fail(error: JdrError, want_json: bool) -> int:
         if getattr(error, "suggestion", None) is not None:
             payload["suggestion"] = error.suggestion  # type: ignore[attr-defined]
         emit_json({"error": payload})
-    return 2
+    return int(getattr(error, "exit_status", 2))  # 1 for a stored fight its journal disowns
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -490,11 +490,12 @@ def _show(fight: int, db: str | None, json: bool) -> None:
 
 def _log(fight: int, db: str | None, json: bool) -> None:
     from jdr.fights.sealed import public
+    from jdr.fights.service import fight_events
     from jdr.fights.story import chapters
 
     with opened(db) as store:
         system = _fight_system(store, fight)
-        stored = store.events(fight)
+        stored = fight_events(store, fight)
     story = chapters(system, stored)
     if json:
         texts = {}
@@ -533,11 +534,12 @@ def _recap(
 ) -> None:
     from jdr.cli.journal_commands import fight_entries, recap_footer
     from jdr.fights.recap import check_format, footnote, recap
+    from jdr.fights.service import fight_events
 
     check_format(fmt)
     with opened(db) as store:
         system = _fight_system(store, fight)
-        stored = store.events(fight)
+        stored = fight_events(store, fight)
         record = store.fight(fight)
         footer_of = fight_entries(store, record.campaign_id, fight)
     actions = None

@@ -37,6 +37,14 @@ from typing import Any
 
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
+from jdr.fights.binding import (
+    STATE_HASH,
+    Recorded,
+    TamperedFightError,
+    bound,
+    check_log,
+    state_mismatch,
+)
 from jdr.fights.fold import fold
 from jdr.fights.sealed import SEALED, opened, sealing
 from jdr.i18n import _
@@ -135,8 +143,9 @@ class Current:
         return self.record.version
 
     def log(self) -> list[StoredEvent]:
+        """The whole log, checked against the journal (`TamperedFightError`)."""
         if self._log is None:
-            self._log = self.store.events(self.record.id)
+            self._log = checked(self.store, self.record, self.store.events(self.record.id))
         return self._log
 
 
@@ -163,13 +172,51 @@ def carried(rules: FightRules, log: FightLog, everything: Callable[[], list[Stor
 
 
 def current(store: Store, fight_id: int, rules: FightRules | None) -> Current:
-    """The fight as an action reads it (see `Current`); without `rules`, its state is `{}`."""
+    """The fight as an action reads it (see `Current`), checked against its journal
+    (`jdr.fights.binding`: `TamperedFightError` if they differ); without `rules`, its state
+    is `{}` and only what it reads later (its log) is checked.
+
+    With a snapshot whose entry recorded the state after it, only the snapshot and the events
+    after it are read and checked; otherwise the whole log is."""
     log = store.fight_log(fight_id)
+    found = Current(store, log.record, {})
     if rules is None:
-        return Current(store, log.record, {})
-    found = Current(store, log.record, {}, None if log.snapshot is not None else log.events)
-    found.state = carried(rules, log, found.log)
+        return found
+    if log.snapshot is not None and not any(
+        item.event.get("type") in (UNDONE, REDONE) for item in log.events
+    ):
+        assert log.snapshot_action is not None
+        rows = store.fight_entries(log.record.campaign_id, fight_id, log.snapshot_action)
+        recorded = {n: Recorded(r.seq, dict(r.entry.get("result") or {})) for n, r in rows.items()}
+        kept = recorded.get(log.snapshot_action)
+        if kept is not None and STATE_HASH in kept.result:
+            mismatch = state_mismatch(fight_id, log.snapshot.state, kept)
+            mismatch = mismatch or check_log(fight_id, log.events, recorded, log.snapshot.version)
+            if mismatch is not None:
+                raise TamperedFightError(mismatch)
+            found.state = reduce(rules.evolve, [e.event for e in log.events], log.snapshot.state)
+            return found
+    everything = log.events if log.snapshot is None else store.events(fight_id)
+    found._log = checked(store, log.record, everything)
+    found.state = fold(rules, effective_events(everything))
     return found
+
+
+def checked(store: Store, record: FightRecord, stored: list[StoredEvent]) -> list[StoredEvent]:
+    """`stored` (the fight's whole log) once checked against every entry of its journal
+    (`TamperedFightError` names the first event that differs, was added or was removed)."""
+    rows = store.fight_entries(record.campaign_id, record.id)
+    recorded = {n: Recorded(r.seq, dict(r.entry.get("result") or {})) for n, r in rows.items()}
+    mismatch = check_log(record.id, stored, recorded)
+    if mismatch is not None:
+        raise TamperedFightError(mismatch)
+    return stored
+
+
+def fight_events(store: Store, fight_id: int) -> list[StoredEvent]:
+    """The fight's whole log, checked against its journal (what `fight log`, the recaps and
+    the stories read)."""
+    return checked(store, store.fight(fight_id), store.events(fight_id))
 
 
 @dataclass(frozen=True)
@@ -202,7 +249,7 @@ def open_fight(
     def run(source: RandomSource) -> tuple[Json, Any, FightAppend]:
         events = rules.start(setup, source)
         after = fold(rules, events)
-        return {"events": events}, events, FightAppend(fight_id, 0, events, after)
+        return bound(events, after), events, FightAppend(fight_id, 0, events, after)
 
     try:
         done = journaled(
@@ -448,7 +495,7 @@ def _journaled(
         ) -> tuple[Json, Any, FightAppend]:
             events, after[0] = decide(now, source)
             return (
-                {"events": events},
+                bound(events, after[0]),
                 events,
                 FightAppend(now.record.id, now.version, events, after[0]),
             )

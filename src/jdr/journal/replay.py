@@ -97,28 +97,37 @@ class SystemReplayer:
         return params, action.roll(params, source)
 
     def _fight(self, entry: Entry, context: Json, source: RandomSource | None) -> Any:
+        from jdr.fights.binding import EVENTS_HASH, STATE_HASH, events_hash, json_hash
         from jdr.fights.service import REDO, UNDO, redo_events, undo_events
 
         carried = self.fights.setdefault(context["fight"], Carried())
-        shown = list((entry.result or {}).get("events", []))
+        recorded = entry.result or {}
+        shown = list(recorded.get("events", []))
         rules = self.system.fight
         action = context.get("action")
         number = action_number(context.get("action_id"))
+        after: Json | None = None
+        events: list[Json] = []
         try:
             if source is None or action == "start" or rules is None:
                 return SKIP
             if carried.blind or carried.missing(number):
                 return SKIP  # a sealed entry's events are not known: nothing to decide on
-            if action == UNDO:
-                events = undo_events(carried.log)
-            elif action == REDO:
-                events = redo_events(carried.log)
+            if action in (UNDO, REDO):
+                events = (undo_events if action == UNDO else redo_events)(carried.log)
             else:
                 params = dict(context.get("params") or {})
                 events = rules.decide(carried.state(rules), params, source)
-            return {"events": events}
+            result: Json = {"events": events}
+            if EVENTS_HASH in recorded:
+                result[EVENTS_HASH] = events_hash(events)
+            if STATE_HASH in recorded:  # the state after the events, as the service kept it
+                after = carried.after(rules, events, refold=action in (UNDO, REDO))
+                result[STATE_HASH] = json_hash(after)
+            return result
         finally:  # later actions are decided on what the journal shows, checked or not
-            carried.extend(rules, shown, number, refold=action in (UNDO, REDO))
+            same = after is not None and plain(events) == plain(shown)
+            carried.extend(rules, shown, number, action in (UNDO, REDO), after if same else None)
 
 
 def action_number(action_id: Any) -> int | None:
@@ -165,14 +174,40 @@ class Carried:
             self._state, self._pending = reduce(rules.evolve, self._pending, self._state), []
         return self._state
 
-    def extend(self, rules: Any, events: list[Json], number: int | None, refold: bool) -> None:
+    def after(self, rules: Any, events: list[Json], refold: bool) -> Json:
+        """The state after `events` were appended (folded again from the log for an undo or a
+        redo), without changing what is carried."""
+        from functools import reduce
+
+        from jdr.fights.fold import fold
+        from jdr.fights.service import effective_events
+        from jdr.store import StoredEvent
+
+        if not refold:
+            return reduce(rules.evolve, events, self.state(rules))
+        start = len(self.log) + 1
+        moved = [StoredEvent(start + i, start, e) for i, e in enumerate(events)]
+        return fold(rules, effective_events([*self.log, *moved]))
+
+    def extend(
+        self,
+        rules: Any,
+        events: list[Json],
+        number: int | None,
+        refold: bool,
+        after: Json | None = None,
+    ) -> None:
+        """Append an entry's events (at action `number`); `after` is the state after them
+        when it is already known."""
         from jdr.store import StoredEvent
 
         if self.missing(number):
             self.blind = True
         start = number if number is not None else len(self.log) + 1
         self.log.extend(StoredEvent(start + i, start, event) for i, event in enumerate(events))
-        if refold or rules is None:
+        if after is not None and not self.blind:
+            self._state, self._pending = after, []
+        elif refold or rules is None:
             self._state, self._pending = None, []
         elif self._state is not None:
             self._pending.extend(events)

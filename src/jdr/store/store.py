@@ -136,6 +136,8 @@ class FightLog:
     record: FightRecord
     snapshot: Snapshot | None
     events: list[StoredEvent]
+    snapshot_action: int | None = None
+    """The action the snapshot's last event belongs to (whose journal entry recorded it)."""
 
 
 @dataclass(frozen=True)
@@ -542,10 +544,43 @@ class Store(Revisions):
             record = FightRecord(**row._asdict())
             found = conn.execute(query).one_or_none()
             snapshot = None if found is None else Snapshot(int(found[0]), dict(found[1]))
-            if snapshot is not None and snapshot.version > record.version:
-                snapshot = None
+            action = None
+            if snapshot is not None:
+                at = select(fight_events.c.action).where(
+                    fight_events.c.fight_id == fight_id, fight_events.c.seq == snapshot.version
+                )
+                action = conn.execute(at).scalar()
+            if snapshot is not None and (snapshot.version > record.version or action is None):
+                snapshot, action = None, None
             after = 0 if snapshot is None else snapshot.version
-            return FightLog(record, snapshot, self._events(conn, fight_id, after))
+            events = self._events(conn, fight_id, after)
+            return FightLog(record, snapshot, events, None if action is None else int(action))
+
+    def fight_entries(
+        self, campaign_id: int, fight_id: int, from_action: int | None = None
+    ) -> dict[int, JournalRow]:
+        """The journal entries of the fight's actions by action number (`#fight3.7`: 7): all of
+        them, or those from action `from_action`'s entry on (none if it has no entry)."""
+        prefix = f"#fight{int(fight_id)}."
+        where = [journal.c.campaign_id == campaign_id, journal.c.action_id.like(prefix + "%")]
+        with self._translated(), self.engine.connect() as conn:
+            if from_action is not None:
+                first = conn.execute(
+                    select(journal.c.seq).where(
+                        journal.c.campaign_id == campaign_id,
+                        journal.c.action_id == f"{prefix}{int(from_action)}",
+                    )
+                ).scalar()
+                if first is None:
+                    return {}
+                where.append(journal.c.seq >= first)
+            rows = conn.execute(select(*_JOURNAL).where(*where).order_by(journal.c.seq))
+            found = {}
+            for row in rows:
+                number = row.action_id[len(prefix) :]
+                if number.isdigit():
+                    found[int(number)] = JournalRow(*row)
+            return found
 
     def _events(self, conn: Connection, fight_id: int, after: int) -> list[StoredEvent]:
         query = (
