@@ -26,13 +26,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from jdr.dice.verifiable import LATEST, canonical_json, sha256_hex
 from jdr.errors import JdrError
 from jdr.i18n import N_, _
 from jdr.journal.entries import plain
-from jdr.store import StoredEvent
+
+
+class Logged(Protocol):
+    """One event of a fight's log (`jdr.store.StoredEvent`, or one read from an export: `jdr
+    verify` checks exported fights without loading the store)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def action(self) -> int: ...
+    @property
+    def event(self) -> Json: ...
+
 
 Json = dict[str, Any]
 
@@ -120,7 +132,7 @@ class Recorded:
 
 def check_log(
     fight: int,
-    stored: Sequence[StoredEvent],
+    stored: Sequence[Logged],
     recorded: Mapping[int, Recorded],
     since: int = 0,
 ) -> Mismatch | None:
@@ -128,19 +140,23 @@ def check_log(
     actions `recorded` (action number → entry), or None. A sealed entry still hidden is
     recorded too: the store holds its body.
 
+    >>> from jdr.store import StoredEvent
     >>> log = [StoredEvent(1, 1, {"type": "a"}), StoredEvent(2, 2, {"type": "b"})]
     >>> recorded = {1: Recorded(4, {"events": [{"type": "a"}]}),
     ...             2: Recorded(5, {"events": [{"type": "c"}]})}
     >>> check_log(3, log, recorded)
     Mismatch(kind='changed', fight=3, seq=2, entry=5)
     """
-    groups: dict[int, list[StoredEvent]] = {}
+    groups: dict[int, list[Logged]] = {}
     for item in stored:
         groups.setdefault(item.action, []).append(item)
     for number, items in groups.items():
         entry = recorded.get(number)
         if entry is None:
             return Mismatch("added", fight, items[0].seq, None)
+        for index, item in enumerate(items):  # an action's events are numbered from it on
+            if item.seq != number + index:
+                return Mismatch("changed", fight, number + index, entry.seq)
         found = action_mismatch(fight, number, [i.event for i in items], entry)
         if found is not None:
             return found
