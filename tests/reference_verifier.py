@@ -149,7 +149,7 @@ def fight_problems(fights: Any, entries: list[Any]) -> list[tuple[str, int | Non
         groups: dict[int, list[Any]] = {}
         for stored in fight["events"]:
             groups.setdefault(stored["action"], []).append(stored)
-        found = None
+        found: tuple[str, int | None] | None = None
         for action, items in groups.items():
             entry = recorded.get(action)
             if entry is None:
