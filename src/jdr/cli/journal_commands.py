@@ -342,7 +342,7 @@ def _show(
         entries = public_entries(store, campaign, page)
         told = public_entries(store, campaign, earlier)
     sealed = {r.seq for r in page if r.action_id.startswith("#fight")}
-    said = _fight_sentences(campaign.system, told, {e.seq for e in entries})
+    said = _fight_sentences(campaign.system, told, {e.seq for e in entries}) if fights else {}
     if json:
         emit_json(
             {
