@@ -69,9 +69,24 @@ def timed(command: list[str], env: dict[str, str] = ENV, run: int = 0) -> float:
     turn = _turns[tuple(command)] = _turns.get(tuple(command), -1) + 1
     actor = FIGHTERS[turn % 2]
     command = [word.replace("{n}", f"run-{run}").replace("{actor}", actor) for word in command]
+    before = _children_cpu()
     start = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True, env=env)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    _cpu.append(_children_cpu() - before)
+    return wall
+
+
+_cpu: list[float] = []
+"""The CPU time (user + system) of each timed run, in order: a figure a loaded machine (other
+processes on the same cores) changes less than the wall-clock one."""
+
+
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def campaign_commands(folder: str) -> dict[str, tuple[list[str], dict[str, str]]]:
@@ -104,8 +119,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--previous", metavar="SRC", help="another version's src folder")
     args = parser.parse_args()
-    print(f"{'command':<34} | median s | worst s | budget")
-    print(f"{'-' * 34} | -------- | ------- | ------")
+    print(f"{'command':<34} | median s | worst s | CPU s | budget")
+    print(f"{'-' * 34} | -------- | ------- | ----- | ------")
     over = False
     commands = {label: (command, ENV) for label, command in COMMANDS.items()}
     folder = tempfile.mkdtemp(prefix="jdr-bench-")
@@ -117,11 +132,12 @@ def main() -> int:
         timed(command, env, -1)  # warm the file cache and write the bytecode
         times = [timed(command, env, n) for n in range(args.repeat)]
         median = medians[label] = statistics.median(times)
+        cpu = statistics.median(_cpu[-args.repeat :])
         budget = DEMO_BUDGET if label == "jdr demo" else BUDGET
         budgeted = ("--help" in label or label == "jdr demo") and not label.startswith("previous")
         verdict = ("ok" if median < budget else "OVER") if budgeted else "-"
         over |= verdict == "OVER"
-        print(f"{label:<34} | {median:8.3f} | {max(times):7.3f} | {verdict}")
+        print(f"{label:<34} | {median:8.3f} | {max(times):7.3f} | {cpu:5.2f} | {verdict}")
     for label in CAMPAIGN_COMMANDS:
         ratio = medians[label] / medians[REFERENCE]
         verdict = "ok" if ratio <= 2 else "OVER"
