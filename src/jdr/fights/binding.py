@@ -121,6 +121,9 @@ class TamperedFightError(JdrError):
             problem=self.mismatch.message()
         )
 
+    def __reduce__(self) -> Any:  # crosses process boundaries whole (a pool's worker)
+        return (TamperedFightError, (self.mismatch,))
+
 
 @dataclass(frozen=True)
 class Recorded:
@@ -135,10 +138,13 @@ def check_log(
     stored: Sequence[Logged],
     recorded: Mapping[int, Recorded],
     since: int = 0,
+    upto: int | None = None,
 ) -> Mismatch | None:
     """The first difference between a stored log (or its part after event `since`) and the
     actions `recorded` (action number → entry), or None. A sealed entry still hidden is
-    recorded too: the store holds its body.
+    recorded too: the store holds its body. Entries of actions after event `upto` (the fight's
+    version when its log was read) are not expected in the log: another process may have
+    appended them since.
 
     >>> from jdr.store import StoredEvent
     >>> log = [StoredEvent(1, 1, {"type": "a"}), StoredEvent(2, 2, {"type": "b"})]
@@ -161,7 +167,7 @@ def check_log(
         if found is not None:
             return found
     for number, entry in sorted(recorded.items()):
-        if number > since and number not in groups:
+        if number > since and number not in groups and (upto is None or number <= upto):
             shown = entry.result.get("events") or []
             if shown:
                 return Mismatch("removed", fight, number, entry.seq)

@@ -191,7 +191,8 @@ def current(store: Store, fight_id: int, rules: FightRules | None) -> Current:
         kept = recorded.get(log.snapshot_action)
         if kept is not None and STATE_HASH in kept.result:
             mismatch = state_mismatch(fight_id, log.snapshot.state, kept)
-            mismatch = mismatch or check_log(fight_id, log.events, recorded, log.snapshot.version)
+            since, upto = log.snapshot.version, max(log.record.version, log.snapshot.version)
+            mismatch = mismatch or check_log(fight_id, log.events, recorded, since, upto)
             if mismatch is not None:
                 raise TamperedFightError(mismatch)
             found.state = reduce(rules.evolve, [e.event for e in log.events], log.snapshot.state)
@@ -205,9 +206,9 @@ def current(store: Store, fight_id: int, rules: FightRules | None) -> Current:
 def checked(store: Store, record: FightRecord, stored: list[StoredEvent]) -> list[StoredEvent]:
     """`stored` (the fight's whole log) once checked against every entry of its journal
     (`TamperedFightError` names the first event that differs, was added or was removed)."""
-    rows = store.fight_entries(record.campaign_id, record.id)
+    rows = store.fight_entries(record.campaign_id, record.id)  # read after `stored`
     recorded = {n: Recorded(r.seq, dict(r.entry.get("result") or {})) for n, r in rows.items()}
-    mismatch = check_log(record.id, stored, recorded)
+    mismatch = check_log(record.id, stored, recorded, upto=record.version)
     if mismatch is not None:
         raise TamperedFightError(mismatch)
     return stored
