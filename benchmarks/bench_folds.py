@@ -171,10 +171,9 @@ def work_build_journal(url: str, entries: int, out: str, binding: bool) -> dict[
     from jdr.fights import service
     from jdr.journal.service import export
 
-    if not binding:  # entries as the previous version wrote them: format 1, events only
+    if not binding:  # format 1, as the previous version wrote entries (binding taken out below)
         import jdr.journal.service as journal_service
 
-        service.bound = lambda events, after: {"events": list(events)}  # type: ignore[attr-defined]
         journal_service.entry_format = lambda *_args: 1
     store = _store(url)
     rules = _rules()
@@ -189,11 +188,28 @@ def work_build_journal(url: str, entries: int, out: str, binding: bool) -> dict[
     store.reveal_epoch(campaign.id)
     exported = export(store, campaign)
     if not binding:
-        exported["v"] = 1  # the previous version reads files of v 1 (same fields)
-        del exported["fights"]
+        _unbound(exported)
     Path(out).write_text(json.dumps(exported), encoding="utf-8")
     store.close()
     return {"built": built}
+
+
+def _unbound(exported: dict[str, Any]) -> None:
+    """An export as the previous version wrote it: file v 1, no `fights`, entries without the
+    binding fields, their hashes and chain computed again (format 1). The dice derive from the
+    contexts, which do not change."""
+    from jdr.journal.entries import GENESIS, Entry
+
+    exported["v"] = 1
+    del exported["fights"]
+    previous = GENESIS
+    for item in exported["entries"]:
+        for key in ("events_hash", "state_hash"):
+            item["result"].pop(key, None)
+        item["prev_hash"] = previous
+        entry = Entry.from_json(item)
+        item["body_hash"], item["hash"] = entry.body_hash, entry.hash
+        previous = item["hash"]
 
 
 def work_verify(journal: str, repeat: int) -> dict[str, float]:
@@ -292,6 +308,12 @@ def _show_seconds(src: Path, url: str, repeat: int) -> float:
     return statistics.median(times)
 
 
+def _add(rows: list[tuple[str, str, str]], row: tuple[str, str, str]) -> None:
+    """Keep a row for the table, and show it at once (a long run shows its progress)."""
+    rows.append(row)
+    print(" | ".join(row).rstrip(), file=sys.stderr, flush=True)
+
+
 def _older_schema(path: Path, target: Path) -> None:
     """A copy of a database of this version as the previous one reads it (revision 0002: no
     sheet revisions, no snapshots; the journal's table is the same)."""
@@ -341,12 +363,13 @@ def main() -> int:
             acts[name] = _worker(src, "act", url, sizes, str(args.repeat))
         for size in sizes.split(","):
             cells = [f"{name} {acts[name][size] * 1000:,.1f} ms" for name in versions]
-            rows.append((f"one action on a fight of {int(size):,} events", *_pair(cells)))
+            _add(rows, (f"one action on a fight of {int(size):,} events", *_pair(cells)))
         this = acts["this version"]
         ratio = this[str(biggest)] / this[min(this, key=int)]
         verdicts.append(ratio <= 2)
-        rows.append(
-            (f"action at {biggest:,} events / on a new fight", f"{ratio:.2f}x (target <= 2x)", "")
+        _add(
+            rows,
+            (f"action at {biggest:,} events / on a new fight", f"{ratio:.2f}x (target <= 2x)", ""),
         )
 
         folds = {}
@@ -354,10 +377,10 @@ def main() -> int:
             url = f"sqlite:///{root / (name.replace(' ', '-') + '-fold.db')}"
             folds[name] = _worker(src, "fold", url, str(biggest), str(args.repeat))
         cells = [f"{name} {folds[name]['scratch']:.3f} s" for name in versions]
-        rows.append((f"load + fold {biggest:,} events from scratch (target 0.5 s)", *_pair(cells)))
+        _add(rows, (f"load + fold {biggest:,} events from scratch (target 0.5 s)", *_pair(cells)))
         verdicts.append(folds["this version"]["scratch"] < 0.5)
         cells = [f"{name} {folds[name]['state']:.4f} s" for name in versions]
-        rows.append((f"service.state of a {biggest:,}-event fight", *_pair(cells)))
+        _add(rows, (f"service.state of a {biggest:,}-event fight", *_pair(cells)))
 
         for entries in (args.entries // 10, args.entries):
             plain_file = root / f"journal-{entries}.json"
@@ -370,17 +393,18 @@ def main() -> int:
                 f"{name} {_worker(src, 'verify', str(plain_file), '1')['verify']:.2f} s"
                 for name, src in versions.items()
             ]
-            rows.append((f"verify with replay, {entries:,} entries", *_pair(cells)))
+            _add(rows, (f"verify with replay, {entries:,} entries", *_pair(cells)))
             bound = _worker(SRC, "verify", str(bound_file), "1")["verify"]
-            rows.append(
-                ("  the same, format 2 with events_hash and state_hash", f"{bound:.2f} s", "")
+            _add(
+                rows, ("  the same, format 2 with events_hash and state_hash", f"{bound:.2f} s", "")
             )
-            rows.append(
+            _add(
+                rows,
                 (
                     f"  writing those {entries:,} actions (service.act each)",
                     f"{built['built']:.1f} s",
                     "",
-                )
+                ),
             )
 
         show_db = root / "show.db"
@@ -392,11 +416,11 @@ def main() -> int:
             cells.append(
                 f"previous {_show_seconds(versions['previous'], f'sqlite:///{old_db}', 3):.2f} s"
             )
-        rows.append((f"jdr journal show, {args.entries:,} entries (a process)", *_pair(cells)))
+        _add(rows, (f"jdr journal show, {args.entries:,} entries (a process)", *_pair(cells)))
 
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    for row in rows:
-        print(" | ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    print("\n".join(" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                    for r in rows))  # fmt: skip
     return 0 if all(verdicts) else 1
 
 
