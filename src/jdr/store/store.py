@@ -21,7 +21,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, text, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Text,
+    cast,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from jdr.i18n import _
@@ -583,12 +595,18 @@ class Store(Revisions):
             return found
 
     def _events(self, conn: Connection, fight_id: int, after: int) -> list[StoredEvent]:
+        """The events as their JSON text, parsed in one call: a long log loads about twice as
+        fast as with a parse per row (issue 17)."""
+        import json
+
         query = (
-            select(fight_events.c.seq, fight_events.c.action, fight_events.c.event)
+            select(fight_events.c.seq, fight_events.c.action, cast(fight_events.c.event, Text))
             .where(fight_events.c.fight_id == fight_id, fight_events.c.seq > after)
             .order_by(fight_events.c.seq)
         )
-        return [StoredEvent(*row) for row in conn.execute(query)]
+        rows = conn.execute(query).all()
+        events = json.loads("[" + ",".join(row[2] for row in rows) + "]")
+        return [StoredEvent(row[0], row[1], event) for row, event in zip(rows, events, strict=True)]
 
     def append(
         self,
