@@ -135,9 +135,18 @@ def fight_problems(fights: Any, entries: list[Any]) -> list[tuple[str, int | Non
     if not isinstance(fights, list):
         return [("fights", None)]
     problems: list[tuple[str, int | None]] = []
+    if not all(_fight_shape(fight) for fight in fights):
+        return [("fights", None)]
+    shown = [fight["fight"] for fight in fights]
+    for item in entries:  # a fight the entries record but the file leaves out: no events
+        context = item.get("context")
+        number = context.get("fight") if isinstance(context, dict) else None
+        if isinstance(number, int) and not isinstance(number, bool) and number not in shown:
+            tail = str(context.get("action_id", "")).removeprefix(f"#fight{number}.")
+            if tail.isdigit():
+                shown.append(number)
+                fights = [*fights, {"fight": number, "events": []}]
     for fight in fights:
-        if not _fight_shape(fight):
-            return [*problems, ("fights", None)]
         number, prefix = fight["fight"], f"#fight{fight['fight']}."
         recorded = {}
         for item in entries:

@@ -297,6 +297,7 @@ FIGHT_TAMPERINGS: dict[str, Callable[[Json], Json]] = {
     "events_hash edited, chain re-hashed": _events_hash_rehashed,
     "event renumbered": _renumbered,
     "fights malformed": lambda journal: journal | {"fights": {"1": []}},
+    "fight left out": lambda journal: journal | {"fights": []},
 }
 
 
@@ -326,3 +327,13 @@ def test_a_fight_event_edit_is_named_by_fight_and_event(store: Store) -> None:
     assert problem.message().startswith(f"fight 1: event {event} is not the one entry ")
     [added] = verify(_action_added(copy.deepcopy(journal))).problems
     assert added.kind == "fight_added" and added.seq is None
+
+
+def test_a_fight_left_out_of_the_export_is_named(store: Store, tmp_path: Path) -> None:
+    """An export whose `fights` leaves out a fight its entries record fails as removed events."""
+    left_out = fight_journal(store) | {"fights": []}
+    expected = kinds_of_jdr(left_out)
+    assert expected and expected[0][0] == "fight_removed", expected
+    assert reference_verifier.verify(copy.deepcopy(left_out)) == expected
+    if NODE is not None:
+        assert kinds_of_js(left_out, tmp_path) == expected

@@ -275,12 +275,19 @@ def _check_fights(fights: Any, raw: list[Any], report: Report) -> None:
     if not isinstance(fights, list):
         report.problems.append(Problem("fights", None, {"detail": _("fights is not a list")}))
         return
+    logs = []
     for fight in fights:
         try:
-            number, stored = _fight_log(fight)
+            logs.append(_fight_log(fight))
         except (KeyError, TypeError, ValueError) as error:
             report.problems.append(Problem("fights", None, {"detail": _detail(error)}))
             return
+    listed = {number for number, _stored in logs}
+    for number in _fights_of(raw):  # a fight the entries record but the file leaves out
+        if number not in listed:
+            listed.add(number)
+            logs.append((number, []))
+    for number, stored in logs:
         recorded = {}
         prefix = f"#fight{number}."
         for item in raw:
@@ -300,6 +307,22 @@ def _check_fights(fights: Any, raw: list[Any], report: Report) -> None:
         if found is not None:
             data = {"fight": number, "event": found.seq}
             report.problems.append(Problem(f"fight_{found.kind}", found.entry, data))
+
+
+def _fights_of(raw: list[Any]) -> list[int]:
+    """The fights whose actions disclosed entries record (`#fightF.N`), by first entry."""
+    found: dict[int, None] = {}
+    for item in raw:
+        context = item.get("context") if isinstance(item, Mapping) else None
+        if not isinstance(context, Mapping):
+            continue
+        number = context.get("fight")
+        action_id = str(context.get("action_id", ""))
+        if isinstance(number, int) and not isinstance(number, bool):
+            tail = action_id.removeprefix(f"#fight{number}.")
+            if tail != action_id and tail.isdigit():
+                found.setdefault(number)
+    return list(found)
 
 
 @dataclass(frozen=True)

@@ -467,6 +467,7 @@ async function checkFights(fights, raw, report) {
     report.problems.push(problem("fights", null, { detail: "fights is not a list" }));
     return;
   }
+  const logs = [];
   for (const fight of fights) {
     const ok = fight && typeof fight === "object" && isInt(fight.fight) && Array.isArray(fight.events)
       && fight.events.every((e) => e && typeof e === "object" && isInt(e.seq) && isInt(e.action)
@@ -475,7 +476,22 @@ async function checkFights(fights, raw, report) {
       report.problems.push(problem("fights", null, { detail: "a fight is not an object with a list of events" }));
       return;
     }
-    const number = fight.fight.value;
+    logs.push({ number: fight.fight.value, events: fight.events });
+  }
+  const shown = new Set(logs.map((log) => log.number));
+  for (const item of raw) { // a fight the entries record but the file leaves out: no events
+    const context = item && item.context;
+    if (!context || typeof context !== "object" || !isInt(context.fight)) continue;
+    const number = context.fight.value;
+    const prefix = `#fight${number}.`;
+    const actionId = String(context.action_id === undefined ? "" : context.action_id);
+    if (!shown.has(number) && actionId.startsWith(prefix) && /^[0-9]+$/.test(actionId.slice(prefix.length))) {
+      shown.add(number);
+      logs.push({ number, events: [] });
+    }
+  }
+  for (const fight of logs) {
+    const number = fight.number;
     const prefix = `#fight${number}.`;
     const recorded = new Map();
     for (const item of raw) {
