@@ -110,6 +110,13 @@ def verify(journal: dict[str, Any]) -> list[tuple[str, int | None]]:
                     break
         if disclosed and item.get("body_hash", body_hash) != body_hash:
             problems.append(("body_hash", seq))
+        if disclosed and "events_hash" in item["result"]:
+            shown = item["result"].get("events")
+            if (
+                sha(canon(shown if isinstance(shown, list) else [], 2))
+                != item["result"]["events_hash"]
+            ):
+                problems.append(("events_hash", seq))
         header = {key: item[key] for key in ("seq", "prev_hash", "commitment", "hidden")}
         header["body_hash"] = body_hash
         if scheme == 2:
@@ -117,4 +124,94 @@ def verify(journal: dict[str, Any]) -> list[tuple[str, int | None]]:
         if sha(canon(header, scheme)) != item["hash"]:
             problems.append(("hash", seq))
         previous, expected = item["hash"], max(expected, seq + 1)
+    return problems + fight_problems(journal.get("fights"), entries)
+
+
+def fight_problems(fights: Any, entries: list[Any]) -> list[tuple[str, int | None]]:
+    """Each exported fight's events against the entries that recorded them: the first event
+    changed, added or removed, per fight."""
+    if fights is None:
+        return []
+    if not isinstance(fights, list):
+        return [("fights", None)]
+    problems: list[tuple[str, int | None]] = []
+    if not all(_fight_shape(fight) for fight in fights):
+        return [("fights", None)]
+    shown = [fight["fight"] for fight in fights]
+    for item in entries:  # a fight the entries record but the file leaves out: no events
+        context = item.get("context")
+        number = context.get("fight") if isinstance(context, dict) else None
+        if isinstance(number, int) and not isinstance(number, bool) and number not in shown:
+            tail = str(context.get("action_id", "")).removeprefix(f"#fight{number}.")
+            if tail.isdigit():
+                shown.append(number)
+                fights = [*fights, {"fight": number, "events": []}]
+    for fight in fights:
+        number, prefix = fight["fight"], f"#fight{fight['fight']}."
+        recorded = {}
+        for item in entries:
+            context = item.get("context")
+            if isinstance(context, dict) and context.get("fight") == number:
+                action_id = str(context.get("action_id", ""))
+                if action_id.startswith(prefix) and action_id[len(prefix) :].isdigit():
+                    recorded[int(action_id[len(prefix) :])] = item
+        groups: dict[int, list[Any]] = {}
+        for stored in fight["events"]:
+            groups.setdefault(stored["action"], []).append(stored)
+        found: tuple[str, int | None] | None = None
+        for action, items in groups.items():
+            entry = recorded.get(action)
+            if entry is None:
+                found = ("fight_added", None)
+            elif any(item["seq"] != action + k for k, item in enumerate(items)):
+                found = ("fight_changed", entry["seq"])  # numbered from the action on
+            else:
+                found = _action([item["event"] for item in items], entry)
+            if found is not None:
+                break
+        else:
+            for action, entry in sorted(recorded.items()):
+                if action not in groups and entry["result"].get("events"):
+                    found = ("fight_removed", entry["seq"])
+                    break
+        if found is not None:
+            problems.append(found)
     return problems
+
+
+def _fight_shape(fight: Any) -> bool:
+    def whole(n: Any) -> bool:
+        return isinstance(n, int) and not isinstance(n, bool)
+
+    return (
+        isinstance(fight, dict)
+        and whole(fight.get("fight"))
+        and isinstance(fight.get("events"), list)
+        and all(
+            isinstance(e, dict)
+            and whole(e.get("seq"))
+            and whole(e.get("action"))
+            and isinstance(e.get("event"), dict)
+            for e in fight["events"]
+        )
+    )
+
+
+def _action(events: list[Any], entry: dict[str, Any]) -> tuple[str, int | None] | None:
+    def digest(value: Any) -> str:
+        return sha(canon(value, 2))
+
+    shown = entry["result"].get("events") or []
+    bound = entry["result"].get("events_hash")
+    if bound is not None and digest(events) == bound == digest(shown):
+        return None
+    if bound is None and canon(events, 2) == canon(shown, 2):
+        return None
+    for mine, theirs in zip(events, shown, strict=False):
+        if digest(mine) != digest(theirs):
+            return ("fight_changed", entry["seq"])
+    if len(events) > len(shown):
+        return ("fight_added", entry["seq"])
+    if len(events) < len(shown):
+        return ("fight_removed", entry["seq"])
+    return ("fight_changed", entry["seq"])

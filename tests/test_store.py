@@ -177,10 +177,11 @@ def test_act_redecides_after_a_conflict(store: Store, monkeypatch: pytest.Monkey
         campaign: int, row: JournalRow, append: FightAppend, sheets: Any = (), disclose: Any = ()
     ) -> Any:
         if not sneaked:  # Ana's first decision loses the race to another process's attack
-            sneaked.append(store.append(append.fight_id, append.expected_version, [rival_attack]))
+            sneaked.append(append.expected_version)  # (journaled: a bare event would be refused)
+            service.act(store, append.fight_id, RULES, rival_attack, GivenFaces([1]))
         return real_record(campaign, row, append, sheets, disclose)
 
-    rival_attack = {"type": "attacked", "actor": "Ana", "target": "Bo", "faces": [], "damage": 1}
+    rival_attack = {"actor": "Ana", "action": "attack", "dice": 1}
     monkeypatch.setattr(store, "record", record_after_a_rival)
     with pytest.raises(RulesError, match="Bo's turn"):  # re-decided on the new state: refused
         command = {"actor": "Ana", "action": "attack", "dice": 1}

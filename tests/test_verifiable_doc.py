@@ -111,3 +111,19 @@ def test_a_journal_of_the_four_entries_verifies_everywhere() -> None:
     report = verify(journal)
     assert report.ok and report.dice_checked == 8, [p.message() for p in report.problems]
     assert ref.verify(journal) == []
+
+
+def test_the_fight_binding_vector_is_the_documents() -> None:
+    """Issue 18 item 4: `events_hash` and `state_hash` as the document computes them."""
+    from jdr.fights.binding import events_hash, json_hash
+
+    events = [{"type": "attacked", "actor": "Kaito", "target": "Corbeau", "damage": 4.0,
+               "note": "Éclair ⚡"}]  # fmt: skip
+    shown = '[{"actor":"Kaito","damage":4,"note":"Éclair ⚡","target":"Corbeau","type":"attacked"}]'
+    assert ref.canon([{**events[0], "damage": 4}], 2).decode() == shown and shown in DOC
+    assert f"`events_hash` = `{events_hash(events)}`" in DOC
+    assert ref.sha(shown.encode()) == events_hash(events)
+    state = {"fighters": {"Kaito": {"energy": 12}, "Corbeau": {"energy": 8}}, "round": 1,
+             "turn": "Corbeau"}  # fmt: skip
+    assert f"`state_hash` = `{json_hash(state)}`" in DOC
+    assert ref.sha(ref.canon(state, 2)) == json_hash(state)

@@ -221,3 +221,119 @@ def test_a_format_2_journal_hashes_rfc_8785_bytes_with_its_time(store: Store) ->
     assert hashlib.sha256(rfc8785.dumps(header)).hexdigest() == first["hash"]
     changed = _time(copy.deepcopy(journal))
     assert [p.kind for p in verify(changed).problems][:1] == ["hash"]
+
+
+# --- issue 18 item 4: the fights' stored events against the entries that recorded them --------
+
+
+def fight_journal(store: Store) -> Json:
+    """A Plus Ultra fight of four actions (one undone and redone, one undone), its seed revealed,
+    exported with its stored events."""
+    from test_journal import plus_ultra_fight, revealed_export
+
+    with frozen_time("2026-12-01T21:00:00Z"):
+        plus_ultra_fight(store)
+        exported: Json = json.loads(json.dumps(revealed_export(store, "Jeudi")))
+    return exported
+
+
+def _second_action(journal: Json) -> list[Json]:
+    events = journal["fights"][0]["events"]
+    second = sorted({e["action"] for e in events})[1]
+    return [e for e in events if e["action"] == second]
+
+
+def _event_edited(journal: Json) -> Json:
+    event = _second_action(journal)[-1]["event"]
+    key = next(k for k, v in event.items() if isinstance(v, int) and not isinstance(v, bool))
+    event[key] += 1
+    return journal
+
+
+def _event_added(journal: Json) -> Json:
+    last = _second_action(journal)[-1]
+    journal["fights"][0]["events"].insert(
+        journal["fights"][0]["events"].index(last) + 1, copy.deepcopy(last)
+    )
+    return journal
+
+
+def _action_added(journal: Json) -> Json:
+    events = journal["fights"][0]["events"]
+    seq = events[-1]["seq"] + 1
+    events.append({"seq": seq, "action": seq, "event": {"type": "energy_lost", "amount": 3}})
+    return journal
+
+
+def _event_removed(journal: Json) -> Json:
+    journal["fights"][0]["events"].remove(_second_action(journal)[-1])
+    return journal
+
+
+def _action_removed(journal: Json) -> Json:
+    gone = _second_action(journal)
+    journal["fights"][0]["events"] = [e for e in journal["fights"][0]["events"] if e not in gone]
+    return journal
+
+
+def _events_hash_rehashed(journal: Json) -> Json:
+    item = next(e for e in journal["entries"] if "events_hash" in e.get("result", {}))
+    item["result"]["events_hash"] = "0" * 64
+    return rehash(journal)
+
+
+def _renumbered(journal: Json) -> Json:
+    _second_action(journal)[-1]["seq"] += 7
+    return journal
+
+
+FIGHT_TAMPERINGS: dict[str, Callable[[Json], Json]] = {
+    "none": lambda journal: journal,
+    "event edited": _event_edited,
+    "event added to an action": _event_added,
+    "action added": _action_added,
+    "event removed": _event_removed,
+    "action removed": _action_removed,
+    "events_hash edited, chain re-hashed": _events_hash_rehashed,
+    "event renumbered": _renumbered,
+    "fights malformed": lambda journal: journal | {"fights": {"1": []}},
+    "fight left out": lambda journal: journal | {"fights": []},
+}
+
+
+@needs_node
+@pytest.mark.parametrize("tampering", list(FIGHT_TAMPERINGS))
+def test_the_three_verifiers_agree_on_a_fights_events(
+    store: Store, tampering: str, tmp_path: Path
+) -> None:
+    """Issue 18 item 4: an edited, added or removed fight event fails, naming the fight and the
+    event, with the same verdict in the three verifiers."""
+    tampered = FIGHT_TAMPERINGS[tampering](fight_journal(store))
+    expected = kinds_of_jdr(tampered)
+    assert (tampering == "none") == (expected == []), expected
+    assert kinds_of_js(tampered, tmp_path) == expected
+    assert reference_verifier.verify(copy.deepcopy(tampered)) == expected
+    if tampering != "none":
+        first = verify(tampered).problems[0]
+        assert first.kind.startswith(("fight", "events_hash")), first.message()
+
+
+def test_a_fight_event_edit_is_named_by_fight_and_event(store: Store) -> None:
+    journal = fight_journal(store)
+    edited = _event_edited(copy.deepcopy(journal))
+    event = _second_action(edited)[-1]["seq"]
+    [problem] = verify(edited).problems
+    assert problem.kind == "fight_changed" and problem.data == {"fight": 1, "event": event}
+    assert problem.message().startswith(f"fight 1: event {event} is not the one entry ")
+    [added] = verify(_action_added(copy.deepcopy(journal))).problems
+    assert added.kind == "fight_added" and added.seq is None
+
+
+def test_a_fight_left_out_of_the_export_is_named(store: Store, tmp_path: Path) -> None:
+    """An export whose `fights` leaves out a fight its entries record fails as removed events."""
+    left_out = fight_journal(store) | {"fights": []}
+    expected = kinds_of_jdr(left_out)
+    assert expected and expected[0][0] == "fight_removed", expected
+    assert reference_verifier.verify(copy.deepcopy(left_out)) == expected
+    if NODE is not None:
+        assert kinds_of_js(left_out, tmp_path) == expected

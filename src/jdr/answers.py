@@ -186,13 +186,20 @@ def seed_json(epochs: list[Epoch]) -> Json:
 
 
 def journal_show_json(
-    campaign: str, commitment: str | None, entries: list[Entry], said: Any
+    campaign: str,
+    commitment: str | None,
+    entries: list[Entry],
+    said: Any,
+    total: int | None = None,
 ) -> Json:
-    """`jdr journal show NAME --json`: every entry as the journal file holds it, and what each
-    fight action did in words."""
+    """`jdr journal show NAME --json`: a page of entries as the journal file holds them (`total`
+    entries in all, the page from `first` to `last`), and what each fight action did in words."""
     return {
         "campaign": campaign,
         "commitment": commitment,
+        "total": len(entries) if total is None else total,
+        "first": entries[0].seq if entries else None,
+        "last": entries[-1].seq if entries else None,
         "entries": [e.to_json() for e in entries],
         "summaries": {str(e.seq): said[e.seq] for e in entries if e.seq in said},
     }

@@ -506,7 +506,7 @@ def _fail(error: JdrError, want_json: bool) -> int:
 
         payload = error_json(error)
         emit_json({"error": payload})
-    return 2
+    return int(getattr(error, "exit_status", 2))  # 1 for a stored fight its journal disowns
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,7 +7,6 @@ then legal commands with given faces or a fixed seed, so the output is the same 
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -114,16 +113,15 @@ def _source_words(faces: str | None, seed: str | None) -> list[str]:
 
 
 def play_fights(out: Console, lang: str) -> None:
-    """Each system's fight in a temporary database, removed when the demo ends."""
+    """Each system's fight in a throw-away database (in memory), gone when the demo ends."""
     from jdr.store import open_store
 
-    with tempfile.TemporaryDirectory(prefix="jdr-demo-") as folder:
-        store = open_store(f"sqlite:///{Path(folder) / 'demo.db'}")
-        try:
-            for script in SCRIPTS:
-                _play(out, store, script, lang)
-        finally:
-            store.close()
+    store = open_store("sqlite://")  # in memory: nothing to write to disk, gone at the end
+    try:
+        for script in SCRIPTS:
+            _play(out, store, script, lang)
+    finally:
+        store.close()
 
 
 def _play(out: Console, store: object, script: Script, lang: str) -> None:

@@ -5,8 +5,6 @@ output is the same on every run; real campaigns draw 32 fresh bytes from the OS.
 from __future__ import annotations
 
 import copy
-import tempfile
-from pathlib import Path
 
 from rich.console import Console
 
@@ -36,11 +34,8 @@ def verifiable_rolls(out: Console) -> None:
     system = registry.get("poledemos")
     action = system.actions["test"]
     params = validate_params(action.params, {"val": "3+", "dice": 3})
-    with (
-        tempfile.TemporaryDirectory(prefix="jdr-demo-") as folder,
-        frozen_time(DEMO_TIME),  # the same hashes at every run
-    ):
-        store = open_store(f"sqlite:///{Path(folder) / 'journal.db'}")
+    with frozen_time(DEMO_TIME):  # the same hashes at every run
+        store = open_store("sqlite://")  # in memory: a throw-away database
         try:
             campaign_id = store.create_campaign(system.id, CAMPAIGN, seed=DEMO_SEED)
             campaign = store.campaign(CAMPAIGN)

@@ -374,11 +374,9 @@ def _act(
             raise InputError("COMMAND", None, ", ".join(legal) or "-", _("no command given"))
         played = service.play(store, fight, system, actor, command, pairs or [], rng, client_seed)
         acted = played.acted
-        number = acted.version - len(acted.events) + 1
-        stored = store.events(fight)
-        before = _state_before(system, stored, number)
-        state = _state(store, fight, system)
-        campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
+        assert acted.before is not None and acted.after is not None
+        before, state = acted.before, acted.after
+        campaign = store.campaign_of_fight(fight).name
     legal = service.legal_now(system, state)
     told = _told(system, acted.events, before)
     if json:
@@ -492,11 +490,12 @@ def _show(fight: int, db: str | None, json: bool) -> None:
 
 def _log(fight: int, db: str | None, json: bool) -> None:
     from jdr.fights.sealed import public
+    from jdr.fights.service import fight_events
     from jdr.fights.story import chapters
 
     with opened(db) as store:
         system = _fight_system(store, fight)
-        stored = store.events(fight)
+        stored = fight_events(store, fight)
         ended = store.fight(fight).status == ENDED
     story = chapters(system, stored)
     if json:
@@ -538,11 +537,12 @@ def _recap(
 ) -> None:
     from jdr.cli.journal_commands import fight_entries, recap_footer
     from jdr.fights.recap import check_format, footnote, recap
+    from jdr.fights.service import fight_events
 
     check_format(fmt)
     with opened(db) as store:
         system = _fight_system(store, fight)
-        stored = store.events(fight)
+        stored = fight_events(store, fight)
         record = store.fight(fight)
         footer_of = fight_entries(store, record.campaign_id, fight)
     actions = None
@@ -653,15 +653,6 @@ def _told(system: "RuleSystem", events: list[Json], before: Json) -> list[Any]:
     return told(system, events, before)
 
 
-def _state_before(system: "RuleSystem", stored: list[Any], number: int) -> Json:
-    """The fight's state before the action starting at seq `number`."""
-    from jdr.fights.fold import fold
-    from jdr.fights.service import effective_events
-
-    assert system.fight is not None
-    return fold(system.fight, effective_events([e for e in stored if e.action < number]))
-
-
 def _dice(faces: str | None, seed: str | None) -> "RandomSource | None":
     """`--faces` or `--seed` if given, else None: the dice derive from the campaign's seed."""
     from jdr.dice import make_source
@@ -744,9 +735,11 @@ def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
     with opened(db) as store:
         system = _fight_system(store, fight)
         _refuse_ended(store, fight)
-        acted = service.redo(store, fight) if redo else service.undo(store, fight)
-        state = _state(store, fight, system)
-        campaign = store.campaign_by_id(store.fight(fight).campaign_id).name
+        move = service.redo if redo else service.undo
+        acted = move(store, fight, rules=system.fight)
+        assert acted.after is not None
+        state = acted.after
+        campaign = store.campaign_of_fight(fight).name
         stored = store.events(fight)
     legal = service.legal_now(system, state)
     said = chapters(system, stored)[-1].lines()

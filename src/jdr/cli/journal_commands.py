@@ -195,18 +195,33 @@ def build_journal() -> typer.Typer:
         rich_markup_mode=None,
     )
 
-    @app.command("show", help=_("List a campaign's journal, as everyone may read it."))
+    @app.command(
+        "show",
+        help=_(
+            "List a campaign's journal, as everyone may read it, one line an entry: the last"
+            " 50 entries, or a page of them."
+        ),
+    )
     def show_command(
         name: name_argument,
         last: Annotated[
             int | None,
-            typer.Option("--last", metavar="N", help=_("Only the last N entries."), min=1),
+            typer.Option(
+                "--last",
+                metavar="N",
+                help=_("How many entries: the last N, or N from --from (default 50)."),
+                min=1,
+            ),
+        ] = None,
+        start: Annotated[
+            int | None,
+            typer.Option("--from", metavar="SEQ", help=_("Start the page at entry SEQ."), min=1),
         ] = None,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _show(name, last, db, json)
+        _show(name, last, db, json, start)
 
     @app.command("export", help=_("Write the journal as JSON, with everything `jdr verify` needs."))
     def export_command(
@@ -289,25 +304,39 @@ def build_journal() -> typer.Typer:
     return app
 
 
-def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
-    from rich.table import Table
+PAGE = 50
+"""How many entries `jdr journal show` lists unless told (`--last N`)."""
 
-    from jdr.journal.entries import short
-    from jdr.journal.service import public_entries
 
+def _show(
+    name: str, last: int | None, db: str | None, json: bool, start: int | None = None
+) -> None:
+    """`jdr journal show`: one page of the journal, one plain line an entry (reading only the
+    page's rows, and the earlier entries of the fights it shows, which its sentences need)."""
+    from jdr.journal.service import entry_of, public_entries
+
+    size = last if last is not None else PAGE
     with opened(db) as store:
         campaign = store.campaign(name)
-        entries = public_entries(store, campaign)
+        total = store.journal_length(campaign.id)
+        first = start if start is not None else max(1, total - size + 1)
+        page = store.journal(campaign.id, first, first + size - 1)
         epochs = store.epochs(campaign.id)
-        sealed = {r.seq for r in store.journal(campaign.id) if r.action_id.startswith("#fight")}
-    said = _fight_sentences(campaign.system, entries)
-    if last is not None:
-        entries = entries[-last:]
+        fights = [
+            int(f)
+            for f in {(entry_of(row).context or {}).get("fight") for row in page}
+            if isinstance(f, int)
+        ]
+        earlier = store.fight_journal(campaign.id, fights, page[-1].seq) if page else []
+        entries = public_entries(store, campaign, page)
+        told = public_entries(store, campaign, earlier)
+    sealed = {r.seq for r in page if r.action_id.startswith("#fight")}
+    said = _fight_sentences(campaign.system, told, {e.seq for e in entries}) if fights else {}
     if json:
         from jdr.answers import journal_show_json
 
         commitment = epochs[-1].commitment if epochs else None
-        emit_json(journal_show_json(name, commitment, entries, said))
+        emit_json(journal_show_json(name, commitment, entries, said, total))
         return
     out = console()
     if epochs:
@@ -318,33 +347,48 @@ def _show(name: str, last: int | None, db: str | None, json: bool) -> None:
             markup=False,
         )
     if not entries:
-        out.print(_("The journal is empty."), markup=False)
+        empty = _("The journal is empty.") if total == 0 else _("No entry from {seq} on.")
+        out.print(empty.format(seq=first), markup=False)
         return
-    table = Table(show_header=True, header_style="bold")
-    for column in (_("#"), _("hash"), _("who"), _("action"), _("dice"), _("result")):
-        table.add_column(column)
-    for entry in entries:
-        if not entry.disclosed:
-            hidden = _("sealed choice") if entry.seq in sealed else _("hidden roll")
-            table.add_row(str(entry.seq), short(entry.hash), "", hidden, "", "")
-            continue
-        context = entry.context or {}
-        rolls = (entry.dice or {}).get("rolls", [])
-        dice = " ".join(f"d{size}:{face}" for size, face in rolls)
-        if (entry.dice or {}).get("source") not in ("derived", None):
-            dice = f"{dice} ({(entry.dice or {}).get('source')})".strip()
-        table.add_row(
-            str(entry.seq),
-            short(entry.hash),
-            str(context.get("actor") or "-"),
-            _action_text(context, entry.seq in said),
-            dice or "-",
-            said.get(entry.seq) or _result_text(entry.result or {}),
+    lines = [_entry_line(entry, entry.seq in sealed, said.get(entry.seq)) for entry in entries]
+    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
+    if entries[0].seq > 1 or entries[-1].seq < total:
+        shown = _("entries {first} to {last} of {total}").format(
+            first=entries[0].seq, last=entries[-1].seq, total=total
         )
-    out.print(table)
+        if entries[0].seq > 1:
+            before = max(1, entries[0].seq - size)
+            shown += " · " + _("earlier: --from {seq}").format(seq=before)
+        if entries[-1].seq < total:
+            shown += " · " + _("later: --from {seq}").format(seq=entries[-1].seq + 1)
+        out.print(shown, markup=False, style="dim", highlight=False)
 
 
-def _fight_sentences(system_id: str, entries: "list[Entry]") -> dict[int, str]:
+def _entry_line(entry: "Entry", fight: bool, said: str | None) -> str:
+    """`#12 3fa9c2d1e0 · Kaito · fight 1 · d20:15 · Kaito attacks Corbeau. …`: one entry as
+    everyone may read it (a hidden one: its number, hash and what it is)."""
+    from jdr.journal.entries import short
+
+    if not entry.disclosed:
+        hidden = _("sealed choice") if fight else _("hidden roll")
+        return f"#{entry.seq} {short(entry.hash)} · {hidden}"
+    context = entry.context or {}
+    rolls = (entry.dice or {}).get("rolls", [])
+    dice = " ".join(f"d{size}:{face}" for size, face in rolls)
+    if (entry.dice or {}).get("source") not in ("derived", None):
+        dice = f"{dice} ({(entry.dice or {}).get('source')})".strip()
+    parts = [
+        str(context.get("actor") or "-"),
+        _action_text(context, said is not None),
+        dice or "-",
+        said or _result_text(entry.result or {}),
+    ]
+    return f"#{entry.seq} {short(entry.hash)} · " + " · ".join(parts)
+
+
+def _fight_sentences(
+    system_id: str, entries: "list[Entry]", only: "set[int] | None" = None
+) -> dict[int, str]:
     """What each fight action did, in words, when the campaign's system is installed."""
     from jdr.errors import JdrError
     from jdr.fights.story import entry_summaries
@@ -354,7 +398,7 @@ def _fight_sentences(system_id: str, entries: "list[Entry]") -> dict[int, str]:
         system = default_registry().get(system_id)
     except JdrError:
         return {}
-    return entry_summaries(system, entries) if system.fight is not None else {}
+    return entry_summaries(system, entries, only) if system.fight is not None else {}
 
 
 def _action_text(context: Json, told: bool = False) -> str:

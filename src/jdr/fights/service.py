@@ -6,6 +6,10 @@ Undo appends `{"type": "undone", "seq": N}` and redo `{"type": "redone", "seq": 
 names an action: the log stays append-only, and `effective_events` drops what is undone, so a
 fight's state is always `fold(rules, effective_events(store.events(fight)))`.
 
+**Linear time** (issue 17): each action also keeps the fight's folded state and the version it
+folds to (`Store.fight_log`'s snapshot), in the same transaction, so the next action reads that
+state and the events after it only; only undo and redo fold the whole log again.
+
 Every action is also a journal entry of the fight's campaign (`jdr.journal`), written in the same
 transaction as its events: its dice derive from the campaign's committed seed unless faces or a
 test seed are given.
@@ -28,16 +32,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 from typing import Any
 
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
+from jdr.fights.binding import (
+    STATE_HASH,
+    Recorded,
+    TamperedFightError,
+    bound,
+    check_log,
+    state_mismatch,
+)
 from jdr.fights.fold import fold
 from jdr.fights.sealed import SEALED, opened, sealing
 from jdr.i18n import _
 from jdr.journal.entries import Entry
 from jdr.journal.service import AUTO_PREFIX, journaled
-from jdr.store import ConflictError, FightAppend, JournalConflictError, Store, StoredEvent
+from jdr.store import (
+    ConflictError,
+    FightAppend,
+    FightLog,
+    FightRecord,
+    JournalConflictError,
+    Store,
+    StoredEvent,
+)
 from jdr.systems.protocol import FightRules, Json, RuleSystem
 
 UNDONE = "undone"
@@ -96,12 +117,107 @@ def effective_events(stored: Iterable[StoredEvent]) -> list[Json]:
 
 @dataclass(frozen=True)
 class Acted:
-    """What one call appended: the events, the fight's version after them, and the journal
-    entry that records them (with the dice they used)."""
+    """What one call appended: the events, the fight's version after them, the journal
+    entry that records them (with the dice they used), and the fight's state before and after
+    them (None when the caller gave no rules to fold with)."""
 
     events: list[Json]
     version: int
     entry: Entry | None = None
+    before: Json | None = None
+    after: Json | None = None
+
+
+@dataclass
+class Current:
+    """A stored fight as an action reads it: its row, its state (the snapshot carried forward
+    over the events after it) and, read only when needed (undo, redo), its whole log."""
+
+    store: Store
+    record: FightRecord
+    state: Json
+    _log: list[StoredEvent] | None = None
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    def log(self) -> list[StoredEvent]:
+        """The whole log, checked against the journal (`TamperedFightError`)."""
+        if self._log is None:
+            self._log = checked(self.store, self.record, self.store.events(self.record.id))
+        return self._log
+
+
+def carried(rules: FightRules, log: FightLog, everything: Callable[[], list[StoredEvent]]) -> Json:
+    """The fight's state from what `Store.fight_log` read: its snapshot and the events after
+    it folded on top, unless one of them undoes or redoes an action (then the whole log,
+    `everything()`, is folded again, as it is without a snapshot).
+
+    >>> from jdr.store import FightRecord, Snapshot
+    >>> class Count:
+    ...     def evolve(self, state, event):
+    ...         return {"n": state.get("n", 0) + 1}
+    >>> record = FightRecord(1, 1, [], "open", 3)
+    >>> log = FightLog(record, Snapshot(2, {"n": 2}), [StoredEvent(3, 3, {"type": "hit"})])
+    >>> carried(Count(), log, lambda: [])
+    {'n': 3}
+    """
+    moves = [item.event for item in log.events]
+    if log.snapshot is None:
+        return fold(rules, effective_events(log.events))
+    if any(event.get("type") in (UNDONE, REDONE) for event in moves):
+        return fold(rules, effective_events(everything()))
+    return reduce(rules.evolve, moves, log.snapshot.state)
+
+
+def current(store: Store, fight_id: int, rules: FightRules | None) -> Current:
+    """The fight as an action reads it (see `Current`), checked against its journal
+    (`jdr.fights.binding`: `TamperedFightError` if they differ); without `rules`, its state
+    is `{}` and only what it reads later (its log) is checked.
+
+    With a snapshot whose entry recorded the state after it, only the snapshot and the events
+    after it are read and checked; otherwise the whole log is."""
+    log = store.fight_log(fight_id)
+    found = Current(store, log.record, {})
+    if rules is None:
+        return found
+    if log.snapshot is not None and not any(
+        item.event.get("type") in (UNDONE, REDONE) for item in log.events
+    ):
+        assert log.snapshot_action is not None
+        rows = store.fight_entries(log.record.campaign_id, fight_id, log.snapshot_action)
+        recorded = {n: Recorded(r.seq, dict(r.entry.get("result") or {})) for n, r in rows.items()}
+        kept = recorded.get(log.snapshot_action)
+        if kept is not None and STATE_HASH in kept.result:
+            mismatch = state_mismatch(fight_id, log.snapshot.state, kept)
+            since, upto = log.snapshot.version, max(log.record.version, log.snapshot.version)
+            mismatch = mismatch or check_log(fight_id, log.events, recorded, since, upto)
+            if mismatch is not None:
+                raise TamperedFightError(mismatch)
+            found.state = reduce(rules.evolve, [e.event for e in log.events], log.snapshot.state)
+            return found
+    everything = log.events if log.snapshot is None else store.events(fight_id)
+    found._log = checked(store, log.record, everything)
+    found.state = fold(rules, effective_events(everything))
+    return found
+
+
+def checked(store: Store, record: FightRecord, stored: list[StoredEvent]) -> list[StoredEvent]:
+    """`stored` (the fight's whole log) once checked against every entry of its journal
+    (`TamperedFightError` names the first event that differs, was added or was removed)."""
+    rows = store.fight_entries(record.campaign_id, record.id)  # read after `stored`
+    recorded = {n: Recorded(r.seq, dict(r.entry.get("result") or {})) for n, r in rows.items()}
+    mismatch = check_log(record.id, stored, recorded, upto=record.version)
+    if mismatch is not None:
+        raise TamperedFightError(mismatch)
+    return stored
+
+
+def fight_events(store: Store, fight_id: int) -> list[StoredEvent]:
+    """The fight's whole log, checked against its journal (what `fight log`, the recaps and
+    the stories read)."""
+    return checked(store, store.fight(fight_id), store.events(fight_id))
 
 
 @dataclass(frozen=True)
@@ -133,7 +249,8 @@ def open_fight(
 
     def run(source: RandomSource) -> tuple[Json, Any, FightAppend]:
         events = rules.start(setup, source)
-        return {"events": events}, events, FightAppend(fight_id, 0, events)
+        after = fold(rules, events)
+        return bound(events, after), events, FightAppend(fight_id, 0, events, after)
 
     try:
         done = journaled(
@@ -154,8 +271,9 @@ def start(
 
 
 def state(store: Store, fight_id: int, rules: FightRules) -> Json:
-    """The fight's current state: the fold of its effective events."""
-    return fold(rules, effective_events(store.events(fight_id)))
+    """The fight's current state: the fold of its effective events (its snapshot carried over
+    the events after it)."""
+    return current(store, fight_id, rules).state
 
 
 def act(
@@ -179,12 +297,15 @@ def act(
     the player's `client_seed`, if given).
     """
 
-    def decide(stored: Sequence[StoredEvent], source: RandomSource) -> list[Json]:
-        return rules.decide(fold(rules, effective_events(stored)), command, source)
+    def decide(now: Current, source: RandomSource) -> tuple[list[Json], Json]:
+        events = rules.decide(now.state, command, source)
+        return events, reduce(rules.evolve, events, now.state)
 
     action = command_name(command)
     who = actor if actor is not None else command.get("actor")
-    return _journaled(store, fight_id, who, action, command, decide, rng, retries, client_seed)
+    return _journaled(
+        store, fight_id, rules, who, action, command, decide, rng, retries, client_seed
+    )
 
 
 @dataclass(frozen=True)
@@ -282,18 +403,35 @@ def redo_events(stored: Sequence[StoredEvent]) -> list[Json]:
     return [{"type": REDONE, "seq": timeline.redo_stack[-1]}]
 
 
-def undo(store: Store, fight_id: int, retries: int = 3) -> Acted:
-    """Take back the last action not yet undone (`RulesError` if there is none)."""
+def undo(store: Store, fight_id: int, retries: int = 3, rules: FightRules | None = None) -> Acted:
+    """Take back the last action not yet undone (`RulesError` if there is none); with `rules`,
+    the state after it is folded (from the whole log) and kept as the fight's snapshot."""
     return _journaled(
-        store, fight_id, None, UNDO, {}, lambda stored, _rng: undo_events(stored), None, retries
+        store, fight_id, rules, None, UNDO, {}, _moved(rules, undo_events), None, retries
     )
 
 
-def redo(store: Store, fight_id: int, retries: int = 3) -> Acted:
+def redo(store: Store, fight_id: int, retries: int = 3, rules: FightRules | None = None) -> Acted:
     """Put back the action undone last (`RulesError` if none, or if an action came since)."""
     return _journaled(
-        store, fight_id, None, REDO, {}, lambda stored, _rng: redo_events(stored), None, retries
+        store, fight_id, rules, None, REDO, {}, _moved(rules, redo_events), None, retries
     )
+
+
+def _moved(
+    rules: FightRules | None, events_of: Callable[[Sequence[StoredEvent]], list[Json]]
+) -> Callable[[Current, RandomSource], tuple[list[Json], Json | None]]:
+    """An undo or a redo as a decision: its event, and the whole log folded again after it."""
+
+    def decide(now: Current, _rng: RandomSource) -> tuple[list[Json], Json | None]:
+        stored = now.log()
+        events = events_of(stored)
+        if rules is None:
+            return events, None
+        after = [*stored, *(StoredEvent(now.version + 1, now.version + 1, e) for e in events)]
+        return events, fold(rules, effective_events(after))
+
+    return decide
 
 
 def command_name(command: Json) -> str:
@@ -339,15 +477,17 @@ def _journaled(store: Store, fight_id: int, *args: Any, **kwargs: Any) -> Acted:
 def _decided(
     store: Store,
     fight_id: int,
+    rules: FightRules | None,
     actor: Any,
     action: str,
     params: Json,
-    decide: Callable[[Sequence[StoredEvent], RandomSource], list[Json]],
+    decide: Callable[[Current, RandomSource], tuple[list[Json], Json | None]],
     rng: RandomSource | None,
     retries: int,
     client_seed: str | None = None,
 ) -> Acted:
-    """Decide on the stored log and append, with the journal entry, in one transaction."""
+    """Decide on the fight as stored and append the events, the state after them and the
+    journal entry in one transaction."""
     campaign = store.campaign_of_fight(fight_id)
     base = _context(campaign.system, fight_id, actor, action, params)
     if client_seed is not None:
@@ -355,14 +495,19 @@ def _decided(
     attempts = 0
     while True:
         attempts += 1
-        stored = store.events(fight_id)
-        version = stored[-1].seq if stored else 0
+        now = current(store, fight_id, rules)
+        version = now.version
+        after: list[Json | None] = [None]
 
         def run(
-            source: RandomSource, stored: Sequence[StoredEvent] = stored, version: int = version
+            source: RandomSource, now: Current = now, after: list[Json | None] = after
         ) -> tuple[Json, Any, FightAppend]:
-            events = decide(stored, source)
-            return {"events": events}, events, FightAppend(fight_id, version, events)
+            events, after[0] = decide(now, source)
+            return (
+                bound(events, after[0]),
+                events,
+                FightAppend(now.record.id, now.version, events, after[0]),
+            )
 
         try:
             done = journaled(
@@ -387,4 +532,5 @@ def _decided(
                 raise ConflictError(fight_id, version, version + 1, attempts)
             continue
         assert done.version is not None
-        return Acted(done.value, done.version, done.entry)
+        before = now.state if rules is not None else None
+        return Acted(done.value, done.version, done.entry, before, after[0])

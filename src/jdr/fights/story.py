@@ -141,10 +141,13 @@ def fold_public(system: RuleSystem, stored: Sequence[StoredEvent]) -> Any:
     return public(fold(rules, effective_events(stored)))
 
 
-def entry_summaries(system: RuleSystem, entries: Sequence[Entry]) -> dict[int, str]:
+def entry_summaries(
+    system: RuleSystem, entries: Sequence[Entry], only: Container[int] | None = None
+) -> dict[int, str]:
     """What each fight action of a journal did, in words (`jdr journal show`): entry seq → its
     action's sentences, each fight told from its start as the journal shows it (a sealed entry
-    not yet disclosed is left out)."""
+    not yet disclosed is left out); with `only`, the entries whose seqs it holds (the others
+    are folded, not told)."""
     by_fight: dict[Any, list[tuple[int, list[Json]]]] = {}
     for entry in entries:
         context = entry.context or {}
@@ -154,10 +157,16 @@ def entry_summaries(system: RuleSystem, entries: Sequence[Entry]) -> dict[int, s
     found: dict[int, str] = {}
     for actions in by_fight.values():
         stored: list[StoredEvent] = []
-        for _seq, events in actions:
+        numbers: set[int] = set()
+        for seq, events in actions:
             number = len(stored) + 1
             stored += [StoredEvent(number + i, number, e) for i, e in enumerate(events)]
-        told = chapters(system, stored)
+            if only is not None and seq in only:
+                numbers.add(number)
+        if only is not None and not numbers:
+            continue
+        told = chapters(system, stored, only=None if only is None else numbers)
         for (seq, _events), chapter in zip(actions, told, strict=True):
-            found[seq] = chapter.summary()
+            if only is None or seq in only:
+                found[seq] = chapter.summary()
     return found

@@ -39,6 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from jdr.dice.verifiable import LATEST, VERSION, canonical_json, portable, sha256_hex
@@ -168,7 +169,7 @@ class Entry:
             body["salt"] = self.salt
         return body
 
-    @property
+    @cached_property  # an entry never changes: its hashes are computed once
     def body_hash(self) -> str:
         if not self.disclosed:
             assert self.sealed_body_hash is not None
@@ -188,7 +189,7 @@ class Entry:
             header.update(time=self.time, v=self.v)
         return header
 
-    @property
+    @cached_property
     def hash(self) -> str:
         return sha256_hex(canonical_json(self.header, "entry", self.v))
 

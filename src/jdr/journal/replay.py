@@ -53,7 +53,7 @@ class SystemReplayer:
         from jdr.journal.sheet_replay import SheetLedger
 
         self.system = system
-        self.fights: dict[Any, list[Any]] = {}
+        self.fights: dict[Any, Carried] = {}
         self.sheets = SheetLedger(system)
 
     def __call__(self, entry: Entry, source: RandomSource | None) -> Any:
@@ -97,37 +97,120 @@ class SystemReplayer:
         return params, action.roll(params, source)
 
     def _fight(self, entry: Entry, context: Json, source: RandomSource | None) -> Any:
-        from jdr.fights.fold import fold
-        from jdr.fights.service import (
-            REDO,
-            UNDO,
-            effective_events,
-            redo_events,
-            undo_events,
-        )
-        from jdr.store import StoredEvent
+        from jdr.fights.binding import EVENTS_HASH, STATE_HASH, events_hash, json_hash
+        from jdr.fights.service import REDO, UNDO, redo_events, undo_events
 
-        stored = self.fights.setdefault(context["fight"], [])
-        shown = list((entry.result or {}).get("events", []))
+        carried = self.fights.setdefault(context["fight"], Carried())
+        recorded = entry.result or {}
+        shown = list(recorded.get("events", []))
+        rules = self.system.fight
+        action = context.get("action")
+        number = action_number(context.get("action_id"))
+        after: Json | None = None
+        events: list[Json] = []
         try:
-            action = context.get("action")
-            rules = self.system.fight
             if source is None or action == "start" or rules is None:
                 return SKIP
-            if action == UNDO:
-                events = undo_events(stored)
-            elif action == REDO:
-                events = redo_events(stored)
+            if carried.blind or carried.missing(number):
+                return SKIP  # a sealed entry's events are not known: nothing to decide on
+            if action in (UNDO, REDO):
+                events = (undo_events if action == UNDO else redo_events)(carried.log)
             else:
-                state = fold(rules, effective_events(stored))
-                events = rules.decide(state, dict(context.get("params") or {}), source)
-            return {"events": events}
+                params = dict(context.get("params") or {})
+                events = rules.decide(carried.state(rules), params, source)
+            result: Json = {"events": events}
+            if EVENTS_HASH in recorded:
+                result[EVENTS_HASH] = events_hash(events)
+            if STATE_HASH in recorded:  # the state after the events, as the service kept it
+                after = carried.after(rules, events, refold=action in (UNDO, REDO))
+                result[STATE_HASH] = json_hash(after)
+            return result
         finally:  # later actions are decided on what the journal shows, checked or not
-            version = len(stored)
-            stored.extend(
-                StoredEvent(version + i, version + 1, event)
-                for i, event in enumerate(shown, start=1)
-            )
+            same = after is not None and plain(events) == plain(shown)
+            carried.extend(rules, shown, number, action in (UNDO, REDO), after if same else None)
+
+
+def action_number(action_id: Any) -> int | None:
+    """The seq a fight action's events start at, from its journal id (`#fight3.7`: 7).
+
+    >>> action_number("#fight3.7"), action_number("my-roll")
+    (7, None)
+    """
+    import re
+
+    found = re.fullmatch(r"#fight\d+\.(\d+)", str(action_id))
+    return int(found[1]) if found else None
+
+
+class Carried:
+    """One fight as `verify` follows it entry by entry: its log as the journal shows it, and
+    its state carried forward (each action's events folded on top; an undo or a redo folds the
+    log again). The state is folded only when a decision needs it, so a journal of one fight's
+    10,000 actions is verified in linear time (issue 17).
+
+    A fight action whose events start further than the log reaches follows a sealed entry not
+    yet disclosed: from then on, the fight's actions are not re-decided (`blind`), since the
+    state they were decided on is not known."""
+
+    def __init__(self) -> None:
+        self.log: list[Any] = []
+        self.blind = False
+        self._state: Json | None = {}
+        self._pending: list[Json] = []
+
+    def missing(self, number: int | None) -> bool:
+        """Whether events before action `number` are not in the log (a sealed entry's)."""
+        return number is not None and number > len(self.log) + 1
+
+    def state(self, rules: Any) -> Json:
+        from functools import reduce
+
+        from jdr.fights.fold import fold
+        from jdr.fights.service import effective_events
+
+        if self._state is None:
+            self._state, self._pending = fold(rules, effective_events(self.log)), []
+        elif self._pending:
+            self._state, self._pending = reduce(rules.evolve, self._pending, self._state), []
+        return self._state
+
+    def after(self, rules: Any, events: list[Json], refold: bool) -> Json:
+        """The state after `events` were appended (folded again from the log for an undo or a
+        redo), without changing what is carried."""
+        from functools import reduce
+
+        from jdr.fights.fold import fold
+        from jdr.fights.service import effective_events
+        from jdr.store import StoredEvent
+
+        if not refold:
+            return reduce(rules.evolve, events, self.state(rules))
+        start = len(self.log) + 1
+        moved = [StoredEvent(start + i, start, e) for i, e in enumerate(events)]
+        return fold(rules, effective_events([*self.log, *moved]))
+
+    def extend(
+        self,
+        rules: Any,
+        events: list[Json],
+        number: int | None,
+        refold: bool,
+        after: Json | None = None,
+    ) -> None:
+        """Append an entry's events (at action `number`); `after` is the state after them
+        when it is already known."""
+        from jdr.store import StoredEvent
+
+        if self.missing(number):
+            self.blind = True
+        start = number if number is not None else len(self.log) + 1
+        self.log.extend(StoredEvent(start + i, start, event) for i, event in enumerate(events))
+        if after is not None and not self.blind:
+            self._state, self._pending = after, []
+        elif refold or rules is None:
+            self._state, self._pending = None, []
+        elif self._state is not None:
+            self._pending.extend(events)
 
 
 def is_sheet_step(context: Json) -> bool:

@@ -426,6 +426,7 @@ def export(store: Store, campaign: Campaign) -> Json:
     ]
     rows = store.journal(campaign.id)
     entries = [_public(row).to_json(row.hash) for row in rows]
+    fights = [exported_fight(store, campaign, f.id) for f in store.fights(campaign.id)]
     return {
         "format": FORMAT,
         "v": VERSION,
@@ -435,12 +436,35 @@ def export(store: Store, campaign: Campaign) -> Json:
         "head": {"seq": rows[-1].seq, "hash": rows[-1].hash} if rows else None,
         "epochs": epochs,
         "entries": entries,
+        "fights": [fight for fight in fights if fight["events"]],
     }
 
 
-def public_entries(store: Store, campaign: Campaign) -> list[Entry]:
-    """The journal as everyone may read it: hidden entries sealed until disclosed."""
-    return [_public(row) for row in store.journal(campaign.id)]
+def exported_fight(store: Store, campaign: Campaign, fight_id: int) -> Json:
+    """A stored fight's log as `journal export` shows it, for `verify` to compare with the
+    entries that recorded it: `{"fight": N, "events": [{"seq", "action", "event"}, …]}`, whole
+    numbers as integers. The events of an action whose entry is hidden (a sealed choice not yet
+    opened) are left out, as its entry's body is; those of an action without entry are not."""
+    sealed = {
+        number
+        for number, row in store.fight_entries(campaign.id, fight_id).items()
+        if row.hidden and not row.disclosed
+    }
+    events = [
+        {"seq": item.seq, "action": item.action, "event": plain(item.event, LATEST)}
+        for item in store.events(fight_id)
+        if item.action not in sealed
+    ]
+    return {"fight": fight_id, "events": events}
+
+
+def public_entries(
+    store: Store, campaign: Campaign, rows: Sequence[JournalRow] | None = None
+) -> list[Entry]:
+    """The journal (or the `rows` of it given) as everyone may read it: hidden entries sealed
+    until disclosed."""
+    found = store.journal(campaign.id) if rows is None else rows
+    return [_public(row) for row in found]
 
 
 def _public(row: JournalRow) -> Entry:

@@ -153,7 +153,8 @@ class SheetLedger:
         from jdr.fights.service import Timeline
 
         rules, compute = self.system.fight, getattr(self.system, "fight_outcome", None)
-        stored = fights.get(params.get("fight"))
+        carried = fights.get(params.get("fight"))
+        stored = None if carried is None else carried.log
         if rules is None or compute is None or stored is None:
             return []
         start = {}

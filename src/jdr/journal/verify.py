@@ -88,6 +88,22 @@ MESSAGES = {
         "entry {seq}: die {die} is rolled for {expected} by the rules, the journal says {found}"
         " — the luck audit would count it for the wrong player"
     ),
+    "events_hash": N_(
+        "entry {seq}: its events hash to {expected}, its events_hash says {found} — the entry"
+        " binds other events than it shows"
+    ),
+    "fight_changed": N_(
+        "fight {fight}: event {event} is not the one entry {seq} recorded — the stored fight"
+        " was changed"
+    ),
+    "fight_added": N_(
+        "fight {fight}: event {event} is in no journal entry — it was added to the stored fight"
+    ),
+    "fight_removed": N_(
+        "fight {fight}: entry {seq} recorded event {event}, which the stored fight no longer"
+        " holds — it was removed"
+    ),
+    "fights": N_("the journal's fights are malformed: {detail}"),
     "pin": N_("entry {seq}: its hash is {found}, the pinned hash is {expected}"),
     "pin_missing": N_("entry {seq} is pinned but not in the journal (last entry: {last})"),
     "witness": N_(
@@ -219,6 +235,7 @@ def verify(
             report.problems.append(
                 Problem("body_hash", entry.seq, {"expected": entry.body_hash, "found": found})
             )
+        _check_events_hash(entry, report)
         if computed != item["hash"]:
             report.problems.append(
                 Problem("hash", entry.seq, {"expected": computed, "found": item["hash"]})
@@ -226,8 +243,112 @@ def verify(
         previous, previous_hash = entry, item["hash"]  # one changed entry is one problem
     if previous is not None:
         report.last = (previous.seq, previous_hash)
+    _check_fights(journal.get("fights"), raw, report)
     _check_pins(pins or {}, raw, report, witnesses)
     return report
+
+
+def _check_events_hash(entry: Entry, report: Report) -> None:
+    """A fight action's `events_hash` (issue 18) is the hash of the events it shows."""
+    from jdr.fights.binding import EVENTS_HASH, events_hash
+
+    result = entry.result or {}
+    if not entry.disclosed or EVENTS_HASH not in result:
+        return
+    shown = result.get("events")
+    try:
+        computed = events_hash(shown if isinstance(shown, list) else [])
+    except JdrError:
+        computed = "-"
+    if computed != result[EVENTS_HASH]:
+        data = {"expected": computed, "found": result[EVENTS_HASH]}
+        report.problems.append(Problem("events_hash", entry.seq, data))
+
+
+def _check_fights(fights: Any, raw: list[Any], report: Report) -> None:
+    """Each exported fight's log against the entries that recorded it (issue 18): the first
+    event changed, added or removed, per fight, in the file's order."""
+    from jdr.fights.binding import Recorded, check_log
+
+    if fights is None:  # an export written before fights were exported
+        return
+    if not isinstance(fights, list):
+        report.problems.append(Problem("fights", None, {"detail": _("fights is not a list")}))
+        return
+    logs = []
+    for fight in fights:
+        try:
+            logs.append(_fight_log(fight))
+        except (KeyError, TypeError, ValueError) as error:
+            report.problems.append(Problem("fights", None, {"detail": _detail(error)}))
+            return
+    listed = {number for number, _stored in logs}
+    for number in _fights_of(raw):  # a fight the entries record but the file leaves out
+        if number not in listed:
+            listed.add(number)
+            logs.append((number, []))
+    for number, stored in logs:
+        recorded = {}
+        prefix = f"#fight{number}."
+        for item in raw:
+            context = item.get("context") if isinstance(item, Mapping) else None
+            if not isinstance(context, Mapping) or context.get("fight") != number:
+                continue
+            action_id = str(context.get("action_id", ""))
+            result = item.get("result")
+            if action_id.startswith(prefix) and action_id[len(prefix) :].isdigit():
+                shown = dict(result) if isinstance(result, Mapping) else {}
+                recorded[int(action_id[len(prefix) :])] = Recorded(int(item["seq"]), shown)
+        try:
+            found = check_log(number, stored, recorded)
+        except JdrError as error:
+            report.problems.append(Problem("fights", None, {"detail": _detail(error)}))
+            return
+        if found is not None:
+            data = {"fight": number, "event": found.seq}
+            report.problems.append(Problem(f"fight_{found.kind}", found.entry, data))
+
+
+def _fights_of(raw: list[Any]) -> list[int]:
+    """The fights whose actions disclosed entries record (`#fightF.N`), by first entry."""
+    found: dict[int, None] = {}
+    for item in raw:
+        context = item.get("context") if isinstance(item, Mapping) else None
+        if not isinstance(context, Mapping):
+            continue
+        number = context.get("fight")
+        action_id = str(context.get("action_id", ""))
+        if isinstance(number, int) and not isinstance(number, bool):
+            tail = action_id.removeprefix(f"#fight{number}.")
+            if tail != action_id and tail.isdigit():
+                found.setdefault(number)
+    return list(found)
+
+
+@dataclass(frozen=True)
+class _Stored:
+    seq: int
+    action: int
+    event: Json
+
+
+def _fight_log(fight: Any) -> tuple[int, list[_Stored]]:
+    """An exported fight's number and log (a `ValueError` naming what is wrong)."""
+    if not isinstance(fight, Mapping) or not isinstance(fight.get("events"), list):
+        raise ValueError(_("a fight is not an object with a list of events"))
+    number = fight["fight"]
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise ValueError(_("{field} has the wrong type").format(field="fight"))
+    stored = []
+    for item in fight["events"]:
+        if not isinstance(item, Mapping) or not isinstance(item.get("event"), Mapping):
+            raise ValueError(_("a fight event is not an object"))
+        seq, action = item.get("seq"), item.get("action")
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (seq, action)):
+            raise ValueError(_("{field} has the wrong type").format(field="seq"))
+        assert isinstance(seq, int) and isinstance(action, int)
+        stored.append(_Stored(seq, action, dict(item["event"])))
+    return number, stored
 
 
 class _Replayers:

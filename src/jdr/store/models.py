@@ -19,6 +19,11 @@ keeps the whole sheet (`snapshot`), so a sheet at any revision folds from at mos
 The web table (issue 19): `invites` are single-use links into one campaign with a role (and, for a
 player, a character); `web_sessions` are the browsers signed in through one. Both keep only the
 SHA-256 of their random token, never the token itself.
+
+`fight_snapshots` keeps each fight's folded state and the `version` (event `seq`) it folds to
+(issue 17), written in the transaction of the action that moved the fight, so an action reads it
+and the events after it only. It is a cache: the events stay the truth, and a fight without a
+snapshot (or one behind its log) folds from the events.
 """
 
 from __future__ import annotations
@@ -88,6 +93,14 @@ fight_events = Table(
     Column("action", Integer, nullable=False),
     Column("event", JSON, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+)
+
+fight_snapshots = Table(
+    "fight_snapshots",
+    metadata,
+    Column("fight_id", ForeignKey("fights.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("state", JSON, nullable=False),
 )
 
 epochs = Table(

@@ -238,6 +238,11 @@ const MESSAGES = {
   context_seq: "entry {seq}: its context says seq {found}",
   die: "entry {seq}: die {die} (d{size}) derives to {expected}, the journal shows {found} — a face, the action or its parameters were changed",
   replay: "entry {seq}: the rules refuse this action from these dice: {detail}",
+  events_hash: "entry {seq}: its events hash to {expected}, its events_hash says {found} — the entry binds other events than it shows",
+  fight_changed: "fight {fight}: event {event} is not the one entry {seq} recorded — the stored fight was changed",
+  fight_added: "fight {fight}: event {event} is in no journal entry — it was added to the stored fight",
+  fight_removed: "fight {fight}: entry {seq} recorded event {event}, which the stored fight no longer holds — it was removed",
+  fights: "the journal's fights are malformed: {detail}",
   pin: "entry {seq}: its hash is {found}, the pinned hash is {expected}",
   pin_missing: "entry {seq} is pinned but not in the journal (last entry: {last})",
   witness: "entry {seq}: {source} saw hash {expected}, the journal shows {found} — the journal was rewritten after it was seen",
@@ -397,6 +402,13 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
     if (computed.disclosed && "body_hash" in item && item.body_hash !== computed.bodyHash) {
       report.problems.push(problem("body_hash", seq, { expected: computed.bodyHash, found: item.body_hash }));
     }
+    if (computed.disclosed && "events_hash" in item.result) {
+      const shown = Array.isArray(item.result.events) ? item.result.events : [];
+      const bound = await sha256Hex(canonicalize(shown, 2));
+      if (bound !== item.result.events_hash) {
+        report.problems.push(problem("events_hash", seq, { expected: bound, found: item.result.events_hash }));
+      }
+    }
     if (computed.hash !== item.hash) {
       report.problems.push(problem("hash", seq, { expected: computed.hash, found: item.hash }));
     }
@@ -406,6 +418,7 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
     expected = Math.max(expected, seq + 1);
   }
   if (previousSeq !== null) report.last = { seq: previousSeq, hash: previousHash };
+  await checkFights(journal.fights, raw, report);
   const last = Math.max(0, ...hashes.keys());
   for (const [seq, pinned] of Object.entries(pins).sort((a, b) => Number(a[0]) - Number(b[0]))) {
     const found = hashes.get(Number(seq));
@@ -423,6 +436,107 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
     }
   }
   return done();
+}
+
+// --- fights: the stored events against the entries that recorded them (issue 18) -------------
+
+async function digest(value) {
+  return sha256Hex(canonicalize(value, 2));
+}
+
+/** The first difference between one action's stored events and its entry, or null. */
+async function actionMismatch(events, entry) {
+  const seq = entry.seq.value;
+  const shown = Array.isArray(entry.result.events) ? entry.result.events : [];
+  const bound = entry.result.events_hash;
+  if (bound !== undefined && (await digest(events)) === bound && (await digest(shown)) === bound) return null;
+  if (bound === undefined && canonicalize(events, 2) === canonicalize(shown, 2)) return null;
+  for (let k = 0; k < Math.min(events.length, shown.length); k++) {
+    if ((await digest(events[k])) !== (await digest(shown[k]))) return ["changed", k, seq];
+  }
+  if (events.length > shown.length) return ["added", shown.length, seq];
+  if (events.length < shown.length) return ["removed", events.length, seq];
+  return ["changed", 0, seq];
+}
+
+/** Each exported fight's log against the entries that recorded it: the first event changed,
+ * added or removed, per fight, in the file's order. */
+async function checkFights(fights, raw, report) {
+  if (fights === undefined) return;
+  if (!Array.isArray(fights)) {
+    report.problems.push(problem("fights", null, { detail: "fights is not a list" }));
+    return;
+  }
+  const logs = [];
+  for (const fight of fights) {
+    const ok = fight && typeof fight === "object" && isInt(fight.fight) && Array.isArray(fight.events)
+      && fight.events.every((e) => e && typeof e === "object" && isInt(e.seq) && isInt(e.action)
+        && e.event && typeof e.event === "object" && !Array.isArray(e.event));
+    if (!ok) {
+      report.problems.push(problem("fights", null, { detail: "a fight is not an object with a list of events" }));
+      return;
+    }
+    logs.push({ number: fight.fight.value, events: fight.events });
+  }
+  const shown = new Set(logs.map((log) => log.number));
+  for (const item of raw) { // a fight the entries record but the file leaves out: no events
+    const context = item && item.context;
+    if (!context || typeof context !== "object" || !isInt(context.fight)) continue;
+    const number = context.fight.value;
+    const prefix = `#fight${number}.`;
+    const actionId = String(context.action_id === undefined ? "" : context.action_id);
+    if (!shown.has(number) && actionId.startsWith(prefix) && /^[0-9]+$/.test(actionId.slice(prefix.length))) {
+      shown.add(number);
+      logs.push({ number, events: [] });
+    }
+  }
+  for (const fight of logs) {
+    const number = fight.number;
+    const prefix = `#fight${number}.`;
+    const recorded = new Map();
+    for (const item of raw) {
+      const context = item && item.context;
+      if (!context || typeof context !== "object" || plainValue(context.fight) !== number) continue;
+      const actionId = String(context.action_id === undefined ? "" : context.action_id);
+      const tail = actionId.slice(prefix.length);
+      if (actionId.startsWith(prefix) && /^[0-9]+$/.test(tail)) recorded.set(Number(tail), item);
+    }
+    const groups = new Map();
+    for (const stored of fight.events) {
+      const action = stored.action.value;
+      if (!groups.has(action)) groups.set(action, []);
+      groups.get(action).push(stored);
+    }
+    let found = null;
+    for (const [action, items] of groups) {
+      const entry = recorded.get(action);
+      if (entry === undefined) {
+        found = problem("fight_added", null, { fight: number, event: items[0].seq.value });
+        break;
+      }
+      const moved = items.findIndex((item, k) => item.seq.value !== action + k);
+      if (moved >= 0) { // an action's events are numbered from it on
+        found = problem("fight_changed", entry.seq.value, { fight: number, event: action + moved });
+        break;
+      }
+      const mismatch = await actionMismatch(items.map((i) => i.event), entry);
+      if (mismatch !== null) {
+        const [kind, index, seq] = mismatch;
+        found = problem(`fight_${kind}`, seq, { fight: number, event: action + index });
+        break;
+      }
+    }
+    if (found === null) {
+      for (const [action, entry] of [...recorded].sort((a, b) => a[0] - b[0])) {
+        const shown = entry.result && entry.result.events;
+        if (!groups.has(action) && Array.isArray(shown) && shown.length > 0) {
+          found = problem("fight_removed", entry.seq.value, { fight: number, event: action });
+          break;
+        }
+      }
+    }
+    if (found !== null) report.problems.push(found);
+  }
 }
 
 async function checkBody(item, seq, disclosed, seeds, report) {
