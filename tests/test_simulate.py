@@ -1,0 +1,131 @@
+"""`jdr.simulate`: whole fights played through the deciders, checked against exact answers."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from jdr.dice.source import Seeded
+from jdr.errors import RulesError
+from jdr.fights import Fight
+from jdr.simulate import compare, run_seed, simulate, wilson
+from jdr.simulate.core import DEFAULT_RUNS, chunks
+from jdr.systems.plus_ultra import SYSTEM as PLUS_ULTRA
+from jdr.systems.plus_ultra.duel import duel_odds
+from jdr.systems.plus_ultra.sheets import Duelist
+from jdr.systems.plus_ultra.tactic import tactic as plus_ultra_tactic
+
+
+def hero(name: str, side: str, rank: str, energy: int, willpower: int) -> dict[str, object]:
+    return {"name": name, "side": side, "rank": rank, "energy": energy, "willpower": willpower}
+
+
+DUEL = {
+    "characters": [
+        hero("Izuku", "a", "C", 7, 9),
+        hero("Katsuki", "b", "C", 9, 7),
+    ]
+}
+
+
+def test_pu_1_pu_3_pu_4_duel_simulation_agrees_with_the_exact_markov_chain() -> None:
+    exact = duel_odds(
+        Duelist(rank="C", energy=7, willpower=9), Duelist(rank="C", energy=9, willpower=7)
+    )
+    report = simulate(PLUS_ULTRA, DUEL, runs=3000, seed=7)
+    for side in ("a", "b"):
+        low, high = report.wins[side].interval
+        assert low <= exact.outcomes[side] <= high, (side, exact.outcomes[side], low, high)
+    assert report.undecided.hits == 0
+    assert report.wins["a"].hits + report.wins["b"].hits == 3000
+    assert exact.mean_rounds is not None
+    assert abs(report.mean_rounds - float(exact.mean_rounds)) < 0.05 * float(exact.mean_rounds)
+    # a duel ends with exactly one KO, and all the Énergie taken was dealt by the other
+    assert report.knocked_out["Izuku"].hits + report.knocked_out["Katsuki"].hits == 3000
+    assert report.dealt["Izuku"] == pytest.approx(report.taken["Katsuki"])
+
+
+def test_pu_10_same_seed_same_report_whatever_the_executor_and_workers() -> None:
+    alone = simulate(PLUS_ULTRA, DUEL, runs=300, seed=11)
+    with ProcessPoolExecutor(2) as pool:
+        two = simulate(PLUS_ULTRA, DUEL, runs=300, seed=11, executor=pool, workers=2)
+    with ThreadPoolExecutor(3) as threads:
+        three = simulate(PLUS_ULTRA, DUEL, runs=300, seed=11, executor=threads, workers=3)
+    assert alone.to_json() == two.to_json() == three.to_json()
+    assert simulate(PLUS_ULTRA, DUEL, runs=300, seed=12).to_json() != alone.to_json()
+
+
+def test_pu_4_tactic_attacks_the_weakest_opponent_with_the_best_expected_damage() -> None:
+    setup = {
+        "characters": [
+            {
+                **hero("Izuku", "a", "C", 7, 9),
+                "techniques": [
+                    {"name": "Smash", "cost": 2, "cooldown": 2, "effects": {"extra_damage": 2}},
+                    {"name": "Garde", "cost": 1, "cooldown": 1, "effects": {"defense_bonus": 3}},
+                ],
+            },
+            hero("Katsuki", "b", "C", 9, 7),
+            hero("Eijiro", "b", "D", 4, 6),
+        ]
+    }
+    fight = Fight.start(PLUS_ULTRA.fight, setup, Seeded(1))  # type: ignore[arg-type]
+    command = plus_ultra_tactic(fight.state)
+    assert command == {
+        "action": "technique",
+        "actor": "Izuku",
+        "technique": "Smash",
+        "target": "Eijiro",
+    }
+    fight.act(command, Seeded(2))  # legal: the decider accepts it
+
+
+def test_pu_7_party_fight_with_techniques_ends_and_reports_every_fighter() -> None:
+    setup = {
+        "characters": [
+            {
+                **hero("Izuku", "a", "C", 7, 9),
+                "techniques": [
+                    {"name": "Smash", "cost": 2, "cooldown": 2, "effects": {"extra_damage": 2}}
+                ],
+            },
+            hero("Ochaco", "a", "D", 5, 5),
+            hero("Katsuki", "b", "C", 9, 7),
+            hero("Eijiro", "b", "D", 4, 6),
+        ]
+    }
+    report = simulate(PLUS_ULTRA, setup, runs=200, seed=3)
+    assert set(report.knocked_out) == {"Izuku", "Ochaco", "Katsuki", "Eijiro"}
+    assert report.wins["a"].hits + report.wins["b"].hits + report.undecided.hits == 200
+    assert sum(report.rounds.values()) == 200
+
+
+def test_pu_2_compare_a_stronger_variant_wins_more_often() -> None:
+    base = simulate(PLUS_ULTRA, DUEL, runs=1500, seed=5)
+    stronger = {"characters": [hero("Izuku", "a", "B", 11, 11), DUEL["characters"][1]]}
+    report = compare(base, simulate(PLUS_ULTRA, stronger, runs=1500, seed=5))
+    difference = next(d for d in report.compare if d.side == "a")
+    low, high = difference.interval
+    assert 0 < low <= difference.delta <= high
+
+
+def test_wilson_interval_and_default_runs_for_one_percent() -> None:
+    low, high = wilson(DEFAULT_RUNS // 2, DEFAULT_RUNS)
+    assert high - low <= 0.02 + 1e-9
+    low, high = wilson(DEFAULT_RUNS // 2, DEFAULT_RUNS - 200)
+    assert high - low > 0.02
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_runs_are_split_without_gaps_and_seeds_depend_only_on_the_index() -> None:
+    for runs, workers in [(1, 4), (10, 3), (1000, 2)]:
+        slices = chunks(runs, workers)
+        assert [i for a, b in slices for i in range(a, b)] == list(range(runs))
+    assert run_seed(1, 5) == run_seed(1, 5) != run_seed(1, 6)
+
+
+def test_zero_runs_is_refused() -> None:
+    with pytest.raises(RulesError):
+        simulate(PLUS_ULTRA, DUEL, runs=0)
