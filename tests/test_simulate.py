@@ -129,3 +129,56 @@ def test_runs_are_split_without_gaps_and_seeds_depend_only_on_the_index() -> Non
 def test_zero_runs_is_refused() -> None:
     with pytest.raises(RulesError):
         simulate(PLUS_ULTRA, DUEL, runs=0)
+
+
+def mon(
+    name: str, side: str, types: list[str], moves: list[dict[str, object]]
+) -> dict[str, object]:
+    stats = dict(strength=3, concentration=3, constitution=2, willpower=2, dexterity=2)
+    return {
+        "name": name,
+        "types": types,
+        "stats": stats,
+        "side": side,
+        "moves": moves,
+        "vitality": {"current": 12, "max": 12},
+        "energy": {"current": 5, "max": 5},
+    }
+
+
+def move(name: str, type_: str, dice: int = 2, category: str = "physique") -> dict[str, object]:
+    return {"name": name, "type": type_, "category": category, "damage_dice": dice}
+
+
+def pokemon_fight() -> dict[str, object]:
+    return {
+        "pokemon": [
+            mon("Carapuce", "a", ["Eau"], [move("Charge", "Normal"), move("Pistolet", "Eau")]),
+            mon("Salamèche", "b", ["Feu"], [move("Griffe", "Normal")]),
+        ]
+    }
+
+
+def test_pk_10_pk_11_tactic_picks_the_super_effective_move_and_an_answer() -> None:
+    from jdr.systems.pokemon import SYSTEM as POKEMON
+    from jdr.systems.pokemon.tactic import tactic as pokemon_tactic
+
+    fight = Fight.start(POKEMON.fight, pokemon_fight(), Seeded(4))  # type: ignore[arg-type]
+    state = fight.state
+    orders = pokemon_tactic(state)
+    actor = state["to_play"][0]
+    if actor == "Carapuce":
+        assert orders[0]["move"] == "Pistolet"
+        assert orders[0]["target"] == "Salamèche"
+    assert orders[0]["response"] in ("none", "endure", "dodge")
+    assert orders[-1] == {"action": "pass", "actor": actor}
+    fight.act(orders[0], Seeded(5))  # the decider accepts it
+
+
+def test_pk_11_simulated_pokemon_fight_favours_the_type_advantage() -> None:
+    from jdr.systems.pokemon import SYSTEM as POKEMON
+
+    report = simulate(POKEMON, pokemon_fight(), runs=300, seed=2)
+    assert report.wins["a"].hits + report.wins["b"].hits + report.undecided.hits == 300
+    assert report.wins["a"].interval[0] > 0.5
+    assert report.taken["Salamèche"] > report.taken["Carapuce"]

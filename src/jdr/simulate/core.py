@@ -164,7 +164,7 @@ def play_one(simulation: Simulation, rules: Any, setup: Json, seed: int, tactic:
     for _step in range(MAX_ACTIONS):
         if simulation.over(state):
             break
-        new = rules.decide(state, tactic(state), rng)
+        new = _first_legal(rules, state, tactic(state), rng)
         for event in new:
             state = rules.evolve(state, event)
         events.extend(new)
@@ -172,6 +172,18 @@ def play_one(simulation: Simulation, rules: Any, setup: Json, seed: int, tactic:
         ending = simulation.ending(events, state)
         return Ending(None, ending.rounds, ending.knocked_out, ending.dealt, ending.taken)
     return simulation.ending(events, state)
+
+
+def _first_legal(rules: Any, state: Json, chosen: Json | list[Json], rng: Any) -> list[Json]:
+    """The events of the first command the decider accepts (a tactic gives one, or several best
+    first); a refusal rolls nothing, so trying the next one changes no die."""
+    commands = chosen if isinstance(chosen, list) else [chosen]
+    for command in commands[:-1]:
+        try:
+            return list(rules.decide(state, command, rng))
+        except JdrError:
+            continue
+    return list(rules.decide(state, commands[-1], rng))
 
 
 def play_chunk(

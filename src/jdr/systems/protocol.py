@@ -218,9 +218,10 @@ class FightEnd:
     final: Json
 
 
-Tactic = Callable[[Json], Json]
+Tactic = Callable[[Json], "Json | list[Json]"]
 """`tactic(state) -> command`: the command the fighter to play gives, read from the fight's state
-(it never rolls; the decider does). Each system registers a default one (`Simulation.tactic`); a
+(it never rolls; the decider does), or several commands best first: the first one the decider
+accepts is played. Each system registers a default one (`Simulation.tactic`); a
 plug-in or a user may pass their own to `jdr.simulate.simulate`."""
 
 
