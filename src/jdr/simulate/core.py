@@ -268,12 +268,12 @@ def summarise(endings: Sequence[Ending], sides: dict[str, str], seed: int) -> Re
 
 
 def compare(base: Report, variant: Report) -> Report:
-    """`variant` with, for each side, its win rate's difference from `base`'s."""
+    """`base` with, for each side, the difference of `variant`'s win rate from its own."""
     differences = [
         Difference(side, base.wins.get(side, Rate(0, base.runs)), rate)
         for side, rate in variant.wins.items()
     ]
-    return Report(**{**variant.__dict__, "compare": differences})
+    return Report(**{**base.__dict__, "compare": differences})
 
 
 def _by_id(system: RuleSystem) -> RuleSystem | str:
