@@ -105,3 +105,39 @@ def test_simulate_another_system_than_the_campaigns_is_refused(
     code, _out, err = run(capsys, *args, "--runs", "10", "--db", db)
     assert code == 2
     assert "plus-ultra" in err
+
+
+def test_pu_4_simulate_chart_writes_a_png(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    pytest.importorskip("matplotlib")
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    out = tmp_path / "out.png"
+    simulate(capsys, db, "--chart", str(out))
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_pu_4_simulate_over_a_local_dask_cluster_gives_the_same_seeded_report(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    here = simulate(capsys, db, "--seed", "4")
+    with distributed.LocalCluster(
+        host="127.0.0.1", n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        there = simulate(
+            capsys, db, "--seed", "4", "--scheduler", cluster.scheduler_address, "--workers", "2"
+        )
+    assert there == here
+
+
+def test_simulate_unreachable_scheduler_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    pytest.importorskip("distributed")
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
+    code, _out, err = run(capsys, *args, "--scheduler", "tcp://127.0.0.1:9", "--db", db)
+    assert code == 2
+    assert "--scheduler" in err and "Traceback" not in err
