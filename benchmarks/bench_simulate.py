@@ -4,8 +4,9 @@ per system, and the wall time of a party fight's simulation.
     .venv/bin/python benchmarks/bench_simulate.py [--runs N] [--workers N]
 
 - `fights/s, 1 core`: `simulate(…, executor=None)` on each system with a default tactic: a
-  1-against-1 Plus Ultra duel of the shipped examples (Kaito Arashi against Corbeau), a Pokémon
-  1-against-1 (two shipped-like Pokémon with two attacks);
+  Plus Ultra rank C against rank C of attacks only (issue 21's fight), a 1-against-1 Plus Ultra
+  duel of the shipped examples (Kaito Arashi against Corbeau, techniques), a Pokémon
+  1-against-1 (two Pokémon with two attacks);
 - `party`: a Plus Ultra 2-against-2 with techniques, `--runs` fights over `--workers` processes
   (`jdr simulate`'s own path: `jdr.simulate.service.run`), its wall time.
 """
@@ -34,6 +35,16 @@ def plus_ultra_duel() -> dict[str, Any]:
     return {"characters": [hero | {"side": "a"}, villain | {"side": "b"}]}
 
 
+def plus_ultra_attacks_only() -> dict[str, Any]:
+    """Two rank C characters without techniques: the issue's "1-against-1 fight of attacks"."""
+    return {
+        "characters": [
+            {"name": "A", "side": "a", "rank": "C", "energy": 8, "willpower": 8},
+            {"name": "B", "side": "b", "rank": "C", "energy": 8, "willpower": 8},
+        ]
+    }
+
+
 def pokemon_duel() -> dict[str, Any]:
     def mon(name: str, side: str, kind: str, move_type: str) -> dict[str, Any]:
         stats = dict(strength=3, concentration=3, constitution=2, willpower=2, dexterity=2)
@@ -55,14 +66,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     registry = default_registry()
-    cases = [("plus-ultra", plus_ultra_duel()), ("pokemon", pokemon_duel())]
-    for system_id, setup in cases:
+    cases = [
+        ("plus-ultra", "attacks only", plus_ultra_attacks_only()),
+        ("plus-ultra", "Kaito/Corbeau", plus_ultra_duel()),
+        ("pokemon", "Carapuce/Salamèche", pokemon_duel()),
+    ]
+    for system_id, label, setup in cases:
         system = registry.get(system_id)
         simulate(system, setup, runs=20, seed=0)  # warm caches (attack odds, imports)
         start = time.perf_counter()
         simulate(system, setup, runs=args.runs, seed=1)
         elapsed = time.perf_counter() - start
-        print(f"{system_id:12} 1-against-1, 1 core: {args.runs / elapsed:8.0f} fights/s")
+        print(f"{system_id:12} {label:20} 1 core: {args.runs / elapsed:8.0f} fights/s")
     hero, villain = example("plus-ultra", "hero.toml"), example("plus-ultra", "villain.toml")
     party = [
         {"name": "Kaito", "sheet": hero | {"name": "Kaito"}, "side": "a"},
