@@ -182,3 +182,45 @@ def test_pk_11_simulated_pokemon_fight_favours_the_type_advantage() -> None:
     assert report.wins["a"].hits + report.wins["b"].hits + report.undecided.hits == 300
     assert report.wins["a"].interval[0] > 0.5
     assert report.taken["Salamèche"] > report.taken["Carapuce"]
+
+
+def wizard(name: str, magic: int, spells: list[tuple[str, str, int]]) -> dict[str, object]:
+    from jdr.systems.ilvermorny.rules import STATS
+
+    return {
+        "name": name,
+        "stats": dict.fromkeys(STATS, 5) | {"magic": magic},
+        "spells": [
+            {"name": s, "difficulty": 1, "element": e, "level": level} for s, e, level in spells
+        ],
+    }
+
+
+def test_il_6_il_10_il_11_tactic_picks_the_dominant_element_and_one_round_matches_exact() -> None:
+    """One spell each, the first spell that lands ends the duel (the simulation's reading): each
+    round Ann's lands with P(cast a) × (P(b fails) + P(b cast) × P(a wins the meeting)), nothing
+    lands with P(both fail) + P(both cast) × P(both cancelled), so she wins with
+    P(lands) / (1 − P(nothing)) (levels do not change in so short a duel: IL-8 needs 50 XP)."""
+    from jdr.systems.ilvermorny import SYSTEM as ILVERMORNY
+    from jdr.systems.ilvermorny.tactic import cast_chance, meeting_won
+    from jdr.systems.ilvermorny.tactic import tactic as ilvermorny_tactic
+
+    setup = {
+        "wizards": [
+            wizard("Ann", 7, [("Incendio", "feu", 2), ("Aguamenti", "eau", 2)]),
+            wizard("Bob", 6, [("Herbivicus", "vigne", 2)]),
+        ]
+    }
+    state = Fight.start(ILVERMORNY.fight, setup, Seeded(1)).state  # type: ignore[arg-type]
+    assert ilvermorny_tactic(state) == {"action": "cast", "wizard": "Ann", "spell": "Incendio"}
+    duel = {"wizards": [wizard("Ann", 7, [("Incendio", "feu", 2)]), setup["wizards"][1]]}
+    report = simulate(ILVERMORNY, duel, runs=3000, seed=8)
+    a_cast, b_cast = cast_chance(7, 2), cast_chance(6, 2)
+    first_round_a = a_cast * ((1 - b_cast) + b_cast * meeting_won(7, "feu", 6, "vigne"))
+    low, high = report.wins["Ann"].interval
+    # Ann wins the duel: first-round landing, or a round with nothing landed and then a win
+    nothing = (1 - a_cast) * (1 - b_cast) + a_cast * b_cast * (
+        1 - meeting_won(7, "feu", 6, "vigne") - meeting_won(6, "vigne", 7, "feu")
+    )
+    exact = first_round_a / (1 - nothing)
+    assert low <= float(exact) <= high, (float(exact), low, high)
