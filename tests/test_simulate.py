@@ -224,3 +224,35 @@ def test_il_6_il_10_il_11_tactic_picks_the_dominant_element_and_one_round_matche
     )
     exact = first_round_a / (1 - nothing)
     assert low <= float(exact) <= high, (float(exact), low, high)
+
+
+def test_pd_4_pd_5_simulated_hand_agrees_with_the_exact_best_policy() -> None:
+    """Alice's hand, played by the tactic (the best policy's dice), gains on average the exact
+    expected PA of `best_policy`: within 4 standard errors of its exact law."""
+    import math
+
+    from jdr.systems.poledemos import SYSTEM as POLEDEMOS
+    from jdr.systems.poledemos.hand import best_policy, hand_distribution
+
+    vals = [3, 4, 5, 5]
+    setup = {
+        "first": "Alice",
+        "players": [
+            {
+                "name": "Alice",
+                "figures": [{"name": f"A{i}", "val": f"{v}+"} for i, v in enumerate(vals)],
+            },
+            {"name": "Bob", "figures": [{"name": "Smith", "val": "4+"}]},
+        ],
+    }
+    runs = 3000
+    report = simulate(POLEDEMOS, setup, runs=runs, seed=6)
+    policy = best_policy(vals)
+    law = hand_distribution(vals, policy.dice)
+    mean = float(policy.mean)
+    variance = 0.0
+    for pa, p in law.marginal(0).to_list():
+        assert isinstance(pa, int)
+        variance += float(p) * (pa - mean) ** 2
+    assert abs(report.dealt["Alice"] - mean) < 4 * math.sqrt(variance / runs)
+    assert report.wins["Alice"].hits + report.wins["Bob"].hits + report.undecided.hits == runs
