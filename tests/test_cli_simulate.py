@@ -141,3 +141,13 @@ def test_simulate_unreachable_scheduler_is_a_clear_error(
     code, _out, err = run(capsys, *args, "--scheduler", "tcp://127.0.0.1:9", "--db", db)
     assert code == 2
     assert "--scheduler" in err and "Traceback" not in err
+
+
+def test_simulate_a_system_without_a_tactic_says_so(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "passion", "romuald.toml", "cyber-ninja.toml")
+    args = ["simulate", "passion", "--campaign", "C", "--with", "Romuald"]
+    code, _out, err = run(capsys, *args, "--against", "Cyber-ninja", "--runs", "10", "--db", db)
+    assert code != 0
+    assert "passion" in err and "simulation" in err and "Traceback" not in err
