@@ -246,6 +246,10 @@ def build_app() -> typer.Typer:
     ):
         app.add_typer(build(), name=name, cls=ShellGroup)
 
+    from jdr.cli.simulate_commands import register as register_simulate
+
+    register_simulate(app)
+
     json_help = _("Print one JSON object on stdout.")
     lang_help = _("Language of the output.")
 

@@ -218,6 +218,38 @@ class FightEnd:
     final: Json
 
 
+Tactic = Callable[[Json], "Json | list[Json]"]
+"""`tactic(state) -> command`: the command the fighter to play gives, read from the fight's state
+(it never rolls; the decider does), or several commands best first: the first one the decider
+accepts is played. Each system registers a default one (`Simulation.tactic`); a
+plug-in or a user may pass their own to `jdr.simulate.simulate`."""
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How one simulated fight ended: the winning side (None: nobody, or the fight was cut),
+    the rounds played, who was knocked out, and the damage each fighter dealt and took (in the
+    system's main gauge: Énergie, PV …)."""
+
+    winner: str | None
+    rounds: int
+    knocked_out: tuple[str, ...] = ()
+    dealt: Mapping[str, int] = field(default_factory=dict)
+    taken: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What `jdr simulate` needs of a system: its default `tactic`, `sides(state)` (each fighter's
+    side, by name, from the started fight), `over(state)` and `ending(events, state)` (read from
+    a finished fight's events and final state)."""
+
+    tactic: Tactic
+    sides: Callable[[Json], Mapping[str, str]]
+    over: Callable[[Json], bool]
+    ending: Callable[[Sequence[Json], Json], Ending]
+
+
 @runtime_checkable
 class FightRules(Protocol):
     """A fight as a decider. State and events are JSON-serialisable dicts; events have a `type`.
@@ -321,6 +353,9 @@ class System:
     """`fighters(state) -> {name: {field: value}}`: what `jdr fight show` lists on each fighter's
     line when the system gives no `fight_view` (None: read from the state, see
     `jdr.fights.view.fighters_of`)."""
+
+    simulation: Simulation | None = None
+    """What `jdr simulate` plays the fight with: the default tactic and how a fight ended."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None

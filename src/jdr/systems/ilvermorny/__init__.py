@@ -17,6 +17,7 @@ from jdr.systems.ilvermorny.narration import NARRATION
 from jdr.systems.ilvermorny.progress import PROGRESSION
 from jdr.systems.ilvermorny.sheet_rolls import SHEET_ROLLS
 from jdr.systems.ilvermorny.sheets import EXAMPLES, Wizard
+from jdr.systems.ilvermorny.tactic import SIMULATION
 from jdr.systems.protocol import System
 
 
@@ -33,6 +34,7 @@ SYSTEM = System(
     sheet=Wizard,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
+    simulation=SIMULATION,
     narration=NARRATION,
     fight_view=view,
     fight_commands=COMMANDS,

@@ -13,6 +13,7 @@ from jdr.systems.plus_ultra.narration import NARRATION
 from jdr.systems.plus_ultra.progress import PROGRESSION
 from jdr.systems.plus_ultra.sheet_rolls import SHEET_ROLLS
 from jdr.systems.plus_ultra.sheets import EXAMPLES, Character
+from jdr.systems.plus_ultra.tactic import SIMULATION
 from jdr.systems.protocol import System
 
 SYSTEM = System(
@@ -28,4 +29,5 @@ SYSTEM = System(
     fight_setup=fight_setup,
     progression=PROGRESSION,
     sheet_rolls=SHEET_ROLLS,
+    simulation=SIMULATION,
 )

@@ -24,6 +24,7 @@ from jdr.systems.pokemon.progress import PROGRESSION
 from jdr.systems.pokemon.sheet_files import sheet_of
 from jdr.systems.pokemon.sheet_rolls import SHEET_ROLLS
 from jdr.systems.pokemon.sheets import EXAMPLES, Pokemon
+from jdr.systems.pokemon.tactic import SIMULATION
 from jdr.systems.protocol import Action, Odds, Record, System
 
 
@@ -101,6 +102,7 @@ SYSTEM = System(
     actions=_actions(),
     sheet=Pokemon,
     fight=fight_rules(),
+    simulation=SIMULATION,
     narration=NARRATION,
     fight_view=view,
     fight_commands=COMMANDS,

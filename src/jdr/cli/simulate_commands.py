@@ -1,0 +1,278 @@
+"""`jdr simulate SYSTEM --campaign C --with A,B --against X,Y`: who wins a fight, and how often.
+
+Thin over `jdr.simulate.service`: options in, a table (or `--json`, or `--chart`) out.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from jdr.cli.render import console, emit_json
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
+from jdr.i18n import N_, _
+
+if TYPE_CHECKING:
+    from jdr.simulate.core import Report
+
+RUNS_HELP = N_("Fights to play (default 9604: a 95 % interval of ±1 % on a win rate at worst).")
+PROGRESS_AFTER = 1.0
+"""Seconds before the progress bar shows (a shorter simulation prints only its report)."""
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "simulate",
+        help=_(
+            "Play a fight between stored characters many times, each playing the system's"
+            " default tactic: each side's chance to win, rounds, knock-outs, damage."
+        ),
+    )
+    def simulate_command(
+        system: Annotated[str, typer.Argument(metavar="SYSTEM", help=_("The rule system."))],
+        campaign: Annotated[
+            str, typer.Option("--campaign", metavar="NAME", help=_("The campaign's name."))
+        ],
+        with_: Annotated[
+            str,
+            typer.Option("--with", metavar="A,B,…", help=_("Side a: stored character names.")),
+        ],
+        against: Annotated[
+            str,
+            typer.Option("--against", metavar="X,Y,…", help=_("Side b: stored character names.")),
+        ],
+        runs: Annotated[int, typer.Option("--runs", metavar="N", help=_(RUNS_HELP))] = 9604,
+        seed: Annotated[
+            int,
+            typer.Option("--seed", metavar="N", help=_("Seed: the same seed, the same report.")),
+        ] = 0,
+        workers: Annotated[
+            int | None,
+            typer.Option(
+                "--workers", metavar="N", help=_("Processes to use (default: one per core).")
+            ),
+        ] = None,
+        scheduler: Annotated[
+            str | None,
+            typer.Option(
+                "--scheduler",
+                metavar="tcp://HOST:8786",
+                help=_("A Dask scheduler to spread the runs over (pip install 'jdr[dask]')."),
+            ),
+        ] = None,
+        vary: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--vary",
+                "--compare",
+                metavar="NAME.FIELD=+1",
+                help=_(
+                    "Also simulate a variant (a changed field; repeat to change several at"
+                    " once) and report the difference."
+                ),
+            ),
+        ] = None,
+        chart: Annotated[
+            Path | None,
+            typer.Option(
+                "--chart",
+                metavar="OUT.png",
+                help=_("Draw the win rates and rounds (pip install 'jdr[sim]')."),
+            ),
+        ] = None,
+        db: Annotated[
+            str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
+        ] = None,
+        json: Annotated[bool, typer.Option("--json", help=_(JSON_HELP))] = False,
+        lang: Annotated[
+            str | None, typer.Option("--lang", metavar="fr|en", help=_(LANG_HELP))
+        ] = None,
+    ) -> None:
+        simulate_cli(
+            system, campaign, with_, against, runs, seed, workers, scheduler, vary, chart, db, json
+        )
+
+
+def simulate_cli(
+    system_id: str,
+    campaign: str,
+    with_: str,
+    against: str,
+    runs: int,
+    seed: int,
+    workers: int | None,
+    scheduler: str | None,
+    vary: list[str] | None,
+    chart: Path | None,
+    db: str | None,
+    json: bool,
+) -> None:
+    from jdr.errors import InputError
+    from jdr.simulate.service import fighters_of, run
+    from jdr.systems import default_registry
+
+    if chart is not None:
+        _check_matplotlib()
+    wanted = default_registry().get(system_id)
+    with opened(db) as store:
+        system, fighters = fighters_of(store, campaign, _names(with_), _names(against))
+    if system.id != wanted.id:
+        raise InputError(
+            "SYSTEM", system_id, system.id, _("the campaign plays another rule system")
+        )
+    with _progress(runs, not json) as progress:
+        report = run(
+            system,
+            fighters,
+            runs=runs,
+            seed=seed,
+            workers=workers,
+            scheduler=scheduler,
+            variant=vary or (),
+            progress=progress,
+        )
+    if chart is not None:
+        draw_chart(report, chart)
+    if json:
+        emit_json({"system": system.id, "campaign": campaign, "variant": vary} | report.to_json())
+        return
+    print_report(report, vary)
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+class _Progress:
+    """A Rich progress bar that shows only once a simulation has run for a second."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled = total, enabled
+        self.started = time.monotonic()
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __call__(self, done: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None and time.monotonic() - self.started >= PROGRESS_AFTER:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(_("fights"), total=self.total)
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done)
+
+    def __enter__(self) -> Callable[[int], None]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _progress(total: int, enabled: bool) -> _Progress:
+    return _Progress(total, enabled and sys.stderr.isatty())
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f} %"
+
+
+def print_report(report: Report, vary: list[str] | None) -> None:
+    from rich.table import Table
+
+    out = console()
+    out.print(
+        _("{runs} fights, seed {seed}").format(runs=report.runs, seed=report.seed), markup=False
+    )
+    sides = Table(_("side"), _("wins"), _("95 % interval"))
+    for side, rate in report.wins.items():
+        low, high = rate.interval
+        sides.add_row(side, _percent(rate.rate), f"{_percent(low)} – {_percent(high)}")
+    if report.undecided.hits:
+        low, high = report.undecided.interval
+        sides.add_row(
+            _("no winner"), _percent(report.undecided.rate), f"{_percent(low)} – {_percent(high)}"
+        )
+    out.print(sides)
+    fighters = Table(
+        _("fighter"), _("side"), _("knocked out"), _("damage dealt"), _("damage taken")
+    )
+    for name, side in report.sides.items():
+        fighters.add_row(
+            name,
+            side,
+            _percent(report.knocked_out[name].rate),
+            f"{report.dealt[name]:.2f}",
+            f"{report.taken[name]:.2f}",
+        )
+    out.print(fighters)
+    rounds = Table(_("rounds"), _("fights"))
+    for count, fights in report.rounds.items():
+        rounds.add_row(str(count), _percent(fights / report.runs))
+    out.print(rounds)
+    out.print(_("mean rounds: {mean:.2f}").format(mean=report.mean_rounds), markup=False)
+    for difference in report.compare:
+        low, high = difference.interval
+        out.print(
+            _(
+                "with {variant}: side {side} wins {delta:+.1f} points"
+                " (95 %: {low:+.1f} … {high:+.1f})"
+            ).format(
+                variant=", ".join(vary or ()),
+                side=difference.side,
+                delta=100 * difference.delta,
+                low=100 * low,
+                high=100 * high,
+            ),
+            markup=False,
+        )
+
+
+def _check_matplotlib() -> None:
+    from jdr.errors import InputError
+
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InputError(
+            "--chart", None, "pip install 'jdr[sim]'", _("matplotlib is not installed")
+        ) from None
+
+
+def draw_chart(report: Report, path: Path) -> None:
+    """Two panels: each side's win rate with its interval, and the rounds distribution."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (wins, rounds) = plt.subplots(1, 2, figsize=(10, 4))
+    names = list(report.wins)
+    rates = [report.wins[s].rate for s in names]
+    errors = [
+        [r - report.wins[s].interval[0] for s, r in zip(names, rates, strict=True)],
+        [report.wins[s].interval[1] - r for s, r in zip(names, rates, strict=True)],
+    ]
+    wins.bar(names, rates, yerr=errors, capsize=6)
+    wins.set_ylim(0, 1)
+    wins.set_title(_("wins"))
+    rounds.bar([str(r) for r in report.rounds], [n / report.runs for n in report.rounds.values()])
+    rounds.set_title(_("rounds"))
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except OSError as error:
+        from jdr.errors import InputError
+
+        raise InputError("--chart", str(path), _("a writable file"), str(error)) from None
+    finally:
+        plt.close(figure)

@@ -1,0 +1,297 @@
+"""Whole-fight simulation (issue 21): play a fight many times through the system's own decider,
+each fighter playing a tactic, and report who wins and how often.
+
+Pure and seeded: run `i` of a simulation seeded `s` draws its dice from `Seeded(run_seed(s, i))`,
+so a report depends only on the setup, the tactic, the number of runs and the seed — never on the
+executor or the number of workers. Runs are cut into chunks handed to a `concurrent.futures`
+executor (a process pool, a thread pool, Dask's client executor …) and gathered in run order.
+
+>>> from jdr.systems.plus_ultra import SYSTEM
+>>> setup = {"characters": [
+...     {"name": "Izuku", "rank": "D", "energy": 5, "willpower": 5, "side": "a"},
+...     {"name": "Ochaco", "rank": "E", "energy": 2, "willpower": 2, "side": "b"}]}
+>>> report = simulate(SYSTEM, setup, runs=200, seed=1)
+>>> report.runs, sorted(report.wins), report.wins["a"].rate > report.wins["b"].rate
+(200, ['a', 'b'], True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from jdr.dice.source import Seeded
+from jdr.errors import JdrError, RulesError
+from jdr.i18n import _
+from jdr.systems.protocol import Ending, Json, RuleSystem, Simulation, Tactic
+from jdr.systems.registry import default_registry
+
+Z95 = 1.959963984540054
+"""The two-sided 95 % quantile of the normal law."""
+DEFAULT_RUNS = 9604
+"""Runs for a 95 % interval of ±1 % on a win rate in the worst case (p = ½): 1.96² / (4 × 0.01²)."""
+MAX_ACTIONS = 2000
+"""A fight still going after this many commands is cut (no winner): a bound on every loop."""
+
+
+def run_seed(seed: int, index: int) -> int:
+    """The seed of run `index` of a simulation seeded `seed` (independent of how runs are split)."""
+    digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion `hits / runs` with its 95 % Wilson interval."""
+
+    hits: int
+    runs: int
+
+    @property
+    def rate(self) -> float:
+        return self.hits / self.runs if self.runs else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.hits, self.runs)
+
+    def to_json(self) -> Json:
+        low, high = self.interval
+        return {"count": self.hits, "rate": self.rate, "low": low, "high": high}
+
+
+def wilson(hits: int, runs: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of `hits / runs`.
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if runs == 0:
+        return (0.0, 1.0)
+    p = hits / runs
+    denominator = 1 + z * z / runs
+    centre = (p + z * z / (2 * runs)) / denominator
+    half = z * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A variant's win rate minus the base's, for one side, with its 95 % (Newcombe) interval."""
+
+    side: str
+    base: Rate
+    variant: Rate
+
+    @property
+    def delta(self) -> float:
+        return self.variant.rate - self.base.rate
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Newcombe's hybrid score interval from the two Wilson intervals."""
+        p1, p2 = self.variant.rate, self.base.rate
+        l1, u1 = self.variant.interval
+        l2, u2 = self.base.interval
+        d = p1 - p2
+        return (
+            d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2),
+        )
+
+    def to_json(self) -> Json:
+        low, high = self.interval
+        return {"side": self.side, "difference": self.delta, "low": low, "high": high}
+
+
+@dataclass(frozen=True)
+class Report:
+    """What `jdr simulate` reports: each side's wins (and fights with no winner), the rounds
+    distribution, each fighter's chance of being knocked out and mean damage dealt and taken."""
+
+    runs: int
+    seed: int
+    sides: dict[str, str]
+    wins: dict[str, Rate]
+    undecided: Rate
+    rounds: dict[int, int]
+    knocked_out: dict[str, Rate]
+    dealt: dict[str, float]
+    taken: dict[str, float]
+    compare: list[Difference] = field(default_factory=list)
+
+    @property
+    def mean_rounds(self) -> float:
+        return sum(r * n for r, n in self.rounds.items()) / self.runs if self.runs else 0.0
+
+    def to_json(self) -> Json:
+        return {
+            "runs": self.runs,
+            "seed": self.seed,
+            "wins": {side: rate.to_json() for side, rate in self.wins.items()},
+            "undecided": self.undecided.to_json(),
+            "rounds": {
+                "mean": self.mean_rounds,
+                "distribution": [[r, n / self.runs] for r, n in sorted(self.rounds.items())],
+            },
+            "fighters": {
+                name: {
+                    "side": side,
+                    "knocked_out": self.knocked_out[name].to_json(),
+                    "dealt": self.dealt[name],
+                    "taken": self.taken[name],
+                }
+                for name, side in self.sides.items()
+            },
+            "compare": [d.to_json() for d in self.compare],
+        }
+
+
+def play_one(simulation: Simulation, rules: Any, setup: Json, seed: int, tactic: Tactic) -> Ending:
+    """One fight from `setup`, every fighter playing `tactic`, dice from `Seeded(seed)`.
+
+    The state is folded event by event as the decider writes them (never re-folded)."""
+    rng = Seeded(seed)
+    events = list(rules.start(setup, rng))
+    state: Json = {}
+    for event in events:
+        state = rules.evolve(state, event)
+    for _step in range(MAX_ACTIONS):
+        if simulation.over(state):
+            break
+        new = _first_legal(rules, state, tactic(state), rng)
+        for event in new:
+            state = rules.evolve(state, event)
+        events.extend(new)
+    else:
+        ending = simulation.ending(events, state)
+        return Ending(None, ending.rounds, ending.knocked_out, ending.dealt, ending.taken)
+    return simulation.ending(events, state)
+
+
+def _first_legal(rules: Any, state: Json, chosen: Json | list[Json], rng: Any) -> list[Json]:
+    """The events of the first command the decider accepts (a tactic gives one, or several best
+    first); a refusal rolls nothing, so trying the next one changes no die."""
+    commands = chosen if isinstance(chosen, list) else [chosen]
+    for command in commands[:-1]:
+        try:
+            return list(rules.decide(state, command, rng))
+        except JdrError:
+            continue
+    return list(rules.decide(state, commands[-1], rng))
+
+
+def play_chunk(
+    system: RuleSystem | str, setup: Json, seed: int, start: int, stop: int, tactic: Tactic | None
+) -> list[Ending]:
+    """Runs `start … stop - 1` (a picklable unit of work for any executor): `system` is an
+    installed system's id (looked up in the worker) or the system itself."""
+    if isinstance(system, str):
+        system = default_registry().get(system)
+    simulation = _simulation_of(system)
+    chosen = tactic or simulation.tactic
+    return [
+        play_one(simulation, system.fight, setup, run_seed(seed, index), chosen)
+        for index in range(start, stop)
+    ]
+
+
+def chunks(runs: int, workers: int) -> list[tuple[int, int]]:
+    """`(start, stop)` slices of the runs, a few per worker so that they balance."""
+    size = max(1, math.ceil(runs / (max(1, workers) * 4)))
+    return [(start, min(runs, start + size)) for start in range(0, runs, size)]
+
+
+def simulate(
+    system: RuleSystem,
+    setup: Json,
+    *,
+    runs: int = DEFAULT_RUNS,
+    seed: int = 0,
+    executor: Executor | None = None,
+    workers: int = 1,
+    tactic: Tactic | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Report:
+    """Play `runs` fights from `setup` and report (see `Report`); `executor` None plays them here.
+
+    `progress(done)` is called as chunks finish, with the number of runs done so far."""
+    if runs < 1:
+        raise RulesError(_("the number of runs must be at least 1"), "")
+    simulation = _simulation_of(system)
+    probe = system.fight.start(setup, Seeded(0))  # type: ignore[union-attr]
+    state: Json = {}
+    for event in probe:
+        state = system.fight.evolve(state, event)  # type: ignore[union-attr]
+    sides = dict(simulation.sides(state))
+    endings: list[Ending] = []
+    slices = chunks(runs, workers)
+    if executor is None:
+        for start, stop in slices:
+            endings.extend(play_chunk(system, setup, seed, start, stop, tactic))
+            if progress:
+                progress(len(endings))
+    else:
+        shipped = _by_id(system)
+        futures = [
+            executor.submit(play_chunk, shipped, setup, seed, start, stop, tactic)
+            for start, stop in slices
+        ]
+        for future in futures:
+            endings.extend(future.result())
+            if progress:
+                progress(len(endings))
+    return summarise(endings, sides, seed)
+
+
+def summarise(endings: Sequence[Ending], sides: dict[str, str], seed: int) -> Report:
+    """The report of these fights' endings."""
+    runs = len(endings)
+    winners = Counter(e.winner for e in endings)
+    knocked = Counter(name for e in endings for name in e.knocked_out)
+    return Report(
+        runs=runs,
+        seed=seed,
+        sides=sides,
+        wins={side: Rate(winners[side], runs) for side in dict.fromkeys(sides.values())},
+        undecided=Rate(winners[None], runs),
+        rounds=dict(sorted(Counter(e.rounds for e in endings).items())),
+        knocked_out={name: Rate(knocked[name], runs) for name in sides},
+        dealt={name: sum(e.dealt.get(name, 0) for e in endings) / runs for name in sides},
+        taken={name: sum(e.taken.get(name, 0) for e in endings) / runs for name in sides},
+    )
+
+
+def compare(base: Report, variant: Report) -> Report:
+    """`base` with, for each side, the difference of `variant`'s win rate from its own."""
+    differences = [
+        Difference(side, base.wins.get(side, Rate(0, base.runs)), rate)
+        for side, rate in variant.wins.items()
+    ]
+    return Report(**{**base.__dict__, "compare": differences})
+
+
+def _by_id(system: RuleSystem) -> RuleSystem | str:
+    """The system's id when the registry gives this very system (a worker finds it by its id:
+    systems hold functions that need not pickle), else the system itself."""
+    try:
+        if default_registry().get(system.id) is system:
+            return system.id
+    except JdrError:
+        pass
+    return system
+
+
+def _simulation_of(system: RuleSystem) -> Simulation:
+    simulation = getattr(system, "simulation", None)
+    if simulation is None or system.fight is None:
+        raise RulesError(
+            _("{system} has no simulation (no fight rules or no tactic)").format(system=system.id),
+            "",
+        )
+    return simulation  # type: ignore[no-any-return]

@@ -1,0 +1,168 @@
+"""`jdr simulate` as a service: stored sheets in, a `Report` out. The CLI and the web table call
+this, and only this.
+
+`vary("Kaito Arashi.willpower=+1", fighters)` changes one field of one fighter's sheet: `+N` or
+`-N` adds to a number, any other value replaces it (`rank=C`); a dotted field reaches into the
+sheet (`stats.strength=+1`).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+from jdr.errors import InputError
+from jdr.i18n import _
+from jdr.simulate.core import DEFAULT_RUNS, Report, compare, simulate
+from jdr.systems.protocol import Json, RuleSystem
+
+MAX_RUNS = 10_000_000
+MAX_WORKERS = 256
+
+
+def fighters_of(
+    store: Any, campaign: str, with_: Sequence[str], against: Sequence[str]
+) -> tuple[RuleSystem, list[Json]]:
+    """The campaign's system and its stored fighters as participants: `with_` side "a",
+    `against` side "b" (names as people type them)."""
+    from jdr.names import duplicate
+    from jdr.systems import default_registry
+
+    found = store.campaign(campaign)
+    system = default_registry().get(found.system)
+    if not with_ or not against:
+        raise InputError(
+            "--with/--against",
+            None,
+            _("one stored character at least on each side"),
+            _("a side has nobody"),
+        )
+    fighters: list[Json] = []
+    for names, side in ((with_, "a"), (against, "b")):
+        for typed in names:
+            character = store.character_named(found.id, typed)
+            if duplicate(character.name, [f["name"] for f in fighters]) is not None:
+                raise InputError(
+                    "--with/--against", typed, _("each fighter once"), _("named twice")
+                )
+            fighters.append({"name": character.name, "sheet": character.sheet, "side": side})
+    return system, fighters
+
+
+def vary(change: str, fighters: Sequence[Json]) -> list[Json]:
+    """The fighters with `Name.field=value` applied (see the module)."""
+    allowed = _("Name.field=+1, Name.field=-1 or Name.field=value")
+    target, sep, value = change.partition("=")
+    name, dot, path = target.partition(".")
+    if not sep or not dot or not path.strip() or not value.strip():
+        raise InputError("--vary", change, allowed)
+    from jdr.names import find
+
+    names = [f["name"] for f in fighters]
+    found = find(name.strip(), names, "--vary")
+    if found is None:
+        raise InputError("--vary", change, ", ".join(names), _("no such fighter"))
+    changed = copy.deepcopy(list(fighters))
+    fighter = next(f for f in changed if f["name"] == found)
+    holder = fighter["sheet"]
+    keys = path.strip().split(".")
+    for key in keys[:-1]:
+        if not isinstance(holder.get(key), dict):
+            raise InputError(
+                "--vary", change, allowed, _("the sheet has no {field}").format(field=path)
+            )
+        holder = holder[key]
+    last = keys[-1]
+    if last not in holder:
+        raise InputError(
+            "--vary",
+            change,
+            ", ".join(sorted(holder)),
+            _("the sheet has no {field}").format(field=path),
+        )
+    text = value.strip()
+    if text[0] in "+-" and text[1:].isdigit():
+        if not isinstance(holder[last], int) or isinstance(holder[last], bool):
+            raise InputError(
+                "--vary", change, allowed, _("{field} is not a number").format(field=path)
+            )
+        holder[last] = holder[last] + int(text)
+    else:
+        from jdr.fights.setup import parse_value
+
+        holder[last] = parse_value(text)
+    return changed
+
+
+@contextmanager
+def executor_for(
+    workers: int | None, scheduler: str | None
+) -> Iterator[tuple[Executor | None, int]]:
+    """The executor runs go to, and the number of workers: Dask's client executor for a
+    `scheduler` address, else a local process pool (`workers` None: one per core), else (one
+    worker) none: runs are played in this process."""
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise InputError("--workers", workers, f"1 … {MAX_WORKERS}")
+    if scheduler:
+        try:
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise InputError(
+                "--scheduler",
+                scheduler,
+                "pip install 'jdr[dask]'",
+                _("Dask distributed is not installed"),
+            ) from None
+        try:
+            client = distributed.Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as error:
+            raise InputError("--scheduler", scheduler, "tcp://host:8786", str(error)) from None
+        try:
+            cores = sum(client.nthreads().values()) or 1
+            yield client.get_executor(), workers or cores
+        finally:
+            client.close()
+        return
+    count = workers or os.cpu_count() or 1
+    if count == 1:
+        yield None, 1
+        return
+    with ProcessPoolExecutor(count) as pool:
+        yield pool, count
+
+
+def run(
+    system: RuleSystem,
+    fighters: list[Json],
+    *,
+    runs: int = DEFAULT_RUNS,
+    seed: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    variant: Sequence[str] = (),
+    progress: Callable[[int], None] | None = None,
+) -> Report:
+    """Simulate the fight of `fighters` (with `variant`, changes all applied together: also the
+    varied fight, and compare)."""
+    if not 1 <= runs <= MAX_RUNS:
+        raise InputError("--runs", runs, f"1 … {MAX_RUNS}")
+    from jdr.fights.setup import build_setup
+
+    setup = build_setup(system, fighters, {})
+    changed = fighters
+    for change in variant:
+        changed = vary(change, changed)
+    varied = build_setup(system, changed, {}) if variant else None
+    with executor_for(workers, scheduler) as (executor, count):
+        report = simulate(
+            system, setup, runs=runs, seed=seed, executor=executor, workers=count, progress=progress
+        )
+        if varied is None:
+            return report
+        other = simulate(system, varied, runs=runs, seed=seed, executor=executor, workers=count)
+    return compare(report, other)

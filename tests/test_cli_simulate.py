@@ -1,0 +1,153 @@
+"""`jdr simulate`: stored sheets of a campaign, played many times through the default tactics."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_run import answer as run_json
+from cli_run import run
+
+SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
+JDR = Path(sys.executable).parent / "jdr"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path}/t.db"
+
+
+def campaign(capsys: pytest.CaptureFixture[str], db: str, system: str, *sheets: str) -> None:
+    """Campaign `C` of `system` holding `sheets`: "file.toml" or "file.toml:Name"."""
+    assert run(capsys, "campaign", "new", "C", "--system", system, "--db", db)[0] == 0
+    folder = SYSTEMS / system.replace("-", "_") / "examples"
+    for sheet in sheets:
+        file, _colon, name = sheet.partition(":")
+        extra = ["--name", name] if name else []
+        code, _out, err = run(
+            capsys, "sheet", "add", str(folder / file), "--campaign", "C", *extra, "--db", db
+        )
+        assert code == 0, err
+
+
+def simulate(capsys: pytest.CaptureFixture[str], db: str, *extra: str) -> dict[str, Any]:
+    args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
+    return run_json(capsys, *args, "--runs", "300", "--workers", "1", *extra, "--db", db)
+
+
+def test_pu_4_simulate_json_from_stored_sheets_and_same_seed_in_a_subprocess_with_2_workers(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    here = simulate(capsys, db, "--seed", "9")
+    wins = here["wins"]
+    assert isinstance(wins, dict)
+    assert wins["a"]["count"] + wins["b"]["count"] + here["undecided"]["count"] == 300
+    assert set(here["fighters"]) == {"Kaito", "Corbeau"}
+    args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
+    done = subprocess.run(
+        [str(JDR), *args, "--runs", "300", "--seed", "9", "--workers", "2", "--json", "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == here
+
+
+def test_pu_2_simulate_vary_reports_the_difference_and_table_in_french(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    varied = simulate(capsys, db, "--vary", "kaito.willpower=+2", "--vary", "Kaito.energy=-2")
+    (difference,) = [d for d in varied["compare"] if d["side"] == "a"]
+    assert difference["low"] <= difference["difference"] <= difference["high"]
+    args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
+    code, out, err = run(
+        capsys, *args, "--runs", "50", "--workers", "1", "--lang", "fr", "--db", db
+    )
+    assert code == 0, err
+    assert "victoires" in out and "Kaito" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        (["--vary", "Nobody.energy=+1"], "--vary"),
+        (["--vary", "Kaito.nothing=+1"], "--vary"),
+        (["--vary", "Kaito"], "--vary"),
+        (["--runs", "0"], "--runs"),
+        (["--workers", "0"], "--workers"),
+    ],
+)
+def test_simulate_bad_input_exits_2_with_the_field(
+    capsys: pytest.CaptureFixture[str], db: str, extra: list[str], field: str
+) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
+    code, _out, err = run(capsys, *args, *extra, "--db", db)
+    assert code == 2
+    assert field in err
+    assert "Traceback" not in err
+
+
+def test_simulate_another_system_than_the_campaigns_is_refused(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    args = ["simulate", "pokemon", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
+    code, _out, err = run(capsys, *args, "--runs", "10", "--db", db)
+    assert code == 2
+    assert "plus-ultra" in err
+
+
+def test_pu_4_simulate_chart_writes_a_png(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    pytest.importorskip("matplotlib")
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    out = tmp_path / "out.png"
+    simulate(capsys, db, "--chart", str(out))
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_pu_4_simulate_over_a_local_dask_cluster_gives_the_same_seeded_report(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    here = simulate(capsys, db, "--seed", "4")
+    with distributed.LocalCluster(
+        host="127.0.0.1", n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        there = simulate(
+            capsys, db, "--seed", "4", "--scheduler", cluster.scheduler_address, "--workers", "2"
+        )
+    assert there == here
+
+
+def test_simulate_unreachable_scheduler_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    pytest.importorskip("distributed")
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
+    code, _out, err = run(capsys, *args, "--scheduler", "tcp://127.0.0.1:9", "--db", db)
+    assert code == 2
+    assert "--scheduler" in err and "Traceback" not in err
+
+
+def test_simulate_a_system_without_a_tactic_says_so(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "passion", "romuald.toml", "cyber-ninja.toml")
+    args = ["simulate", "passion", "--campaign", "C", "--with", "Romuald"]
+    code, _out, err = run(capsys, *args, "--against", "Cyber-ninja", "--runs", "10", "--db", db)
+    assert code != 0
+    assert "passion" in err and "simulation" in err and "Traceback" not in err

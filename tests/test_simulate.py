@@ -1,0 +1,258 @@
+"""`jdr.simulate`: whole fights played through the deciders, checked against exact answers."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from jdr.dice.source import Seeded
+from jdr.errors import RulesError
+from jdr.fights import Fight
+from jdr.simulate import compare, run_seed, simulate, wilson
+from jdr.simulate.core import DEFAULT_RUNS, chunks
+from jdr.systems.plus_ultra import SYSTEM as PLUS_ULTRA
+from jdr.systems.plus_ultra.duel import duel_odds
+from jdr.systems.plus_ultra.sheets import Duelist
+from jdr.systems.plus_ultra.tactic import tactic as plus_ultra_tactic
+
+
+def hero(name: str, side: str, rank: str, energy: int, willpower: int) -> dict[str, object]:
+    return {"name": name, "side": side, "rank": rank, "energy": energy, "willpower": willpower}
+
+
+DUEL = {
+    "characters": [
+        hero("Izuku", "a", "C", 7, 9),
+        hero("Katsuki", "b", "C", 9, 7),
+    ]
+}
+
+
+def test_pu_1_pu_3_pu_4_duel_simulation_agrees_with_the_exact_markov_chain() -> None:
+    exact = duel_odds(
+        Duelist(rank="C", energy=7, willpower=9), Duelist(rank="C", energy=9, willpower=7)
+    )
+    report = simulate(PLUS_ULTRA, DUEL, runs=3000, seed=7)
+    for side in ("a", "b"):
+        low, high = report.wins[side].interval
+        assert low <= exact.outcomes[side] <= high, (side, exact.outcomes[side], low, high)
+    assert report.undecided.hits == 0
+    assert report.wins["a"].hits + report.wins["b"].hits == 3000
+    assert exact.mean_rounds is not None
+    assert abs(report.mean_rounds - float(exact.mean_rounds)) < 0.05 * float(exact.mean_rounds)
+    # a duel ends with exactly one KO, and all the Énergie taken was dealt by the other
+    assert report.knocked_out["Izuku"].hits + report.knocked_out["Katsuki"].hits == 3000
+    assert report.dealt["Izuku"] == pytest.approx(report.taken["Katsuki"])
+
+
+def test_pu_10_same_seed_same_report_whatever_the_executor_and_workers() -> None:
+    alone = simulate(PLUS_ULTRA, DUEL, runs=300, seed=11)
+    with ProcessPoolExecutor(2) as pool:
+        two = simulate(PLUS_ULTRA, DUEL, runs=300, seed=11, executor=pool, workers=2)
+    with ThreadPoolExecutor(3) as threads:
+        three = simulate(PLUS_ULTRA, DUEL, runs=300, seed=11, executor=threads, workers=3)
+    assert alone.to_json() == two.to_json() == three.to_json()
+    assert simulate(PLUS_ULTRA, DUEL, runs=300, seed=12).to_json() != alone.to_json()
+
+
+def test_pu_4_tactic_attacks_the_weakest_opponent_with_the_best_expected_damage() -> None:
+    setup = {
+        "characters": [
+            {
+                **hero("Izuku", "a", "C", 7, 9),
+                "techniques": [
+                    {"name": "Smash", "cost": 2, "cooldown": 2, "effects": {"extra_damage": 2}},
+                    {"name": "Garde", "cost": 1, "cooldown": 1, "effects": {"defense_bonus": 3}},
+                ],
+            },
+            hero("Katsuki", "b", "C", 9, 7),
+            hero("Eijiro", "b", "D", 4, 6),
+        ]
+    }
+    fight = Fight.start(PLUS_ULTRA.fight, setup, Seeded(1))  # type: ignore[arg-type]
+    command = plus_ultra_tactic(fight.state)
+    assert command == {
+        "action": "technique",
+        "actor": "Izuku",
+        "technique": "Smash",
+        "target": "Eijiro",
+    }
+    fight.act(command, Seeded(2))  # legal: the decider accepts it
+
+
+def test_pu_7_party_fight_with_techniques_ends_and_reports_every_fighter() -> None:
+    setup = {
+        "characters": [
+            {
+                **hero("Izuku", "a", "C", 7, 9),
+                "techniques": [
+                    {"name": "Smash", "cost": 2, "cooldown": 2, "effects": {"extra_damage": 2}}
+                ],
+            },
+            hero("Ochaco", "a", "D", 5, 5),
+            hero("Katsuki", "b", "C", 9, 7),
+            hero("Eijiro", "b", "D", 4, 6),
+        ]
+    }
+    report = simulate(PLUS_ULTRA, setup, runs=200, seed=3)
+    assert set(report.knocked_out) == {"Izuku", "Ochaco", "Katsuki", "Eijiro"}
+    assert report.wins["a"].hits + report.wins["b"].hits + report.undecided.hits == 200
+    assert sum(report.rounds.values()) == 200
+
+
+def test_pu_2_compare_a_stronger_variant_wins_more_often() -> None:
+    base = simulate(PLUS_ULTRA, DUEL, runs=1500, seed=5)
+    stronger = {"characters": [hero("Izuku", "a", "B", 11, 11), DUEL["characters"][1]]}
+    report = compare(base, simulate(PLUS_ULTRA, stronger, runs=1500, seed=5))
+    difference = next(d for d in report.compare if d.side == "a")
+    low, high = difference.interval
+    assert 0 < low <= difference.delta <= high
+
+
+def test_wilson_interval_and_default_runs_for_one_percent() -> None:
+    low, high = wilson(DEFAULT_RUNS // 2, DEFAULT_RUNS)
+    assert high - low <= 0.02 + 1e-9
+    low, high = wilson(DEFAULT_RUNS // 2, DEFAULT_RUNS - 200)
+    assert high - low > 0.02
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_runs_are_split_without_gaps_and_seeds_depend_only_on_the_index() -> None:
+    for runs, workers in [(1, 4), (10, 3), (1000, 2)]:
+        slices = chunks(runs, workers)
+        assert [i for a, b in slices for i in range(a, b)] == list(range(runs))
+    assert run_seed(1, 5) == run_seed(1, 5) != run_seed(1, 6)
+
+
+def test_zero_runs_is_refused() -> None:
+    with pytest.raises(RulesError):
+        simulate(PLUS_ULTRA, DUEL, runs=0)
+
+
+def mon(
+    name: str, side: str, types: list[str], moves: list[dict[str, object]]
+) -> dict[str, object]:
+    stats = dict(strength=3, concentration=3, constitution=2, willpower=2, dexterity=2)
+    return {
+        "name": name,
+        "types": types,
+        "stats": stats,
+        "side": side,
+        "moves": moves,
+        "vitality": {"current": 12, "max": 12},
+        "energy": {"current": 5, "max": 5},
+    }
+
+
+def move(name: str, type_: str, dice: int = 2, category: str = "physique") -> dict[str, object]:
+    return {"name": name, "type": type_, "category": category, "damage_dice": dice}
+
+
+def pokemon_fight() -> dict[str, object]:
+    return {
+        "pokemon": [
+            mon("Carapuce", "a", ["Eau"], [move("Charge", "Normal"), move("Pistolet", "Eau")]),
+            mon("Salamèche", "b", ["Feu"], [move("Griffe", "Normal")]),
+        ]
+    }
+
+
+def test_pk_10_pk_11_tactic_picks_the_super_effective_move_and_an_answer() -> None:
+    from jdr.systems.pokemon import SYSTEM as POKEMON
+    from jdr.systems.pokemon.tactic import tactic as pokemon_tactic
+
+    fight = Fight.start(POKEMON.fight, pokemon_fight(), Seeded(4))  # type: ignore[arg-type]
+    state = fight.state
+    orders = pokemon_tactic(state)
+    actor = state["to_play"][0]
+    if actor == "Carapuce":
+        assert orders[0]["move"] == "Pistolet"
+        assert orders[0]["target"] == "Salamèche"
+    assert orders[0]["response"] in ("none", "endure", "dodge")
+    assert orders[-1] == {"action": "pass", "actor": actor}
+    fight.act(orders[0], Seeded(5))  # the decider accepts it
+
+
+def test_pk_11_simulated_pokemon_fight_favours_the_type_advantage() -> None:
+    from jdr.systems.pokemon import SYSTEM as POKEMON
+
+    report = simulate(POKEMON, pokemon_fight(), runs=300, seed=2)
+    assert report.wins["a"].hits + report.wins["b"].hits + report.undecided.hits == 300
+    assert report.wins["a"].interval[0] > 0.5
+    assert report.taken["Salamèche"] > report.taken["Carapuce"]
+
+
+def wizard(name: str, magic: int, spells: list[tuple[str, str, int]]) -> dict[str, object]:
+    from jdr.systems.ilvermorny.rules import STATS
+
+    return {
+        "name": name,
+        "stats": dict.fromkeys(STATS, 5) | {"magic": magic},
+        "spells": [
+            {"name": s, "difficulty": 1, "element": e, "level": level} for s, e, level in spells
+        ],
+    }
+
+
+def test_il_6_il_10_il_11_tactic_picks_the_dominant_element_and_one_round_matches_exact() -> None:
+    """One spell each, the first spell that lands ends the duel (the simulation's reading): each
+    round Ann's lands with P(cast a) × (P(b fails) + P(b cast) × P(a wins the meeting)), nothing
+    lands with P(both fail) + P(both cast) × P(both cancelled), so she wins with
+    P(lands) / (1 − P(nothing)) (levels do not change in so short a duel: IL-8 needs 50 XP)."""
+    from jdr.systems.ilvermorny import SYSTEM as ILVERMORNY
+    from jdr.systems.ilvermorny.tactic import cast_chance, meeting_won
+    from jdr.systems.ilvermorny.tactic import tactic as ilvermorny_tactic
+
+    setup = {
+        "wizards": [
+            wizard("Ann", 7, [("Incendio", "feu", 2), ("Aguamenti", "eau", 2)]),
+            wizard("Bob", 6, [("Herbivicus", "vigne", 2)]),
+        ]
+    }
+    state = Fight.start(ILVERMORNY.fight, setup, Seeded(1)).state  # type: ignore[arg-type]
+    assert ilvermorny_tactic(state) == {"action": "cast", "wizard": "Ann", "spell": "Incendio"}
+    duel = {"wizards": [wizard("Ann", 7, [("Incendio", "feu", 2)]), setup["wizards"][1]]}
+    report = simulate(ILVERMORNY, duel, runs=3000, seed=8)
+    a_cast, b_cast = cast_chance(7, 2), cast_chance(6, 2)
+    first_round_a = a_cast * ((1 - b_cast) + b_cast * meeting_won(7, "feu", 6, "vigne"))
+    low, high = report.wins["Ann"].interval
+    # Ann wins the duel: first-round landing, or a round with nothing landed and then a win
+    nothing = (1 - a_cast) * (1 - b_cast) + a_cast * b_cast * (
+        1 - meeting_won(7, "feu", 6, "vigne") - meeting_won(6, "vigne", 7, "feu")
+    )
+    exact = first_round_a / (1 - nothing)
+    assert low <= float(exact) <= high, (float(exact), low, high)
+
+
+def test_pd_4_pd_5_simulated_hand_agrees_with_the_exact_best_policy() -> None:
+    """Alice's hand, played by the tactic (the best policy's dice), gains on average the exact
+    expected PA of `best_policy`: within 4 standard errors of its exact law."""
+    import math
+
+    from jdr.systems.poledemos import SYSTEM as POLEDEMOS
+    from jdr.systems.poledemos.hand import best_policy, hand_distribution
+
+    vals = [3, 4, 5, 5]
+    setup = {
+        "first": "Alice",
+        "players": [
+            {
+                "name": "Alice",
+                "figures": [{"name": f"A{i}", "val": f"{v}+"} for i, v in enumerate(vals)],
+            },
+            {"name": "Bob", "figures": [{"name": "Smith", "val": "4+"}]},
+        ],
+    }
+    runs = 3000
+    report = simulate(POLEDEMOS, setup, runs=runs, seed=6)
+    policy = best_policy(vals)
+    law = hand_distribution(vals, policy.dice)
+    mean = float(policy.mean)
+    variance = 0.0
+    for pa, p in law.marginal(0).to_list():
+        assert isinstance(pa, int)
+        variance += float(p) * (pa - mean) ** 2
+    assert abs(report.dealt["Alice"] - mean) < 4 * math.sqrt(variance / runs)
+    assert report.wins["Alice"].hits + report.wins["Bob"].hits + report.undecided.hits == runs
