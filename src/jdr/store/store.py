@@ -16,8 +16,8 @@ existing one that way is refused as a duplicate.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -31,12 +31,14 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    literal,
     or_,
     select,
     text,
+    union_all,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from jdr.i18n import _
 from jdr.names import check_name, duplicate, match
@@ -230,7 +232,7 @@ class Store(Revisions, Access):
     def campaign(self, name: str) -> Campaign:
         """The campaign `name` names (`jdr.names`); `UnknownNameError` with the closest name and
         the campaigns there are, `AmbiguousNameError` if two match loosely."""
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             names = list(
                 conn.execute(select(campaigns.c.name).order_by(campaigns.c.name)).scalars()
             )
@@ -243,7 +245,7 @@ class Store(Revisions, Access):
         if not _storable(fight_id):
             raise StoreError("no_fight", fight=fight_id)
         query = select(campaigns).join(fights, fights.c.campaign_id == campaigns.c.id)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             row = conn.execute(query.where(fights.c.id == fight_id)).one_or_none()
         if row is None:
             raise StoreError("no_fight", fight=fight_id)
@@ -252,14 +254,14 @@ class Store(Revisions, Access):
     def campaign_by_id(self, campaign_id: int) -> Campaign:
         if not _storable(campaign_id):
             raise StoreError("no_campaign", campaign=campaign_id)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             row = conn.execute(select(campaigns).where(campaigns.c.id == campaign_id)).one_or_none()
         if row is None:
             raise StoreError("no_campaign", campaign=campaign_id)
         return Campaign(**row._asdict())
 
     def campaigns(self) -> list[Campaign]:
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             rows = conn.execute(select(campaigns).order_by(campaigns.c.name)).all()
         return [Campaign(**row._asdict()) for row in rows]
 
@@ -279,7 +281,7 @@ class Store(Revisions, Access):
     def character(self, character_id: int) -> Character:
         if not _storable(character_id):
             raise StoreError("no_character", character=character_id)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             query = select(characters).where(characters.c.id == character_id)
             row = conn.execute(query).one_or_none()
         if row is None:
@@ -293,14 +295,14 @@ class Store(Revisions, Access):
             .where(characters.c.campaign_id == campaign_id)
             .order_by(characters.c.name)
         )
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             return [Character(**row._asdict()) for row in conn.execute(query)]
 
     def character_named(self, campaign_id: int, name: str) -> Character:
         """The campaign's character `name` names (`jdr.names`); `UnknownNameError` with the
         closest name and the campaign's characters, `AmbiguousNameError` if two match loosely."""
         of_campaign = characters.c.campaign_id == campaign_id
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             query = select(characters.c.name).where(of_campaign).order_by(characters.c.name)
             found = match(_("character"), name, list(conn.execute(query).scalars()))
             query = select(characters).where(of_campaign, characters.c.name == found)
@@ -310,7 +312,7 @@ class Store(Revisions, Access):
     def character_counts(self) -> dict[int, int]:
         """How many characters each campaign holds, by campaign id."""
         query = select(characters.c.campaign_id, func.count()).group_by(characters.c.campaign_id)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             return {int(campaign): int(count) for campaign, count in conn.execute(query)}
 
     # seed epochs and the journal
@@ -318,7 +320,7 @@ class Store(Revisions, Access):
     def epochs(self, campaign_id: int) -> list[Epoch]:
         """The campaign's epochs, oldest first (the last one is open)."""
         query = select(epochs).where(epochs.c.campaign_id == campaign_id).order_by(epochs.c.number)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             return [_epoch(row) for row in conn.execute(query)]
 
     def epoch(self, campaign_id: int) -> Epoch:
@@ -380,13 +382,13 @@ class Store(Revisions, Access):
         if last is not None:
             where.append(journal.c.seq <= last)
         query = select(*_JOURNAL).where(*where).order_by(journal.c.seq)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             return [JournalRow(*row) for row in conn.execute(query)]
 
     def journal_length(self, campaign_id: int) -> int:
         """The seq of the journal's last entry (0 when it is empty)."""
         query = select(func.max(journal.c.seq)).where(journal.c.campaign_id == campaign_id)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             return int(conn.execute(query).scalar() or 0)
 
     def fight_journal(
@@ -402,41 +404,47 @@ class Store(Revisions, Access):
             .where(journal.c.campaign_id == campaign_id, journal.c.seq <= last, or_(*named))
             .order_by(journal.c.seq)
         )
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             return [JournalRow(*row) for row in conn.execute(query)]
 
     def journal_head(self, campaign_id: int, action_id: str | None = None) -> JournalHead:
         """What a roll needs before it rolls, in one read: the entry already recorded for
         `action_id` (if any), the journal's tail, and the open epoch (None if there is none)."""
-        tail_query = (
-            select(journal.c.seq, journal.c.hash, journal.c.epoch, journal.c.entry)
+        # the tail and the entry of `action_id` in one round trip (a writer cycle holds the
+        # campaign's lock meanwhile: each round trip is one every queued writer waits for)
+        tail = (
+            select(literal(1).label("tail"), *_JOURNAL)
             .where(journal.c.campaign_id == campaign_id)
             .order_by(journal.c.seq.desc())
             .limit(1)
+            .subquery()
         )
+        rows_query: Any = select(tail)
+        if action_id is not None:
+            named = select(literal(0).label("tail"), *_JOURNAL).where(
+                journal.c.campaign_id == campaign_id, journal.c.action_id == action_id
+            )
+            rows_query = union_all(rows_query, select(named.subquery()))
         epoch_query = (
             select(epochs)
             .where(epochs.c.campaign_id == campaign_id, epochs.c.revealed.is_(None))
             .order_by(epochs.c.number.desc())
             .limit(1)
         )
-        with self._translated(), self.engine.connect() as conn:
-            known = None
-            if action_id is not None:
-                row = conn.execute(
-                    select(*_JOURNAL).where(
-                        journal.c.campaign_id == campaign_id, journal.c.action_id == action_id
-                    )
-                ).one_or_none()
-                known = None if row is None else JournalRow(*row)
-            tail = conn.execute(tail_query).one_or_none()
+        known = tail_row = None
+        with self._translated(), self._reading() as conn:
+            for found in conn.execute(rows_query):
+                if found[0]:
+                    tail_row = JournalRow(*found[1:])
+                else:
+                    known = JournalRow(*found[1:])
             epoch = conn.execute(epoch_query).one_or_none()
         return JournalHead(
             known,
-            None if tail is None else (int(tail[0]), str(tail[1])),
+            None if tail_row is None else (int(tail_row.seq), str(tail_row.hash)),
             None if epoch is None else _epoch(epoch),
-            None if tail is None else int(tail[2]),
-            1 if tail is None else int(dict(tail[3]).get("v", 1)),
+            None if tail_row is None else int(tail_row.epoch),
+            1 if tail_row is None else int(dict(tail_row.entry).get("v", 1)),
         )
 
     def record(
@@ -480,7 +488,7 @@ class Store(Revisions, Access):
         version = None
         written = []
         try:
-            with self._translated(), self.engine.begin() as conn:
+            with self._translated(), self._writing() as conn:
                 if conn.execute(still_open).rowcount != 1:
                     raise JournalConflictError(campaign_id, row.seq)
                 if fight is not None:
@@ -528,7 +536,7 @@ class Store(Revisions, Access):
     def fights(self, campaign_id: int) -> list[FightRecord]:
         """A campaign's fights, oldest first."""
         query = select(fights).where(fights.c.campaign_id == campaign_id).order_by(fights.c.id)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             return [FightRecord(**row._asdict()) for row in conn.execute(query)]
 
     def create_fight(self, campaign_id: int, participants: Sequence[Any]) -> int:
@@ -550,7 +558,7 @@ class Store(Revisions, Access):
     def fight(self, fight_id: int) -> FightRecord:
         if not _storable(fight_id):  # `jdr fight show 99999999999999999999`: no such fight
             raise StoreError("no_fight", fight=fight_id)
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             row = conn.execute(select(fights).where(fights.c.id == fight_id)).one_or_none()
         if row is None:
             raise StoreError("no_fight", fight=fight_id)
@@ -576,7 +584,7 @@ class Store(Revisions, Access):
         """The fight's log in order from seq `after + 1` (empty for a fight without events)."""
         if not _storable(fight_id):
             return []
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             return self._events(conn, fight_id, after)
 
     def fight_log(self, fight_id: int) -> FightLog:
@@ -587,7 +595,7 @@ class Store(Revisions, Access):
         query = select(fight_snapshots.c.version, fight_snapshots.c.state).where(
             fight_snapshots.c.fight_id == fight_id
         )
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             row = conn.execute(select(fights).where(fights.c.id == fight_id)).one_or_none()
             if row is None:
                 raise StoreError("no_fight", fight=fight_id)
@@ -613,7 +621,7 @@ class Store(Revisions, Access):
         them, or those from action `from_action`'s entry on (none if it has no entry)."""
         prefix = f"#fight{int(fight_id)}."
         where = [journal.c.campaign_id == campaign_id, journal.c.action_id.like(prefix + "%")]
-        with self._translated(), self.engine.connect() as conn:
+        with self._translated(), self._reading() as conn:
             if from_action is not None:
                 first = conn.execute(
                     select(journal.c.seq).where(
@@ -710,6 +718,34 @@ class Store(Revisions, Access):
 
     def _translated(self) -> Any:
         return translated(self.url)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """A connection to read on: the writer cycle's, inside one (`Writers.cycle`)."""
+        cycle = self.writers.cycle()
+        if cycle is not None:
+            yield cycle
+            return
+        with self.engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A transaction to write in: a savepoint of the writer cycle's transaction inside one
+        (its commit comes at the cycle's end; an error undoes only this write — one round trip
+        more, not two: a savepoint needs no release), else a transaction of its own."""
+        cycle = self.writers.cycle()
+        if cycle is not None:
+            cycle.exec_driver_sql("SAVEPOINT jdr_write")
+            try:
+                yield cycle
+            except BaseException:
+                with suppress(DBAPIError):  # a lost connection: the cycle rolls back whole
+                    cycle.exec_driver_sql("ROLLBACK TO SAVEPOINT jdr_write")
+                raise
+            return
+        with self.engine.begin() as conn:
+            yield conn
 
 
 def open_store(url: str | None = None) -> Store:
