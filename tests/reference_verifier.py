@@ -124,7 +124,74 @@ def verify(journal: dict[str, Any]) -> list[tuple[str, int | None]]:
         if sha(canon(header, scheme)) != item["hash"]:
             problems.append(("hash", seq))
         previous, expected = item["hash"], max(expected, seq + 1)
-    return problems + fight_problems(journal.get("fights"), entries)
+    fought = fight_problems(journal.get("fights"), entries)
+    return problems + fought + sheet_problems(journal.get("sheets"), entries)
+
+
+def sheet_problems(sheets: Any, entries: list[Any]) -> list[tuple[str, int | None]]:
+    """Step 9: each exported sheet against the entries: not behind the highest revision a
+    disclosed entry records for it, and the same as its revision's `sheet_hash`."""
+    if sheets is None:
+        return []
+    if not isinstance(sheets, list):
+        return [("sheets", None)]
+    problems: list[tuple[str, int | None]] = []
+    for sheet in sheets:
+        if not _sheet_shape(sheet):
+            return [*problems, ("sheets", None)]
+        character, revision, seq = sheet["character"], sheet["revision"], sheet["seq"]
+        highest: tuple[int, int] | None = None
+        for entry in entries:
+            context, result = entry.get("context"), entry.get("result")
+            if not isinstance(context, dict) or not isinstance(result, dict):
+                continue
+            recorded = []
+            if str(context.get("action", "")).startswith("sheet.") and (
+                context.get("character") == character
+            ):
+                recorded.append(result.get("revision"))
+            recorded += [
+                item.get("revision")
+                for item in result.get("sheets") or []
+                if isinstance(item, dict) and item.get("character") == character
+            ]
+            for number in recorded:
+                if isinstance(number, int) and (highest is None or number > highest[0]):
+                    highest = (number, entry["seq"])
+        if highest is not None and highest[0] > revision:
+            problems.append(("sheet_behind", highest[1]))
+            continue
+        bound = None
+        for entry in entries:
+            result = entry.get("result") if entry.get("seq") == seq else None
+            if not isinstance(result, dict):
+                continue
+            items = result.get("sheets", [{**result, "character": character}])
+            for item in items if isinstance(items, list) else []:
+                if (
+                    isinstance(item, dict)
+                    and item.get("character") == character
+                    and item.get("revision") == revision
+                    and isinstance(item.get("sheet_hash"), str)
+                ):
+                    bound = item["sheet_hash"]
+        if bound is not None:
+            mine = sha(canon({"name": sheet["name"], "sheet": sheet["sheet"]}, 2))
+            if mine != bound:
+                problems.append(("sheet_changed", seq))
+    return problems
+
+
+def _sheet_shape(sheet: Any) -> bool:
+    def whole(n: Any) -> bool:
+        return isinstance(n, int) and not isinstance(n, bool)
+
+    return (
+        isinstance(sheet, dict)
+        and all(whole(sheet.get(key)) for key in ("character", "revision", "seq"))
+        and isinstance(sheet.get("name"), str)
+        and isinstance(sheet.get("sheet"), dict)
+    )
 
 
 def fight_problems(fights: Any, entries: list[Any]) -> list[tuple[str, int | None]]:

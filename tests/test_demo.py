@@ -22,7 +22,16 @@ def no_real_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setattr(jdr.store.engine, "default_url", refused)
     for variable in ("HOME", "XDG_DATA_HOME", "APPDATA", "LOCALAPPDATA"):
         monkeypatch.setenv(variable, str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path.parent / f"{tmp_path.name}-cache"))
     return tmp_path
+
+
+def only_the_parser_cache(home: Path) -> None:
+    """A command may keep the dice notation's parser in the user's cache folder (never data)."""
+    cache = home.parent / f"{home.name}-cache"
+    found = cache.rglob("*") if cache.exists() else iter(())
+    kept = sorted(p.relative_to(cache).as_posix() for p in found)
+    assert all(k == "jdr" or k.startswith("jdr/notation-") for k in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -82,6 +91,7 @@ def test_demo_plays_a_fight_per_system(
     for line in lines:
         assert line in out
     assert list(no_real_data_dir.iterdir()) == []
+    only_the_parser_cache(no_real_data_dir)
     told = [line for line in out.splitlines() if not line.lstrip().startswith("$ ")]
     dumps = [line for line in told if re.search(r"\b[a-z_]+=\S", line)]
     assert dumps == [], "a fight is told in sentences, never as key=value"

@@ -157,10 +157,15 @@ def test_pu_4_the_api_answers_what_the_clis_json_prints(
 ) -> None:
     from cli_run import answer
 
-    app, gm, campaign, fight = seat
+    app, gm, campaign, _shared = seat
     store = app.state.store
-    name = store.campaign_by_id(campaign).name
+    found = store.campaign_by_id(campaign)
+    name = found.name
     db = str(store.engine.url)
+    # a fight of its own: the fuzz test before it may have played the shared one's turn
+    fight = table.start_fight(
+        store, Viewer(campaign, "gm"), found, [c.name for c in store.characters(campaign)]
+    )
     shown = gm.client.get(f"/api/c/{campaign}").json()
     assert {k: v for k, v in shown.items() if k != "you"} == answer(
         capsys, "campaign", "show", name, "--db", db

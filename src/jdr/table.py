@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdr.access import AccessError, Viewer
+from jdr.characters.binding import named
 from jdr.errors import InputError
 from jdr.i18n import _
 from jdr.journal.entries import Entry
@@ -243,7 +244,7 @@ def start_fight(store: Store, viewer: Viewer, campaign: Campaign, names: list[st
     if len(names) < 2:
         raise InputError("with", ", ".join(names), _("two fighters or more"))
     system = system_of(campaign)
-    stored = {c.name: c for c in (store.character_named(campaign.id, n) for n in names)}
+    stored = {c.name: c for c in (named(store, campaign.id, n) for n in names)}
     fighters = [
         {"name": name, "sheet": stored[name].sheet, "side": side}
         for name, side in participants(list(stored), {})

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from jdr.characters.binding import SHEET_HASH, named, sheet_hash
 from jdr.characters.changes import diff
 from jdr.characters.service import Decision, checked, revision_write
 from jdr.errors import InputError, RulesError
@@ -88,11 +89,11 @@ def bind(
     check_system(campaign, system)
     binding = sheet_roll_of(system, action)
     what = validate_params(binding.uses, dict(uses), name)
-    character = store.character_named(campaign.id, sheet)
+    character = named(store, campaign.id, sheet)
     others: dict[str, Character] = {}
 
     def lookup(other: str) -> tuple[str, Json]:
-        found = store.character_named(campaign.id, other)
+        found = named(store, campaign.id, other)
         others[found.name] = found
         return found.name, found.sheet
 
@@ -156,6 +157,7 @@ def roll(
                     "revision": current.version + 1,
                     "changes": changes,
                     "rules": list(effect.rules),
+                    SHEET_HASH: sheet_hash(write.name, write.sheet),
                 }
             )
         extra = {"sheets": list(changed)} if changed else {}

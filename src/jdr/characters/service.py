@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from jdr.characters.binding import SHEET_HASH, check_character, sheet_hash
 from jdr.characters.changes import Change, apply, diff, rebase
 from jdr.characters.revisions import CREATED, REDONE, SHEET_ACTION, UNDONE, timeline
 from jdr.characters.steps import (
@@ -115,12 +116,14 @@ def revise(
     base = _context(campaign, character, action, params, actor)
 
     def run(_source: Any) -> tuple[Json, Any, Writes]:
-        now = store.character(character.id)
+        now = check_character(store, store.character(character.id))
         decision = decide(now)
         write, changes = revision_write(campaign, now, decision, actor)
         result = {"revision": now.version + 1, "changes": changes}
         if "rename" in write.data:
             result["rename"] = write.data["rename"]
+        if decision.kind != REMOVED:  # the sheet it leaves, bound into the chain
+            result[SHEET_HASH] = sheet_hash(write.name, write.sheet)
         return result, (now, decision, write, changes), Writes(sheets=(write,))
 
     done = journaled(
@@ -228,7 +231,8 @@ def add(
     }
 
     def run(_source: Any) -> tuple[Json, Any, Writes]:
-        return {"revision": 1, "changes": changes}, None, Writes(sheets=(write,))
+        result = {"revision": 1, "changes": changes, SHEET_HASH: sheet_hash(stored_name, sheet)}
+        return result, None, Writes(sheets=(write,))
 
     done = journaled(store, campaign, base, run, retries=5)
     character = store.character(done.sheets[0][0])

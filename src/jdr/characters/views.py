@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from jdr.characters.binding import check, named
 from jdr.characters.revisions import stored, timeline
 from jdr.store import Campaign, Character, Store, StoreError
 from jdr.systems.protocol import Json
@@ -35,7 +36,7 @@ class SheetView:
 
 def show(store: Store, campaign: Campaign, name: str, at: int | None = None) -> SheetView:
     """The character `name` (as people type it), as of revision `at` (default: the last)."""
-    character = store.character_named(campaign.id, name)
+    character = named(store, campaign.id, name)
     if at is None or at == character.version:
         return SheetView(
             character, character.name, character.sheet, character.version, character.version
@@ -43,6 +44,7 @@ def show(store: Store, campaign: Campaign, name: str, at: int | None = None) -> 
     if not 1 <= at <= character.version:
         raise StoreError("no_revision", name=character.name, revision=at, last=character.version)
     shown_name, sheet = store.sheet_at(character.id, at)
+    check(store, character.id, at, shown_name, sheet)
     return SheetView(character, shown_name, sheet, at, character.version)
 
 

@@ -307,7 +307,9 @@ def _new(
         system = _system(found.system)
         # fighters go by their stored names, however they were typed
         typed = _names("--with", with_)
-        stored = {c.name: c for c in (store.character_named(found.id, n) for n in typed)}
+        from jdr.characters.binding import named
+
+        stored = {c.name: c for c in (named(store, found.id, n) for n in typed)}
         names = list(stored)
         options: Json = {}
         if setting:

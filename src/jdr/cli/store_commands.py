@@ -423,7 +423,9 @@ def build_sheet() -> typer.Typer:
     ) -> None:
         with opened(db) as store:
             found = store.campaign(campaign)
-            character = store.character_named(found.id, name)
+            from jdr.characters.binding import named
+
+            character = named(store, found.id, name)
         _export(found, character, output, json)
 
     add_example_command(app)

@@ -350,7 +350,9 @@ def play(
         keys, sealed = parse_pairs(pairs), False
     joiner = setup_hook(system, "join_command")
     if name == "join" and joiner is not None:  # a stored character enters the fight
-        character = store.character_named(record.campaign_id, actor)
+        from jdr.characters.binding import named
+
+        character = named(store, record.campaign_id, actor)
         who = character.name
         command = joiner(character.name, character.sheet, keys)
     else:

@@ -437,7 +437,31 @@ def export(store: Store, campaign: Campaign) -> Json:
         "epochs": epochs,
         "entries": entries,
         "fights": [fight for fight in fights if fight["events"]],
+        "sheets": exported_sheets(store, campaign),
     }
+
+
+def exported_sheets(store: Store, campaign: Campaign) -> list[Json]:
+    """The campaign's stored sheets as `journal export` shows them, for `verify` to compare with
+    the entries that recorded their last revisions: `{"character", "name", "revision", "seq",
+    "sheet"}` each, whole numbers as integers. A sheet whose last revision's entry is hidden (a
+    sealed roll made through it) is left out, as that entry's body is; one written before the
+    journal kept sheets, too."""
+    shown = []
+    for character in store.characters(campaign.id):
+        row = store.revision_entry(character.id, character.version)
+        if row is None or (row.hidden and not row.disclosed):
+            continue
+        shown.append(
+            {
+                "character": character.id,
+                "name": character.name,
+                "revision": character.version,
+                "seq": row.seq,
+                "sheet": plain(character.sheet, LATEST),
+            }
+        )
+    return shown
 
 
 def exported_fight(store: Store, campaign: Campaign, fight_id: int) -> Json:

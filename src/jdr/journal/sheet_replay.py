@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from jdr.characters.binding import SHEET_HASH, sheet_hash
 from jdr.characters.changes import apply, diff, rebase, value_at
 from jdr.characters.revisions import CREATED, REDONE, SHEET_ACTION, UNDONE, timeline
 from jdr.characters.steps import (
@@ -93,11 +94,11 @@ class SheetLedger:
         kind = str(context.get("action", "")).removeprefix(SHEET_ACTION)
         if kind == CREATED:
             sheet = (shown.get("changes") or [{}])[0].get("after", {})
-            expected = {
-                "revision": 1,
-                "changes": [{"path": [], "after": checked(self.system, sheet)}],
-            }
+            made = checked(self.system, sheet)
+            expected: Json = {"revision": 1, "changes": [{"path": [], "after": made}]}
             name = str(context.get("sheet"))
+            if SHEET_HASH in shown:
+                expected[SHEET_HASH] = sheet_hash(name, made)
             self.unlinked[fold(name)] = Tracked(name, None, [sheet], [(1, CREATED, {})])
             return expected if check else shown
         tracked = self.find(context.get("character"), context.get("sheet"))
@@ -138,6 +139,8 @@ class SheetLedger:
         expected: Json = {"revision": len(tracked.revisions) + 1, "changes": diff(sheet, after)}
         if name != tracked.name:
             expected["rename"] = [tracked.name, name]
+        if SHEET_HASH in shown and kind != REMOVED:  # the sheet it left, as the ledger has it
+            expected[SHEET_HASH] = sheet_hash(name, after)
         return expected
 
     def _target(self, tracked: Tracked, kind: str) -> Json:
@@ -207,7 +210,8 @@ class SheetLedger:
         expected: Any = shown
         try:
             if check and tracked is not None and not lost:
-                expected = self._roll(tracked, context, params, record)
+                hashed = any(SHEET_HASH in each for each in shown)
+                expected = self._roll(tracked, context, params, record, hashed)
         finally:
             for each in shown:
                 moved = self.by_id.get(int(each.get("character") or 0))
@@ -215,7 +219,9 @@ class SheetLedger:
                     self._move(moved, "rolled", each)
         return expected
 
-    def _roll(self, tracked: Tracked, context: Json, params: Any, record: Any) -> list[Json]:
+    def _roll(
+        self, tracked: Tracked, context: Json, params: Any, record: Any, hashed: bool
+    ) -> list[Json]:
         from jdr.params import validate_params
 
         binding = (getattr(self.system, "sheet_rolls", {}) or {})[str(context.get("action"))]
@@ -239,15 +245,16 @@ class SheetLedger:
             after = checked(self.system, effect.sheet)
             changes = diff(each.sheet, after)
             if changes:
-                changed.append(
-                    {
-                        "character": each.id,
-                        "sheet": each.name,
-                        "revision": len(each.revisions) + 1,
-                        "changes": changes,
-                        "rules": list(effect.rules),
-                    }
-                )
+                item = {
+                    "character": each.id,
+                    "sheet": each.name,
+                    "revision": len(each.revisions) + 1,
+                    "changes": changes,
+                    "rules": list(effect.rules),
+                }
+                if hashed:
+                    item[SHEET_HASH] = sheet_hash(each.name, after)
+                changed.append(item)
         return changed
 
 

@@ -104,6 +104,15 @@ MESSAGES = {
         " holds — it was removed"
     ),
     "fights": N_("the journal's fights are malformed: {detail}"),
+    "sheet_changed": N_(
+        "sheet {name}: revision {revision} is not the one entry {seq} recorded — the stored"
+        " sheet was changed"
+    ),
+    "sheet_behind": N_(
+        "sheet {name}: entry {seq} recorded its revision {recorded}, the stored sheet is at"
+        " revision {revision} — the stored sheet was put back"
+    ),
+    "sheets": N_("the journal's sheets are malformed: {detail}"),
     "pin": N_("entry {seq}: its hash is {found}, the pinned hash is {expected}"),
     "pin_missing": N_("entry {seq} is pinned but not in the journal (last entry: {last})"),
     "witness": N_(
@@ -244,6 +253,7 @@ def verify(
     if previous is not None:
         report.last = (previous.seq, previous_hash)
     _check_fights(journal.get("fights"), raw, report)
+    _check_sheets(journal.get("sheets"), raw, report)
     _check_pins(pins or {}, raw, report, witnesses)
     return report
 
@@ -263,6 +273,82 @@ def _check_events_hash(entry: Entry, report: Report) -> None:
     if computed != result[EVENTS_HASH]:
         data = {"expected": computed, "found": result[EVENTS_HASH]}
         report.problems.append(Problem("events_hash", entry.seq, data))
+
+
+def _check_sheets(sheets: Any, raw: list[Any], report: Report) -> None:
+    """Each exported sheet against the entries that recorded it (issue 18): its last revision's
+    entry must have recorded this very sheet (`sheet_hash`), and no disclosed entry may record
+    a later revision of it. Entries without `sheet_hash` (written before it) are not checked."""
+    from jdr.characters.binding import recorded_hash, sheet_hash
+
+    if sheets is None:  # an export written before sheets were exported
+        return
+    if not isinstance(sheets, list):
+        report.problems.append(Problem("sheets", None, {"detail": _("sheets is not a list")}))
+        return
+    by_seq = {item.get("seq"): item for item in raw if isinstance(item, Mapping)}
+    for shown in sheets:
+        if not _sheet_shape(shown):
+            detail = _("a sheet is not an object with character, name, revision, seq and sheet")
+            report.problems.append(Problem("sheets", None, {"detail": detail}))
+            return
+        character, revision, seq = shown["character"], shown["revision"], shown["seq"]
+        name, sheet = shown["name"], shown["sheet"]
+        data = {"name": name, "revision": revision}
+        latest = _latest_revision(raw, character)
+        if latest is not None and latest[0] > revision:
+            behind = {**data, "recorded": latest[0]}
+            report.problems.append(Problem("sheet_behind", latest[1], behind))
+            continue
+        entry = by_seq.get(seq)
+        result = entry.get("result") if isinstance(entry, Mapping) else None
+        expected = recorded_hash(result, character, revision)
+        try:
+            found = sheet_hash(name, sheet)
+        except JdrError:
+            found = "-"
+        if expected is not None and expected != found:
+            report.problems.append(Problem("sheet_changed", seq, data))
+
+
+def _sheet_shape(shown: Any) -> bool:
+    """Whether an exported sheet has whole `character`, `revision`, `seq`, a `name` and a
+    `sheet` object."""
+
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    return (
+        isinstance(shown, Mapping)
+        and all(whole(shown.get(key)) for key in ("character", "revision", "seq"))
+        and isinstance(shown.get("name"), str)
+        and isinstance(shown.get("sheet"), Mapping)
+    )
+
+
+def _latest_revision(raw: list[Any], character: int) -> tuple[int, int] | None:
+    """The highest revision of `character` a disclosed entry records, with that entry's seq:
+    a `sheet.…` entry of the character, or a roll whose `sheets` name it."""
+    best: tuple[int, int] | None = None
+    for item in raw:
+        if not isinstance(item, Mapping):
+            continue
+        context, result = item.get("context"), item.get("result")
+        if not isinstance(context, Mapping) or not isinstance(result, Mapping):
+            continue
+        found = []
+        if (
+            str(context.get("action", "")).startswith("sheet.")
+            and context.get("character") == character
+        ):
+            found.append(result.get("revision"))
+        for each in result.get("sheets") or []:
+            if isinstance(each, Mapping) and each.get("character") == character:
+                found.append(each.get("revision"))
+        for revision in found:
+            if isinstance(revision, int) and (best is None or revision > best[0]):
+                best = (revision, int(item.get("seq", 0)))
+    return best
 
 
 def _check_fights(fights: Any, raw: list[Any], report: Report) -> None:

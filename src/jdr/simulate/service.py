@@ -16,6 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+from jdr.characters.binding import named
 from jdr.errors import InputError
 from jdr.i18n import _
 from jdr.simulate.core import DEFAULT_RUNS, Report, compare, simulate
@@ -45,7 +46,7 @@ def fighters_of(
     fighters: list[Json] = []
     for names, side in ((with_, "a"), (against, "b")):
         for typed in names:
-            character = store.character_named(found.id, typed)
+            character = named(store, found.id, typed)
             if duplicate(character.name, [f["name"] for f in fighters]) is not None:
                 raise InputError(
                     "--with/--against", typed, _("each fighter once"), _("named twice")

@@ -60,6 +60,7 @@ from jdr.store.models import (
     fight_snapshots,
     fights,
     journal,
+    sheet_revisions,
 )
 from jdr.store.revisions import Revisions, SheetWrite
 from jdr.store.rows import insert_row as _insert
@@ -384,6 +385,28 @@ class Store(Revisions, Access):
         query = select(*_JOURNAL).where(*where).order_by(journal.c.seq)
         with self._translated(), self._reading() as conn:
             return [JournalRow(*row) for row in conn.execute(query)]
+
+    def revision_entry(self, character_id: int, revision: int) -> JournalRow | None:
+        """The journal entry that recorded the character's `revision` (None: a revision written
+        before the journal kept sheets)."""
+        joined = sheet_revisions.join(
+            characters, characters.c.id == sheet_revisions.c.character_id
+        ).join(
+            journal,
+            (journal.c.campaign_id == characters.c.campaign_id)
+            & (journal.c.seq == sheet_revisions.c.journal_seq),
+        )
+        query = (
+            select(*_JOURNAL)
+            .select_from(joined)
+            .where(
+                sheet_revisions.c.character_id == character_id,
+                sheet_revisions.c.revision == revision,
+            )
+        )
+        with self._translated(), self._reading() as conn:
+            row = conn.execute(query).one_or_none()
+        return None if row is None else JournalRow(*row)
 
     def journal_length(self, campaign_id: int) -> int:
         """The seq of the journal's last entry (0 when it is empty)."""

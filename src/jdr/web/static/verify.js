@@ -243,6 +243,9 @@ const MESSAGES = {
   fight_added: "fight {fight}: event {event} is in no journal entry — it was added to the stored fight",
   fight_removed: "fight {fight}: entry {seq} recorded event {event}, which the stored fight no longer holds — it was removed",
   fights: "the journal's fights are malformed: {detail}",
+  sheet_changed: "sheet {name}: revision {revision} is not the one entry {seq} recorded — the stored sheet was changed",
+  sheet_behind: "sheet {name}: entry {seq} recorded its revision {recorded}, the stored sheet is at revision {revision} — the stored sheet was put back",
+  sheets: "the journal's sheets are malformed: {detail}",
   pin: "entry {seq}: its hash is {found}, the pinned hash is {expected}",
   pin_missing: "entry {seq} is pinned but not in the journal (last entry: {last})",
   witness: "entry {seq}: {source} saw hash {expected}, the journal shows {found} — the journal was rewritten after it was seen",
@@ -419,6 +422,7 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
   }
   if (previousSeq !== null) report.last = { seq: previousSeq, hash: previousHash };
   await checkFights(journal.fights, raw, report);
+  await checkSheets(journal.sheets, raw, report);
   const last = Math.max(0, ...hashes.keys());
   for (const [seq, pinned] of Object.entries(pins).sort((a, b) => Number(a[0]) - Number(b[0]))) {
     const found = hashes.get(Number(seq));
@@ -536,6 +540,78 @@ async function checkFights(fights, raw, report) {
       }
     }
     if (found !== null) report.problems.push(found);
+  }
+}
+
+// --- sheets: the stored sheets against the entries that recorded them (issue 18) ------------
+
+/** The `sheet_hash` an entry's result recorded for a character's revision, or undefined. */
+function recordedHash(result, character, revision) {
+  if (!result || typeof result !== "object") return undefined;
+  const items = result.sheets === undefined ? [{ ...result, character }] : result.sheets;
+  if (!Array.isArray(items)) return undefined;
+  for (const item of items) {
+    if (item && typeof item === "object" && plainValue(item.character) === character
+      && plainValue(item.revision) === revision && typeof item.sheet_hash === "string") {
+      return item.sheet_hash;
+    }
+  }
+  return undefined;
+}
+
+/** The highest revision of `character` a disclosed entry records, with that entry's seq. */
+function latestRevision(raw, character) {
+  let best = null;
+  for (const item of raw) {
+    const context = item && item.context;
+    const result = item && item.result;
+    if (!context || typeof context !== "object" || !result || typeof result !== "object") continue;
+    const found = [];
+    if (String(plainValue(context.action) ?? "").startsWith("sheet.") && plainValue(context.character) === character) {
+      found.push(plainValue(result.revision));
+    }
+    for (const each of Array.isArray(result.sheets) ? result.sheets : []) {
+      if (each && typeof each === "object" && plainValue(each.character) === character) found.push(plainValue(each.revision));
+    }
+    for (const revision of found) {
+      if (Number.isInteger(revision) && (best === null || revision > best[0])) best = [revision, plainValue(item.seq)];
+    }
+  }
+  return best;
+}
+
+/** Each exported sheet against the entries that recorded it: its last revision's entry must
+ * have recorded this very sheet, and no disclosed entry a later revision of it. */
+async function checkSheets(sheets, raw, report) {
+  if (sheets === undefined) return;
+  if (!Array.isArray(sheets)) {
+    report.problems.push(problem("sheets", null, { detail: "sheets is not a list" }));
+    return;
+  }
+  const bySeq = new Map();
+  for (const item of raw) if (item && typeof item === "object" && isInt(item.seq)) bySeq.set(item.seq.value, item);
+  for (const shown of sheets) {
+    const ok = shown && typeof shown === "object" && isInt(shown.character) && isInt(shown.revision)
+      && isInt(shown.seq) && typeof shown.name === "string" && shown.sheet && typeof shown.sheet === "object"
+      && !Array.isArray(shown.sheet);
+    if (!ok) {
+      report.problems.push(problem("sheets", null, { detail: "a sheet is not an object with character, name, revision, seq and sheet" }));
+      return;
+    }
+    const character = shown.character.value;
+    const revision = shown.revision.value;
+    const seq = shown.seq.value;
+    const data = { name: shown.name, revision };
+    const latest = latestRevision(raw, character);
+    if (latest !== null && latest[0] > revision) {
+      report.problems.push(problem("sheet_behind", latest[1], { ...data, recorded: latest[0] }));
+      continue;
+    }
+    const entry = bySeq.get(seq);
+    const expected = recordedHash(entry && entry.result, character, revision);
+    if (expected !== undefined && expected !== (await digest({ name: shown.name, sheet: shown.sheet }))) {
+      report.problems.push(problem("sheet_changed", seq, data));
+    }
   }
 }
 
