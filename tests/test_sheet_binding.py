@@ -189,3 +189,19 @@ def test_the_three_verifiers_agree_on_a_sheet(
     assert reference_verifier.verify(copy.deepcopy(tampered)) == expected
     if tampering != "none":
         assert expected[-1][0].startswith("sheet"), expected
+
+
+def test_a_fight_is_not_set_up_with_a_changed_sheet(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    table(capsys, db, tmp_path, "passion", "romuald", "romuald:Berthe")
+    _edit_stored_sheet(db, lambda sheet: sheet["passion"].update(current=99))
+    code, _out, err = run(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Romuald,Berthe", "--db", db
+    )
+    assert code == 1 and "sheet Romuald: revision 1 is not the one journal entry 1" in err
+    code, _out, err = run(
+        capsys, "simulate", "passion", "--campaign", "C", "--with", "Romuald", "--against",
+        "Berthe", "--db", db,
+    )  # fmt: skip
+    assert code == 1 and "the stored sheet was changed" in err, err
