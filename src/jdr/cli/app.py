@@ -400,7 +400,31 @@ def build_app() -> typer.Typer:
     @app.command("demo", help=_("Show what jdr does, on a few real rolls and odds."))
     def demo_command(
         lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
+        serve: Annotated[
+            bool,
+            typer.Option(
+                "--serve",
+                help=_(
+                    "Serve the web table on a ready campaign (a throw-away database) and open it"
+                    " in the browser."
+                ),
+            ),
+        ] = False,
+        host: Annotated[
+            str, typer.Option("--host", metavar="ADDRESS", help=_("Address to listen on."))
+        ] = "127.0.0.1",
+        port: Annotated[
+            int, typer.Option("--port", metavar="PORT", min=1, max=65535, help=_("Port."))
+        ] = 8000,
+        no_open: Annotated[
+            bool, typer.Option("--no-open", help=_("With --serve: print the links only."))
+        ] = False,
     ) -> None:
+        if serve:
+            from jdr.cli.demo_serve import demo_serve
+
+            demo_serve(host, port, not no_open)
+            return
         from jdr.cli.demo import demo
 
         demo()

@@ -78,7 +78,8 @@ def demo() -> None:
     )
     out.print(
         _(
-            "The web table: jdr serve (with the web extra, pip install 'jdr[web]'), then open the"
-            " host link it prints to create a campaign and invite the players."
+            "The web table (with the web extra, pip install 'jdr[web]'): jdr demo --serve opens a"
+            " ready campaign in your browser; jdr serve prints the host link to create your own"
+            " and invite the players."
         )
     )

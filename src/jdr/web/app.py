@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -138,8 +139,15 @@ async def refuse_raw(scope: Scope, error: JdrError) -> tuple[int, list[tuple[byt
     return status, [(b"content-type", b"text/html; charset=utf-8")], html.encode()
 
 
-def serve(host: str, port: int, url: str | None, base_url: str | None = None) -> None:
-    """`jdr serve`: print the host link, then run the app with uvicorn until interrupted."""
+def serve(
+    host: str,
+    port: int,
+    url: str | None,
+    base_url: str | None = None,
+    intro: Callable[[str], None] | None = None,
+) -> None:
+    """`jdr serve`: print the host link, then run the app with uvicorn until interrupted.
+    `intro(address)` says more once the app is made (`jdr demo --serve`: the seats' links)."""
     import uvicorn
 
     token = secrets.token_urlsafe(32)
@@ -152,4 +160,6 @@ def serve(host: str, port: int, url: str | None, base_url: str | None = None) ->
         ),
         flush=True,
     )
+    if intro is not None:
+        intro(shown)
     uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=True)
