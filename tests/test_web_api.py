@@ -77,6 +77,14 @@ def seat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     store.close()
 
 
+def answer_model(operation: dict[str, Any]) -> Any:
+    """The model of a route's documented 200 answer (`jdr.web.schemas`), from its `$ref`."""
+    from jdr.web import schemas
+
+    ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    return getattr(schemas, ref.rsplit("/", 1)[-1])
+
+
 def test_pu_4_the_api_answers_every_body_without_a_500_in_its_schema(seat: Any) -> None:
     _app, gm, campaign, fight = seat
     document = gm.client.get("/api/openapi.json").json()
@@ -91,6 +99,18 @@ def test_pu_4_the_api_answers_every_body_without_a_500_in_its_schema(seat: Any) 
         for ref in [item["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]]
     ]
     assert len(posts) == 4
+    answers = {  # each route's documented 200 answer, checked on every answer below
+        (method, path.replace("{campaign_id}", str(campaign)).replace("{fight_id}", str(fight))): (
+            answer_model(operation)
+        )
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+    }
+    for (method, path), model in answers.items():
+        if method == "get":
+            got = gm.client.get(path)
+            assert got.status_code == 200, got.text
+            model.model_validate(got.json())
 
     @settings(
         max_examples=60,
@@ -113,6 +133,7 @@ def test_pu_4_the_api_answers_every_body_without_a_500_in_its_schema(seat: Any) 
             assert "Traceback" not in answer.text
         else:
             assert answer.status_code == 200 and ("params" in payload or "events" in payload)
+            answers[("post", path)].model_validate(payload)  # no schema violation
 
     check()
 
@@ -184,3 +205,21 @@ def test_pu_4_the_api_answers_what_the_clis_json_prints(
     for key in ("fight", "campaign", "system", "participants", "version", "status", "view"):
         assert state[key] == cli[key], key
     assert state["legal_commands"] == sorted(cli["legal_commands"])
+
+
+def test_pu_4_every_route_documents_its_answer_and_a_wrong_answer_fails_it(seat: Any) -> None:
+    from pydantic import ValidationError
+
+    _app, gm, campaign, _fight = seat
+    document = gm.client.get("/api/openapi.json").json()
+    operations = [op for item in document["paths"].values() for op in item.values()]
+    assert len(operations) == 8
+    models = [answer_model(op) for op in operations]  # a typed 200, never a free-form object
+    assert len({m.__name__ for m in models}) == 8
+    good = gm.client.get(f"/api/c/{campaign}").json()
+    schemas_by_name = {m.__name__: m for m in models}
+    schemas_by_name["CampaignAnswer"].model_validate(good)
+    with pytest.raises(ValidationError):
+        schemas_by_name["CampaignAnswer"].model_validate(good | {"you": {"role": "king"}})
+    with pytest.raises(ValidationError):
+        schemas_by_name["RollAnswer"].model_validate({"system": "x", "action": "y", "params": {}})

@@ -26,6 +26,17 @@ from jdr.answers import (
 from jdr.journal.service import export
 from jdr.params import validate_params
 from jdr.web.deps import CampaignOf, StoreDep
+from jdr.web.schemas import (
+    ActAnswer,
+    AdviceAnswer,
+    CampaignAnswer,
+    ExportAnswer,
+    FightAnswer,
+    JournalAnswer,
+    OddsAnswer,
+    RollAnswer,
+    ok,
+)
 
 router = APIRouter(prefix="/api")
 
@@ -69,7 +80,7 @@ class OddsAsk(BaseModel):
     )
 
 
-@router.get("/c/{campaign_id}", responses=ERRORS)
+@router.get("/c/{campaign_id}", response_model=None, responses=ok(CampaignAnswer) | ERRORS)
 def campaign(store: StoreDep, who: CampaignOf) -> Json:
     """The campaign, its characters and fights (as `jdr campaign show NAME --json`), and who
     you are at its table."""
@@ -83,7 +94,7 @@ def campaign(store: StoreDep, who: CampaignOf) -> Json:
     }
 
 
-@router.post("/c/{campaign_id}/roll", responses=ERRORS)
+@router.post("/c/{campaign_id}/roll", response_model=None, responses=ok(RollAnswer) | ERRORS)
 def roll(store: StoreDep, who: CampaignOf, asked: RollCreate) -> Json:
     """Roll an action of the campaign's system (as `jdr roll … --campaign NAME --json`)."""
     rolled = table.roll(
@@ -107,21 +118,21 @@ def roll(store: StoreDep, who: CampaignOf, asked: RollCreate) -> Json:
     return payload
 
 
-@router.post("/c/{campaign_id}/odds", responses=ERRORS)
+@router.post("/c/{campaign_id}/odds", response_model=None, responses=ok(OddsAnswer) | ERRORS)
 def odds(who: CampaignOf, asked: OddsAsk) -> Json:
     """Exact odds of an action (as `jdr odds SYSTEM ACTION --json`)."""
     action, params, found = table.odds(who.campaign, asked.action, asked.params)
     return odds_json(table.system_of(who.campaign), action, params, found, False)
 
 
-@router.post("/c/{campaign_id}/advise", responses=ERRORS)
+@router.post("/c/{campaign_id}/advise", response_model=None, responses=ok(AdviceAnswer) | ERRORS)
 def advise(who: CampaignOf, asked: OddsAsk) -> Json:
     """An advisor's ranked choices (as `jdr advise SYSTEM ACTION --json`)."""
     action, params, found = table.advise(who.campaign, asked.action, asked.params)
     return advice_json(table.system_of(who.campaign), action, params, found, False)
 
 
-@router.get("/c/{campaign_id}/journal", responses=ERRORS)
+@router.get("/c/{campaign_id}/journal", response_model=None, responses=ok(JournalAnswer) | ERRORS)
 def journal(store: StoreDep, who: CampaignOf) -> Json:
     """The journal as this session may read it (as `jdr journal show NAME --json`; hidden rolls
     sealed for all but the GM)."""
@@ -140,7 +151,9 @@ class CommandCreate(BaseModel):
     keys: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
 
 
-@router.get("/c/{campaign_id}/fights/{fight_id}", responses=ERRORS)
+@router.get(
+    "/c/{campaign_id}/fights/{fight_id}", response_model=None, responses=ok(FightAnswer) | ERRORS
+)
 def fight(store: StoreDep, who: CampaignOf, fight_id: int) -> Json:
     """A fight (as `jdr fight show FIGHT --json`): its public state, in words, and who may
     play what now."""
@@ -160,7 +173,9 @@ def fight(store: StoreDep, who: CampaignOf, fight_id: int) -> Json:
     }
 
 
-@router.post("/c/{campaign_id}/fights/{fight_id}", responses=ERRORS)
+@router.post(
+    "/c/{campaign_id}/fights/{fight_id}", response_model=None, responses=ok(ActAnswer) | ERRORS
+)
 def fight_act(store: StoreDep, who: CampaignOf, fight_id: int, asked: CommandCreate) -> Json:
     """Play a command (as `jdr fight act … --json`): what it did, told."""
     from jdr.fights.sealed import public
@@ -178,7 +193,9 @@ def fight_act(store: StoreDep, who: CampaignOf, fight_id: int, asked: CommandCre
     }
 
 
-@router.get("/c/{campaign_id}/journal/export", responses=ERRORS)
+@router.get(
+    "/c/{campaign_id}/journal/export", response_model=None, responses=ok(ExportAnswer) | ERRORS
+)
 def journal_export(store: StoreDep, who: CampaignOf) -> Json:
     """Everything a verifier needs (as `jdr journal export NAME`): hidden rolls sealed, seeds
     only once revealed."""
