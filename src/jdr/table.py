@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdr.access import AccessError, Viewer
-from jdr.characters.binding import named
 from jdr.errors import InputError
 from jdr.i18n import _
 from jdr.journal.entries import Entry
@@ -233,27 +232,23 @@ def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) ->
     return found[0]
 
 
-def start_fight(store: Store, viewer: Viewer, campaign: Campaign, names: list[str]) -> int:
-    """The GM opens a fight between stored characters (sides: the first against the others, as
-    `jdr fight new --with` does by default)."""
-    from jdr.characters.fights import record_start
-    from jdr.fights.service import open_fight
-    from jdr.fights.setup import build_setup, participants
+def start_fight(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    names: list[str],
+    sides: dict[str, str] | None = None,
+    order: list[str] | None = None,
+    settings: dict[str, Any] | None = None,
+) -> int:
+    """The GM opens a fight between stored characters (`jdr.characters.fights.open_stored`:
+    sides, order and the table's settings as `jdr fight new` takes them)."""
+    from jdr.characters.fights import open_stored
 
     viewer.require_gm("fight")
     if len(names) < 2:
         raise InputError("with", ", ".join(names), _("two fighters or more"))
-    system = system_of(campaign)
-    stored = {c.name: c for c in (named(store, campaign.id, n) for n in names)}
-    fighters = [
-        {"name": name, "sheet": stored[name].sheet, "side": side}
-        for name, side in participants(list(stored), {})
-    ]
-    setup = build_setup(system, fighters, {})
-    assert system.fight is not None  # build_setup refuses a system without fights
-    started = open_fight(store, campaign.id, system.fight, setup, list(stored), None)
-    record_start(store, started.fight_id, list(stored.values()))
-    return started.fight_id
+    return int(open_stored(store, campaign, names, sides, order, settings).started.fight_id)
 
 
 def fight_page(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> FightPage:

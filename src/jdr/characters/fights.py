@@ -25,7 +25,7 @@ from jdr.i18n import _
 from jdr.store import Campaign, Character, Fighter, Store
 from jdr.systems.protocol import FightEnd, Json, RuleSystem
 
-__all__ = ["FighterOutcome", "apply_outcome", "outcome", "record_start"]
+__all__ = ["FighterOutcome", "Opened", "apply_outcome", "open_stored", "outcome", "record_start"]
 
 FIGHT = "fight"
 
@@ -44,6 +44,52 @@ class FighterOutcome:
     start_revision: int
     wanted: list[Change] = field(default_factory=list)
     revised: Revised | None = None
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A fight opened between stored characters: the fight's opening, its fighters' names as
+    stored and the characters, at the revisions read to set it up."""
+
+    started: Any
+    names: list[str]
+    characters: list[Character]
+
+
+def open_stored(
+    store: Store,
+    campaign: Campaign,
+    names: Sequence[str],
+    sides: dict[str, str] | None = None,
+    order: Sequence[str] | None = None,
+    settings: Json | None = None,
+    rng: Any = None,
+) -> Opened:
+    """Open a fight between the campaign's stored characters `names` (as people type them,
+    each sheet checked against the journal): `sides` by name (default: the first against the
+    others), an `order` of play, the table's `settings` for this fight (`reactions=dodge` …),
+    and record the revision each starts from. What `jdr fight new` and the web table's GM do."""
+    from jdr.characters.binding import named
+    from jdr.fights.service import open_fight
+    from jdr.fights.setup import build_setup, fighters_named, participants
+
+    system = system_of(campaign)
+    stored = {c.name: c for c in (named(store, campaign.id, n) for n in names)}
+    found = list(stored)
+    options: Json = {}
+    if settings:
+        options["settings"] = dict(settings)
+    if order:
+        options["order"] = fighters_named("--order", list(order), found, keep_unknown=True)
+    fighters = [
+        {"name": name, "sheet": stored[name].sheet, "side": side}
+        for name, side in participants(found, sides or {})
+    ]
+    setup = build_setup(system, fighters, options)
+    assert system.fight is not None  # build_setup refuses a system without fights
+    started = open_fight(store, campaign.id, system.fight, setup, found, rng)
+    record_start(store, started.fight_id, list(stored.values()))
+    return Opened(started, found, list(stored.values()))
 
 
 def record_start(store: Store, fight_id: int, characters: Sequence[Character]) -> None:

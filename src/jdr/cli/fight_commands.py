@@ -293,39 +293,24 @@ def _new(
     db: str | None,
     json: bool,
 ) -> None:
-    from jdr.cli.fight_outcome import record_fighters
+    from jdr.characters.fights import open_stored
     from jdr.cli.journal_commands import journal_json
     from jdr.fights.sealed import public
-    from jdr.fights.service import legal_now, open_fight
-    from jdr.fights.setup import build_setup, fighters_named, parse_pairs, participants
+    from jdr.fights.service import legal_now
+    from jdr.fights.setup import parse_pairs
 
     given = parse_pairs([p for value in side or [] for p in value.split(",") if p.strip()])
     sides = {name: str(value) for name, value in given.items()}
+    settings = parse_pairs([p for v in setting or [] for p in v.split(",") if p])
     rng = _dice(faces, seed)
     with opened(db) as store:
         found = store.campaign(campaign)
         system = _system(found.system)
-        # fighters go by their stored names, however they were typed
-        typed = _names("--with", with_)
-        from jdr.characters.binding import named
-
-        stored = {c.name: c for c in (named(store, found.id, n) for n in typed)}
-        names = list(stored)
-        options: Json = {}
-        if setting:
-            options["settings"] = parse_pairs([p for v in setting for p in v.split(",") if p])
-        if order:
-            given_order = _names("--order", order)
-            options["order"] = fighters_named("--order", given_order, names, keep_unknown=True)
-        fighters = [
-            {"name": name, "sheet": stored[name].sheet, "side": s}
-            for name, s in participants(names, sides)
-        ]
-        setup = build_setup(system, fighters, options)
-        assert system.fight is not None  # build_setup refuses a system without fights
-        started = open_fight(store, found.id, system.fight, setup, names, rng)
+        typed = _names("--with", with_)  # fighters go by their stored names, however typed
+        ordered = _names("--order", order) if order else None
+        made = open_stored(store, found, typed, sides, ordered, settings, rng)
+        started, names = made.started, made.names
         fight_id, events = started.fight_id, started.events
-        record_fighters(store, fight_id, list(stored.values()))  # their revisions (issue 16)
         state = _state(store, fight_id, system)
     legal = legal_now(system, state)
     told = _told(system, events, {})

@@ -16,7 +16,7 @@ from jdr.i18n import _
 if TYPE_CHECKING:
     from jdr.characters.fights import FighterOutcome
 
-__all__ = ["add_outcome_commands", "record_fighters"]
+__all__ = ["add_outcome_commands"]
 
 ENDED = "ended"
 
@@ -101,13 +101,6 @@ def add_outcome_commands(app: typer.Typer) -> None:
         if found and not apply:
             out.print(_("its outcome was not written on the sheets (--no-apply):"), markup=False)
         _print_outcome(found, None)
-
-
-def record_fighters(store: Any, fight_id: int, characters: list[Any]) -> None:
-    """Note the revision each stored fighter of a new fight (or one joining) starts from."""
-    from jdr.characters.fights import record_start
-
-    record_start(store, fight_id, characters)
 
 
 def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:

@@ -298,10 +298,31 @@ def journal_export(store: StoreDep, who: CampaignOf) -> Response:
 async def fight_start(request: Request, store: StoreDep, who: CampaignOf) -> Response:
     from starlette.concurrency import run_in_threadpool
 
+    from jdr.fights.setup import parse_pairs
+
     form = await request.form()
     names = [str(v) for v in form.getlist("with") if isinstance(v, str)][:20]
-    fight_id = await run_in_threadpool(table.start_fight, store, who.viewer, who.campaign, names)
+    characters = {str(c.id): c.name for c in store.characters(who.campaign.id)}
+    sides = {
+        characters[key.removeprefix("side-")]: str(value)
+        for key, value in form.multi_items()
+        if key.startswith("side-")
+        and key.removeprefix("side-") in characters
+        and isinstance(value, str)
+        and value in ("a", "b", "c")
+    }
+    sides = {name: side for name, side in sides.items() if name in names}
+    order = [n.strip() for n in _text(form.get("order")).split(",") if n.strip()]
+    settings = parse_pairs([p for p in _text(form.get("settings")).split(",") if p.strip()])
+    fight_id = await run_in_threadpool(
+        table.start_fight, store, who.viewer, who.campaign, names, sides, order or None, settings
+    )
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+def _text(value: object, limit: int = 500) -> str:
+    """A form's text field (a file or nothing reads as empty), cut to `limit` characters."""
+    return value[:limit] if isinstance(value, str) else ""
 
 
 def _fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
