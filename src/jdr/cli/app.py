@@ -252,6 +252,12 @@ def build_app() -> typer.Typer:
 
     json_help = _("Print one JSON object on stdout.")
     lang_help = _("Language of the output.")
+    host_option = Annotated[
+        str, typer.Option("--host", metavar="ADDRESS", help=_("Address to listen on."))
+    ]
+    port_option = Annotated[
+        int, typer.Option("--port", metavar="PORT", min=1, max=65535, help=_("Port."))
+    ]
 
     @app.command(
         "verify",
@@ -372,12 +378,8 @@ def build_app() -> typer.Typer:
         help=_("Serve the web table: campaigns, rolls with odds, journal, in a browser."),
     )
     def serve_command(
-        host: Annotated[
-            str, typer.Option("--host", metavar="ADDRESS", help=_("Address to listen on."))
-        ] = "127.0.0.1",
-        port: Annotated[
-            int, typer.Option("--port", metavar="PORT", min=1, max=65535, help=_("Port."))
-        ] = 8000,
+        host: host_option = "127.0.0.1",
+        port: port_option = 8000,
         url: Annotated[
             str | None,
             typer.Option(
@@ -389,13 +391,9 @@ def build_app() -> typer.Typer:
         ] = None,
         lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
     ) -> None:
-        try:
-            from jdr.web.app import serve
-        except ImportError as missing:
-            raise InputError(
-                "serve", str(missing.name), "pip install 'jdr[web]'", _("the web extra is missing")
-            ) from None
-        serve(host, port, db, url)
+        from jdr.cli.serving import server
+
+        server()(host, port, db, url)
 
     @app.command("demo", help=_("Show what jdr does, on a few real rolls and odds."))
     def demo_command(
@@ -410,18 +408,14 @@ def build_app() -> typer.Typer:
                 ),
             ),
         ] = False,
-        host: Annotated[
-            str, typer.Option("--host", metavar="ADDRESS", help=_("Address to listen on."))
-        ] = "127.0.0.1",
-        port: Annotated[
-            int, typer.Option("--port", metavar="PORT", min=1, max=65535, help=_("Port."))
-        ] = 8000,
+        host: host_option = "127.0.0.1",
+        port: port_option = 8000,
         no_open: Annotated[
             bool, typer.Option("--no-open", help=_("With --serve: print the links only."))
         ] = False,
     ) -> None:
         if serve:
-            from jdr.cli.demo_serve import demo_serve
+            from jdr.cli.serving import demo_serve
 
             demo_serve(host, port, not no_open)
             return

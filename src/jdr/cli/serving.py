@@ -1,10 +1,12 @@
-"""`jdr demo --serve`: the web table on a ready campaign, in a throw-away database."""
+"""`jdr serve` and `jdr demo --serve`: the web table, on the database given or on a ready
+campaign in a throw-away database."""
 
 from __future__ import annotations
 
 import shutil
 import signal
 import tempfile
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
@@ -12,16 +14,22 @@ from jdr.errors import InputError
 from jdr.i18n import _
 
 
-def demo_serve(host: str, port: int, open_browser: bool) -> None:
-    """Make the demo campaign (`jdr.demo_table`) in a database of its own, print a link per
-    seat, open the GM's in the browser (unless told not to) and serve until interrupted; the
-    database is removed when the server stops."""
+def server() -> Callable[..., None]:
+    """`jdr.web.app.serve`, or an `InputError` saying to install the `web` extra."""
     try:
         from jdr.web.app import serve
     except ImportError as missing:
         raise InputError(
             "serve", str(missing.name), "pip install 'jdr[web]'", _("the web extra is missing")
         ) from None
+    return serve
+
+
+def demo_serve(host: str, port: int, open_browser: bool) -> None:
+    """Make the demo campaign (`jdr.demo_table`) in a database of its own, print a link per
+    seat, open the GM's in the browser (unless told not to) and serve until interrupted; the
+    database is removed when the server stops."""
+    serve = server()
     from jdr.demo_table import prepare
     from jdr.store import open_store
 
