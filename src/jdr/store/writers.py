@@ -141,13 +141,16 @@ class Writers:
             with self.memory:
                 yield
             return
+        queue = Queue(path)
         try:
-            queue = Queue(path)
+            queue.__enter__()
         except OSError:  # a read-only folder: SQLite's own lock still keeps the file sound
             yield
             return
-        with queue:
+        try:
             yield
+        finally:
+            queue.__exit__()
 
 
 class Queue:
@@ -174,14 +177,15 @@ class Queue:
         self.path = path
         self.folder = Path(f"{path}.d")
         self.mine: int | None = None
-        if not self.folder.is_dir():
-            with suppress(FileExistsError):  # another writer made it first
-                self.folder.mkdir(mode=0o700)
 
     def __enter__(self) -> Queue:
         import fcntl
 
+        if not self.folder.is_dir():
+            with suppress(FileExistsError):  # another writer made it first
+                self.folder.mkdir(mode=0o700)
         ticket_file = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        mine = None
         try:
             fcntl.flock(ticket_file, fcntl.LOCK_EX)  # held for a read and a write: no queue
             text = os.pread(ticket_file, 32, 0).decode("ascii", "replace").strip()
@@ -190,6 +194,10 @@ class Queue:
             mine = os.open(self.folder / str(ticket), os.O_RDWR | os.O_CREAT, 0o600)
             fcntl.flock(mine, fcntl.LOCK_EX)  # a new file: nobody else holds it
             before = os.open(self.folder / str(ticket - 1), os.O_RDWR | os.O_CREAT, 0o600)
+        except BaseException:
+            if mine is not None:  # never leave a ticket held: the next writer would wait on it
+                os.close(mine)
+            raise
         finally:
             fcntl.flock(ticket_file, fcntl.LOCK_UN)
             os.close(ticket_file)
