@@ -15,6 +15,7 @@ every number is in the events (the vocabulary is in `jdr.systems.plus_ultra.figh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from jdr.i18n import _
@@ -57,6 +58,8 @@ def find(state: Json, name: Any) -> str | None:
     else None."""
     if not isinstance(name, str):
         return None
+    if name in state["characters"]:  # as the fight spells it: the common case, no lookup
+        return name
     return find_name(name, list(state["characters"]), _("character"))
 
 
@@ -134,33 +137,48 @@ def _clamp(value: int, top: int) -> int:
 
 
 def evolve(state: Json, event: Json) -> Json:
-    """The state after `event`; `state` itself is not changed. Records (`attack_rolled`,
-    `rolls_ignored`, `interrupted`, `not_interrupted`) change nothing."""
+    """The state after `event`; `state` itself is not changed, and the new state shares with it
+    every part the event leaves alone (a fold copies the characters it touches, not the whole
+    fight: issue 21). Records (`attack_rolled`, `rolls_ignored`, `interrupted`,
+    `not_interrupted`) change nothing."""
     kind = event["type"]
     if kind == "fight_started":
         return _start(event)
-    new: Json = _copy(state)
+    new: Json = dict(state)
+    new["characters"] = dict(state["characters"])
+    touched: set[str] = set()
+
+    def character(name: str) -> Json:
+        """`name`'s character in the new state, a copy of its own (its `used_round` too)."""
+        if name not in touched:
+            own = dict(new["characters"][name])
+            own["used_round"] = dict(own["used_round"])
+            new["characters"][name] = own
+            touched.add(name)
+        found: Json = new["characters"][name]
+        return found
+
     if kind in ACTIONS:
-        new["played"].append(event["actor"])
-        _end_bonuses(new["characters"][event["actor"]])
+        new["played"] = [*state["played"], event["actor"]]
+        _end_bonuses(character(event["actor"]))
     if kind == "round_started":
         new.update(round=event["round"], played=[])
     elif kind == "turn_started":
         new["turn"] = event["name"]
-        _end_bonuses(new["characters"][event["name"]])
+        _end_bonuses(character(event["name"]))
     elif kind == "protected":
         new["order"] = list(event["order"])
     elif kind == "fled":
         new["fleeing"] = event["actor"]
-        new["characters"][event["actor"]]["fleeing"] = True
+        character(event["actor"])["fleeing"] = True
     elif kind in ("flight_failed", "escaped"):
         new["fleeing"] = None
-        new["characters"][event["name"]]["fleeing"] = False
-        new["characters"][event["name"]]["escaped"] = kind == "escaped"
+        character(event["name"])["fleeing"] = False
+        character(event["name"])["escaped"] = kind == "escaped"
     elif kind == "fight_over":
         new.update(over=True, winner=event["winner"], turn=None, fleeing=None)
     else:
-        _change(new, event)
+        _change(new, event, character)
     return new
 
 
@@ -170,22 +188,21 @@ def _end_bonuses(character: Json) -> None:
     character["defense_bonus"] = 0
 
 
-def _change(state: Json, event: Json) -> None:
-    """What an event does to one character."""
+def _change(state: Json, event: Json, characters: Callable[[str], Json]) -> None:
+    """What an event does to one character (`characters(name)`: its own copy in `state`)."""
     kind = event["type"]
-    characters = state["characters"]
     if kind == "technique_used":
-        characters[event["actor"]]["used_round"][event["technique"]] = state["round"]
+        characters(event["actor"])["used_round"][event["technique"]] = state["round"]
     elif kind == "defended":
-        characters[event["actor"]]["defending"] = True
+        characters(event["actor"])["defending"] = True
     elif kind == "defense_raised":
-        characters[event["name"]]["defense_bonus"] += event["bonus"]
+        characters(event["name"])["defense_bonus"] += event["bonus"]
     elif kind == "energy_lost":
-        character = characters[event["name"]]
+        character = characters(event["name"])
         character["energy"] = _clamp(character["energy"] - event["amount"], character["energy_max"])
     elif kind in ("willpower_lost", "willpower_spent"):
-        character = characters[event["name"]]
+        character = characters(event["name"])
         top = character["willpower_max"]
         character["willpower"] = _clamp(character["willpower"] - event["amount"], top)
     elif kind == "knocked_out":
-        characters[event["name"]]["ko"] = True
+        characters(event["name"])["ko"] = True
