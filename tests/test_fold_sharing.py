@@ -90,3 +90,66 @@ def test_pu_1_an_event_copies_only_the_characters_it_touches() -> None:
     assert after["characters"]["Kaito Arashi"] is state["characters"]["Kaito Arashi"]
     assert after["characters"]["Aiko"] is not state["characters"]["Aiko"]
     assert after["order"] is state["order"]
+
+
+# --- Pokémon ------------------------------------------------------------------------------------
+
+
+def _pokemon_fight(seed: int) -> list[Json]:
+    """The events of a Pokémon 1-against-1 the default tactic plays to its end (bench_simulate's
+    duel: two attacks each, one of them typed)."""
+    from jdr.systems.pokemon import fight_state as pokemon_state
+
+    system: Any = default_registry().get("pokemon")
+    rules, tactic = system.fight, system.simulation.tactic
+
+    def mon(name: str, side: str, kind: str) -> Json:
+        stats = dict(strength=3, concentration=3, constitution=2, willpower=2, dexterity=2)
+        moves = [
+            {"name": "Charge", "type": "Normal", "category": "physique", "damage_dice": 2},
+            {"name": "Jet", "type": kind, "category": "speciale", "damage_dice": 2},
+        ]
+        return {
+            "name": name, "types": [kind], "stats": stats, "side": side, "moves": moves,
+            "vitality": {"current": 12, "max": 12}, "energy": {"current": 5, "max": 5},
+        }  # fmt: skip
+
+    setup = {"pokemon": [mon("Carapuce", "a", "Eau"), mon("Salamèche", "b", "Feu")]}
+    rng = Seeded(seed)
+    events = list(rules.start(setup, rng))
+    state: Json = {}
+    for event in events:
+        state = pokemon_state.evolve(state, event)
+    for _step in range(300):
+        if state["over"]:
+            break
+        chosen = tactic(state)
+        for command in chosen if isinstance(chosen, list) else [chosen]:
+            try:
+                new = list(rules.decide(state, command, rng))
+                break
+            except Exception:  # the next command the tactic offers
+                continue
+        for event in new:
+            state = pokemon_state.evolve(state, event)
+        events.extend(new)
+    return events
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5])
+def test_pk_every_state_stays_as_it_was_made_and_the_fold_is_unchanged(seed: int) -> None:
+    from jdr.systems.pokemon import fight_state as pokemon_state
+
+    events = _pokemon_fight(seed)
+    assert {"damage_taken", "round_started", "slot_opened"} <= {e["type"] for e in events}
+    states, taken = [], []
+    state: Json = {}
+    for event in events:
+        state = pokemon_state.evolve(state, event)
+        states.append(state)
+        taken.append(json.dumps(state, sort_keys=True))
+    assert [json.dumps(s, sort_keys=True) for s in states] == taken
+    scratch: Json = {}
+    for event in events:
+        scratch = pokemon_state.evolve(copy.deepcopy(scratch), event)
+    assert scratch == state

@@ -281,12 +281,32 @@ def _copy(value: Any) -> Any:
     return value
 
 
+def _fresh(state: Json) -> Json:
+    """A state an event may change in place: new containers for every part `_apply` changes
+    (each Pokémon with its stats and conditions, the order's slots, the turn's lists), the
+    parts no event changes (moves, skills, types, settings, held events) shared (issue 21)."""
+    new = dict(state)
+    new["pokemon"] = {name: _fresh_pokemon(p) for name, p in state["pokemon"].items()}
+    new["order"] = [{**slot, "members": list(slot["members"])} for slot in state["order"]]
+    new["to_play"], new["acted"] = list(state["to_play"]), list(state["acted"])
+    new["held"] = list(state["held"])
+    return new
+
+
+def _fresh_pokemon(pokemon: Json) -> Json:
+    new = dict(pokemon)
+    new["stats"] = dict(pokemon["stats"])
+    new["volatile"] = {k: dict(v) for k, v in pokemon["volatile"].items()}
+    return new
+
+
 def evolve(state: Json, event: Json) -> Json:
-    """The state after `event`; `state` itself is not changed."""
+    """The state after `event`; `state` itself is not changed (`_fresh`: what an event may
+    change is new, the rest shared with `state`)."""
     kind = event["type"]
     if kind == "fight_started":
         return _start(event)
-    new: Json = _copy(state)
+    new: Json = _fresh(state)
     if event.get("held"):
         new["held"].append({k: v for k, v in event.items() if k != "held"})
         return new
