@@ -151,3 +151,70 @@ def test_simulate_a_system_without_a_tactic_says_so(
     code, _out, err = run(capsys, *args, "--against", "Cyber-ninja", "--runs", "10", "--db", db)
     assert code != 0
     assert "passion" in err and "simulation" in err and "Traceback" not in err
+
+
+# --- sheet files (issue 21 item 3: "from stored sheets … or sheet files") ----------------------
+
+
+def test_pu_4_sheet_files_simulate_as_the_same_stored_sheets_do(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml", "villain.toml")
+    folder = SYSTEMS / "plus_ultra" / "examples"
+    common = ["--runs", "300", "--seed", "4", "--workers", "1"]
+    stored = run_json(
+        capsys, "simulate", "plus-ultra", "--campaign", "C", "--with", "kaito arashi",
+        "--against", "Maître Corbeau", *common, "--db", db,
+    )  # fmt: skip
+    files = run_json(
+        capsys, "simulate", "plus-ultra", "--with", str(folder / "hero.toml"),
+        "--against", str(folder / "villain.toml"), *common,
+    )  # fmt: skip
+    assert files["campaign"] is None and stored["campaign"] == "C"
+    assert {k: v for k, v in files.items() if k != "campaign"} == {
+        k: v for k, v in stored.items() if k != "campaign"
+    }
+    mixed = run_json(
+        capsys, "simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito Arashi",
+        "--against", str(folder / "villain.toml"), *common, "--db", db,
+    )  # fmt: skip
+    assert mixed["wins"] == stored["wins"]
+
+
+def test_pu_4_a_stored_name_needs_a_campaign_and_a_file_its_system(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = SYSTEMS / "plus_ultra" / "examples"
+    code, _out, err = run(
+        capsys,
+        "simulate",
+        "plus-ultra",
+        "--with",
+        "Kaito",
+        "--against",
+        str(folder / "villain.toml"),
+    )
+    assert code == 2 and "--campaign" in err and "Kaito is no sheet file" in err
+    pokemon = SYSTEMS / "pokemon" / "examples"
+    other = next(p for p in sorted(pokemon.iterdir()) if p.suffix == ".toml")
+    code, _out, err = run(
+        capsys,
+        "simulate",
+        "plus-ultra",
+        "--with",
+        str(other),
+        "--against",
+        str(folder / "hero.toml"),
+    )
+    assert code == 2 and "pokemon" in err.lower(), err
+    missing = tmp_path / "nobody.toml"
+    code, _out, err = run(
+        capsys,
+        "simulate",
+        "plus-ultra",
+        "--with",
+        str(missing),
+        "--against",
+        str(folder / "hero.toml"),
+    )
+    assert code in (1, 2) and "nobody.toml" in err and "Traceback" not in err

@@ -1,4 +1,5 @@
-"""`jdr simulate SYSTEM --campaign C --with A,B --against X,Y`: who wins a fight, and how often.
+"""`jdr simulate SYSTEM [--campaign C] --with A,B --against X,Y`: who wins a fight, and how often
+(stored characters of the campaign, or sheet files `NAME.toml`, or both).
 
 Thin over `jdr.simulate.service`: options in, a table (or `--json`, or `--chart`) out.
 """
@@ -20,6 +21,8 @@ from jdr.i18n import N_, _
 if TYPE_CHECKING:
     from jdr.simulate.core import Report
 
+Json = dict[str, Any]
+
 RUNS_HELP = N_("Fights to play (default 9604: a 95 % interval of ±1 % on a win rate at worst).")
 PROGRESS_AFTER = 1.0
 """Seconds before the progress bar shows (a shorter simulation prints only its report)."""
@@ -35,17 +38,30 @@ def register(app: typer.Typer) -> None:
     )
     def simulate_command(
         system: Annotated[str, typer.Argument(metavar="SYSTEM", help=_("The rule system."))],
-        campaign: Annotated[
-            str, typer.Option("--campaign", metavar="NAME", help=_("The campaign's name."))
-        ],
         with_: Annotated[
             str,
-            typer.Option("--with", metavar="A,B,…", help=_("Side a: stored character names.")),
+            typer.Option(
+                "--with",
+                metavar="A,B,…",
+                help=_("Side a: stored character names, or sheet files (NAME.toml)."),
+            ),
         ],
         against: Annotated[
             str,
-            typer.Option("--against", metavar="X,Y,…", help=_("Side b: stored character names.")),
+            typer.Option(
+                "--against",
+                metavar="X,Y,…",
+                help=_("Side b: stored character names, or sheet files (NAME.toml)."),
+            ),
         ],
+        campaign: Annotated[
+            str | None,
+            typer.Option(
+                "--campaign",
+                metavar="NAME",
+                help=_("The campaign of the stored characters (not needed for sheet files)."),
+            ),
+        ] = None,
         runs: Annotated[int, typer.Option("--runs", metavar="N", help=_(RUNS_HELP))] = 9604,
         seed: Annotated[
             int,
@@ -100,7 +116,7 @@ def register(app: typer.Typer) -> None:
 
 def simulate_cli(
     system_id: str,
-    campaign: str,
+    campaign: str | None,
     with_: str,
     against: str,
     runs: int,
@@ -112,19 +128,47 @@ def simulate_cli(
     db: str | None,
     json: bool,
 ) -> None:
+    from jdr.cli.sheet_files import read_sheet
     from jdr.errors import InputError
-    from jdr.simulate.service import fighters_of, run
+    from jdr.simulate.service import run, sheet_fighter, sides_checked, stored_fighter
     from jdr.systems import default_registry
 
     if chart is not None:
         _check_matplotlib()
-    wanted = default_registry().get(system_id)
-    with opened(db) as store:
-        system, fighters = fighters_of(store, campaign, _names(with_), _names(against))
-    if system.id != wanted.id:
+    system = default_registry().get(system_id)
+    given = ((with_, "a"), (against, "b"))
+    sides = [(typed, side) for text, side in given for typed in _names(text)]
+    fighters: list[Json] = []
+    stored = [typed for typed, _side in sides if not _is_file(typed)]
+    if stored and campaign is None:
         raise InputError(
-            "SYSTEM", system_id, system.id, _("the campaign plays another rule system")
+            "--campaign",
+            None,
+            _("a campaign's name"),
+            _("{name} is no sheet file (NAME.toml): a stored character needs --campaign").format(
+                name=stored[0]
+            ),
         )
+    if stored:
+        assert campaign is not None
+        with opened(db) as store:
+            found = store.campaign(campaign)
+            if found.system != system.id:
+                raise InputError(
+                    "SYSTEM", system_id, found.system, _("the campaign plays another rule system")
+                )
+            by_name = {
+                typed: stored_fighter(store, found.id, typed, side)
+                for typed, side in sides
+                if not _is_file(typed)
+            }
+    for typed, side in sides:
+        if _is_file(typed):
+            data, label = read_sheet(Path(typed))
+            fighters.append(sheet_fighter(system, data, label, side))
+        else:
+            fighters.append(by_name[typed])
+    fighters = sides_checked(fighters)
     with _progress(runs, not json) as progress:
         report = run(
             system,
@@ -142,6 +186,11 @@ def simulate_cli(
         emit_json({"system": system.id, "campaign": campaign, "variant": vary} | report.to_json())
         return
     print_report(report, vary)
+
+
+def _is_file(typed: str) -> bool:
+    """Whether a `--with`/`--against` item is a sheet file rather than a stored name."""
+    return typed.lower().endswith(".toml")
 
 
 def _names(text: str) -> list[str]:

@@ -31,28 +31,57 @@ def fighters_of(
 ) -> tuple[RuleSystem, list[Json]]:
     """The campaign's system and its stored fighters as participants: `with_` side "a",
     `against` side "b" (names as people type them)."""
-    from jdr.names import duplicate
     from jdr.systems import default_registry
 
     found = store.campaign(campaign)
     system = default_registry().get(found.system)
-    if not with_ or not against:
+    fighters = [
+        stored_fighter(store, found.id, typed, side)
+        for names, side in ((with_, "a"), (against, "b"))
+        for typed in names
+    ]
+    return system, sides_checked(fighters)
+
+
+def stored_fighter(store: Any, campaign_id: int, typed: str, side: str) -> Json:
+    """A campaign's stored character as a participant on `side` (its sheet checked against the
+    journal, `jdr.characters.binding`)."""
+    character = named(store, campaign_id, typed)
+    return {"name": character.name, "sheet": character.sheet, "side": side}
+
+
+def sheet_fighter(system: RuleSystem, data: Json, label: str, side: str) -> Json:
+    """A sheet read from a file (`label` names it) as a participant on `side`: validated by
+    `system` like `jdr sheet add` does, named by its own `name` (else by `label`)."""
+    from jdr.sheet_check import check_sheet, installed
+    from jdr.systems import default_registry
+
+    def systems() -> list[RuleSystem]:
+        return installed(default_registry())
+
+    sheet = check_sheet(data, label, system, systems).model_dump(mode="json")
+    name = sheet.get("name") if isinstance(sheet.get("name"), str) else None
+    return {"name": (name or label).strip() or label, "sheet": sheet, "side": side}
+
+
+def sides_checked(fighters: list[Json]) -> list[Json]:
+    """`fighters` if each side has one at least and no one is named twice (as people type
+    names), else an `InputError`."""
+    from jdr.names import duplicate
+
+    if {f["side"] for f in fighters} != {"a", "b"}:
         raise InputError(
             "--with/--against",
             None,
             _("one stored character at least on each side"),
             _("a side has nobody"),
         )
-    fighters: list[Json] = []
-    for names, side in ((with_, "a"), (against, "b")):
-        for typed in names:
-            character = named(store, found.id, typed)
-            if duplicate(character.name, [f["name"] for f in fighters]) is not None:
-                raise InputError(
-                    "--with/--against", typed, _("each fighter once"), _("named twice")
-                )
-            fighters.append({"name": character.name, "sheet": character.sheet, "side": side})
-    return system, fighters
+    for index, fighter in enumerate(fighters):
+        if duplicate(fighter["name"], [f["name"] for f in fighters[:index]]) is not None:
+            raise InputError(
+                "--with/--against", fighter["name"], _("each fighter once"), _("named twice")
+            )
+    return fighters
 
 
 def vary(change: str, fighters: Sequence[Json]) -> list[Json]:
