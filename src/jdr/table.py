@@ -355,6 +355,37 @@ def luck(store: Store, viewer: Viewer, campaign: Campaign) -> list[Any]:
     return audit(verifiable_rolls(public_entries(store, campaign)), scoring)
 
 
+WEB_MAX_RUNS = 2_000
+"""The most fights one simulation page plays (about a second of one core for a Plus Ultra
+duel; `jdr simulate` on the command line goes to 10 million, over every core)."""
+
+
+def simulate(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    with_: list[str],
+    against: list[str],
+    runs: int,
+    seed: int,
+) -> Any:
+    """`jdr simulate` at the table: the campaign's stored characters, one side against the
+    other, `runs` fights (at most `WEB_MAX_RUNS`) in this process; any member may ask (it
+    changes nothing and reads only sheets they can read)."""
+    from jdr.simulate.service import run, sides_checked, stored_fighter
+
+    viewer.require_campaign(campaign.id)
+    if not 1 <= runs <= WEB_MAX_RUNS:
+        raise InputError("runs", runs, f"1 … {WEB_MAX_RUNS}")
+    system = system_of(campaign)
+    fighters = [
+        stored_fighter(store, campaign.id, name, side)
+        for names, side in ((with_, "a"), (against, "b"))
+        for name in names
+    ]
+    return run(system, sides_checked(fighters), runs=runs, seed=seed, workers=1)
+
+
 def disclose(store: Store, viewer: Viewer, campaign: Campaign) -> list[int]:
     """The GM makes every hidden roll public (`jdr journal disclose NAME`): their seqs."""
     viewer.require_campaign(campaign.id)

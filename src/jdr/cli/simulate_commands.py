@@ -231,59 +231,32 @@ def _progress(total: int, enabled: bool) -> _Progress:
     return _Progress(total, enabled and sys.stderr.isatty())
 
 
-def _percent(value: float) -> str:
-    return f"{100 * value:.1f} %"
-
-
 def print_report(report: Report, vary: list[str] | None) -> None:
     from rich.table import Table
+
+    from jdr.simulate.view import differences, fighter_rows, round_rows, side_rows
 
     out = console()
     out.print(
         _("{runs} fights, seed {seed}").format(runs=report.runs, seed=report.seed), markup=False
     )
     sides = Table(_("side"), _("wins"), _("95 % interval"))
-    for side, rate in report.wins.items():
-        low, high = rate.interval
-        sides.add_row(side, _percent(rate.rate), f"{_percent(low)} – {_percent(high)}")
-    if report.undecided.hits:
-        low, high = report.undecided.interval
-        sides.add_row(
-            _("no winner"), _percent(report.undecided.rate), f"{_percent(low)} – {_percent(high)}"
-        )
+    for row in side_rows(report):
+        sides.add_row(*row)
     out.print(sides)
     fighters = Table(
         _("fighter"), _("side"), _("knocked out"), _("damage dealt"), _("damage taken")
     )
-    for name, side in report.sides.items():
-        fighters.add_row(
-            name,
-            side,
-            _percent(report.knocked_out[name].rate),
-            f"{report.dealt[name]:.2f}",
-            f"{report.taken[name]:.2f}",
-        )
+    for fighter in fighter_rows(report):
+        fighters.add_row(*fighter)
     out.print(fighters)
     rounds = Table(_("rounds"), _("fights"))
-    for count, fights in report.rounds.items():
-        rounds.add_row(str(count), _percent(fights / report.runs))
+    for line in round_rows(report):
+        rounds.add_row(*line)
     out.print(rounds)
     out.print(_("mean rounds: {mean:.2f}").format(mean=report.mean_rounds), markup=False)
-    for difference in report.compare:
-        low, high = difference.interval
-        out.print(
-            _(
-                "with {variant}: side {side} wins {delta:+.1f} points"
-                " (95 %: {low:+.1f} … {high:+.1f})"
-            ).format(
-                variant=", ".join(vary or ()),
-                side=difference.side,
-                delta=100 * difference.delta,
-                low=100 * low,
-                high=100 * high,
-            ),
-            markup=False,
-        )
+    for sentence in differences(report, vary or ()):
+        out.print(sentence, markup=False)
 
 
 def _check_matplotlib() -> None:

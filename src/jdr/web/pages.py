@@ -421,6 +421,50 @@ def luck_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
     return _page(request, "luck.html", **_signed_context(who), bars=luck_bars(report))
 
 
+@router.get("/c/{campaign_id}/simulate")
+async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    """Who wins, and how often: the fight of the characters ticked on each side played many
+    times (`jdr simulate`); a GET, so a report is a link to share."""
+    from starlette.concurrency import run_in_threadpool
+
+    from jdr.simulate import view
+
+    query = request.query_params
+    with_ = [str(v) for v in query.getlist("with")][:20]
+    against = [str(v) for v in query.getlist("against")][:20]
+    runs = _whole("runs", query.get("runs"), 1000)
+    seed = _whole("seed", query.get("seed"), 0)
+    report = None
+    if with_ or against:
+        report = await run_in_threadpool(
+            table.simulate, store, who.viewer, who.campaign, with_, against, runs, seed
+        )
+    return _page(
+        request,
+        "simulate.html",
+        **_signed_context(who),
+        characters=store.characters(who.campaign.id),
+        chosen={"a": with_, "b": against},
+        runs=runs,
+        seed=seed,
+        most=table.WEB_MAX_RUNS,
+        report=report,
+        sides=view.side_rows(report) if report else [],
+        fighters=view.fighter_rows(report) if report else [],
+        rounds=view.round_rows(report) if report else [],
+        mean=f"{report.mean_rounds:.2f}" if report else "",
+    )
+
+
+def _whole(field: str, text: str | None, default: int) -> int:
+    """A whole number typed in a query (`InputError` naming the field otherwise)."""
+    if text is None or not text.strip():
+        return default
+    if not text.strip().lstrip("-").isdigit() or len(text) > 12:
+        raise InputError(field, text, _("a whole number"))
+    return int(text)
+
+
 @router.post("/c/{campaign_id}/journal/disclose")
 def journal_disclose(store: StoreDep, who: CampaignOf) -> Response:
     table.disclose(store, who.viewer, who.campaign)

@@ -1,0 +1,74 @@
+"""A simulation's report as rows of words, in the reader's language: what `jdr simulate` prints
+and the web table's simulation page shows (one place, so the two cannot drift).
+
+>>> from jdr.simulate.core import Rate, Report
+>>> report = Report(10, 0, {"Ann": "a", "Bo": "b"}, {"a": Rate(7, 10), "b": Rate(3, 10)},
+...                 Rate(0, 10), {2: 6, 3: 4}, {"Ann": Rate(3, 10), "Bo": Rate(7, 10)},
+...                 {"Ann": 4.0, "Bo": 2.5}, {"Ann": 2.5, "Bo": 4.0})
+>>> side_rows(report)[0][:2], round_rows(report)[0], fighter_rows(report)[1][2]
+(('a', '70.0 %'), ('2', '60.0 %'), '70.0 %')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jdr.i18n import _
+from jdr.simulate.core import Report
+
+
+def percent(value: float) -> str:
+    return f"{100 * value:.1f} %"
+
+
+def side_rows(report: Report) -> list[tuple[str, str, str]]:
+    """Each side's wins and their 95 % interval, then the fights nobody won (if any)."""
+    rows = []
+    for side, rate in report.wins.items():
+        low, high = rate.interval
+        rows.append((side, percent(rate.rate), f"{percent(low)} – {percent(high)}"))
+    if report.undecided.hits:
+        low, high = report.undecided.interval
+        rows.append(
+            (_("no winner"), percent(report.undecided.rate), f"{percent(low)} – {percent(high)}")
+        )
+    return rows
+
+
+def fighter_rows(report: Report) -> list[tuple[str, str, str, str, str]]:
+    """Each fighter: side, chance of being knocked out, mean damage dealt and taken."""
+    return [
+        (
+            name,
+            side,
+            percent(report.knocked_out[name].rate),
+            f"{report.dealt[name]:.2f}",
+            f"{report.taken[name]:.2f}",
+        )
+        for name, side in report.sides.items()
+    ]
+
+
+def round_rows(report: Report) -> list[tuple[str, str]]:
+    """How many fights lasted each number of rounds."""
+    return [(str(count), percent(fights / report.runs)) for count, fights in report.rounds.items()]
+
+
+def differences(report: Report, variant: Sequence[str]) -> list[str]:
+    """What a variant changed, one sentence per side."""
+    sentences = []
+    for difference in report.compare:
+        low, high = difference.interval
+        sentences.append(
+            _(
+                "with {variant}: side {side} wins {delta:+.1f} points"
+                " (95 %: {low:+.1f} … {high:+.1f})"
+            ).format(
+                variant=", ".join(variant),
+                side=difference.side,
+                delta=100 * difference.delta,
+                low=100 * low,
+                high=100 * high,
+            )
+        )
+    return sentences

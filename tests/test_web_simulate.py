@@ -1,0 +1,76 @@
+"""Issue 21 item 3: "the web table shows the same report" — `/c/ID/simulate` plays the fight of the
+characters ticked on each side through the same service as `jdr simulate`, with the same numbers
+for the same seed; bounded work, clear refusals, every member may read it."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from cli_run import answer
+from jdr.characters import service
+from jdr.sheet_check import systems_example
+from jdr.store import Store
+from jdr.web.app import create_app
+from web_helpers import HOST, join, unique
+
+HERO, VILLAIN = "Kaito Arashi", "Maître Corbeau"
+
+
+@pytest.fixture
+def table(database_url: str) -> Iterator[tuple[Any, Store, int]]:
+    app = create_app(database_url, host_token=HOST, invite_attempts=1000)
+    store: Store = app.state.store
+    campaign_id = store.create_campaign("plus-ultra", unique("Sim"))
+    campaign = store.campaign_by_id(campaign_id)
+    for kind in ("hero", "villain"):
+        service.add(store, campaign, tomllib.loads(systems_example("plus-ultra", kind)))
+    yield app, store, campaign_id
+    store.close()
+
+
+def _percents(html: str) -> list[str]:
+    wins = html.split('<table class="wins">', 1)[1].split("</table>", 1)[0]
+    return re.findall(r"<td>(\d+\.\d %)</td>", wins)
+
+
+def test_pu_4_the_page_reports_what_jdr_simulate_reports(
+    table: tuple[Any, Store, int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    app, store, campaign_id = table
+    player = join(app, store, campaign_id, "player", HERO)
+    page = player.client.get(
+        f"/c/{campaign_id}/simulate", params={"with": HERO, "against": VILLAIN, "runs": 300,
+                                               "seed": 7},
+    )  # fmt: skip
+    assert page.status_code == 200, page.text
+    assert "300 fights, seed 7" in page.text and HERO in page.text
+    cli = answer(
+        capsys, "simulate", "plus-ultra", "--campaign", store.campaign_by_id(campaign_id).name,
+        "--with", HERO, "--against", VILLAIN, "--runs", "300", "--seed", "7", "--workers", "1",
+        "--db", str(store.engine.url.render_as_string(hide_password=False)),
+    )  # fmt: skip
+    expected = [f"{100 * cli['wins'][side]['rate']:.1f} %" for side in ("a", "b")]
+    assert _percents(page.text)[:2] == expected
+    spectator = join(app, store, campaign_id, "spectator")
+    assert spectator.client.get(f"/c/{campaign_id}/simulate").status_code == 200  # the form
+
+
+def test_pu_4_bounded_work_and_clear_refusals(table: tuple[Any, Store, int]) -> None:
+    app, store, campaign_id = table
+    gm = join(app, store, campaign_id, "gm")
+    path = f"/c/{campaign_id}/simulate"
+    both = {"with": HERO, "against": VILLAIN}
+    too_many = gm.client.get(path, params=both | {"runs": 2_001})
+    assert too_many.status_code == 422 and "1 … 2000" in too_many.text
+    assert gm.client.get(path, params=both | {"runs": "many"}).status_code == 422
+    one_side = gm.client.get(path, params={"with": HERO})
+    assert one_side.status_code == 422 and "a side has nobody" in one_side.text
+    nobody = gm.client.get(path, params={"with": HERO, "against": "Nobody"})
+    assert nobody.status_code in (404, 422) and "Traceback" not in nobody.text
+    other = store.create_campaign("plus-ultra", unique("Other"))
+    assert gm.client.get(f"/c/{other}/simulate", params=both).status_code in (403, 404)
