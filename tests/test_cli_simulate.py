@@ -218,3 +218,39 @@ def test_pu_4_a_stored_name_needs_a_campaign_and_a_file_its_system(
         str(folder / "hero.toml"),
     )
     assert code in (1, 2) and "nobody.toml" in err and "Traceback" not in err
+
+
+def test_pu_2_compare_another_sheet_for_a_fighter(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`--compare "NAME=FILE.toml"`: the same fight with that fighter playing another sheet (here
+    PU-2's points moved from Volonté to Énergie), the difference with its interval; the varied
+    fight is the one those sheets give on their own."""
+    folder = SYSTEMS / "plus_ultra" / "examples"
+    hero, villain = folder / "hero.toml", folder / "villain.toml"
+    other = tmp_path / "kaito-tank.toml"
+    text = hero.read_text(encoding="utf-8")
+    other.write_text(
+        text.replace("energy = 8 ", "energy = 10 ").replace("willpower = 8", "willpower = 6"),
+        encoding="utf-8",
+    )
+    common = ["--runs", "300", "--seed", "3", "--workers", "1"]
+    compared = run_json(
+        capsys, "simulate", "plus-ultra", "--with", str(hero), "--against", str(villain),
+        "--compare", f"kaito arashi={other}", *common,
+    )  # fmt: skip
+    alone = run_json(
+        capsys, "simulate", "plus-ultra", "--with", str(other), "--against", str(villain), *common
+    )
+    base = run_json(
+        capsys, "simulate", "plus-ultra", "--with", str(hero), "--against", str(villain), *common
+    )
+    [a, _b] = compared["compare"]
+    assert a["side"] == "a"
+    assert a["difference"] == pytest.approx(alone["wins"]["a"]["rate"] - base["wins"]["a"]["rate"])
+    assert a["low"] <= a["difference"] <= a["high"]
+    code, _out, err = run(
+        capsys, "simulate", "plus-ultra", "--with", str(hero), "--against", str(villain),
+        "--compare", f"Nobody={other}", *common,
+    )  # fmt: skip
+    assert code == 2 and "no such fighter" in err

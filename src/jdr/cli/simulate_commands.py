@@ -86,10 +86,11 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--vary",
                 "--compare",
-                metavar="NAME.FIELD=+1",
+                metavar="NAME.FIELD=+1|NAME=FILE.toml",
                 help=_(
-                    "Also simulate a variant (a changed field; repeat to change several at"
-                    " once) and report the difference."
+                    "Also simulate a variant (a changed field, or NAME=FILE.toml: another sheet"
+                    " for that fighter; repeat to change several at once) and report the"
+                    " difference."
                 ),
             ),
         ] = None,
@@ -169,6 +170,14 @@ def simulate_cli(
         else:
             fighters.append(by_name[typed])
     fighters = sides_checked(fighters)
+    changes, swaps = [], []
+    for change in vary or ():
+        name, equals, value = change.partition("=")
+        if equals and "." not in name and _is_file(value.strip()):  # NAME=FILE.toml
+            data, label = read_sheet(Path(value.strip()))
+            swaps.append(sheet_fighter(system, data, label, "-") | {"name": name.strip()})
+        else:
+            changes.append(change)
     with _progress(runs, not json) as progress:
         report = run(
             system,
@@ -177,8 +186,9 @@ def simulate_cli(
             seed=seed,
             workers=workers,
             scheduler=scheduler,
-            variant=vary or (),
+            variant=changes,
             progress=progress,
+            swaps=swaps,
         )
     if chart is not None:
         draw_chart(report, chart)

@@ -129,6 +129,18 @@ def vary(change: str, fighters: Sequence[Json]) -> list[Json]:
     return changed
 
 
+def swapped(other: Json, fighters: Sequence[Json]) -> list[Json]:
+    """The fighters with the one `other["name"]` names (as people type it) playing
+    `other["sheet"]` instead: "what if Kaito had this sheet?" (`--compare NAME=FILE.toml`)."""
+    from jdr.names import find
+
+    names = [f["name"] for f in fighters]
+    found = find(str(other["name"]), names, "--compare")
+    if found is None:
+        raise InputError("--compare", other["name"], ", ".join(names), _("no such fighter"))
+    return [f | {"sheet": other["sheet"]} if f["name"] == found else f for f in fighters]
+
+
 @contextmanager
 def executor_for(
     workers: int | None, scheduler: str | None
@@ -176,18 +188,22 @@ def run(
     scheduler: str | None = None,
     variant: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
+    swaps: Sequence[Json] = (),
 ) -> Report:
-    """Simulate the fight of `fighters` (with `variant`, changes all applied together: also the
-    varied fight, and compare)."""
+    """Simulate the fight of `fighters` (with `variant`, changes all applied together, and
+    `swaps`, fighters whose sheet is replaced by another (`swapped`): also the varied fight,
+    and compare)."""
     if not 1 <= runs <= MAX_RUNS:
         raise InputError("--runs", runs, f"1 … {MAX_RUNS}")
     from jdr.fights.setup import build_setup
 
     setup = build_setup(system, fighters, {})
     changed = fighters
+    for swap in swaps:
+        changed = swapped(swap, changed)
     for change in variant:
         changed = vary(change, changed)
-    varied = build_setup(system, changed, {}) if variant else None
+    varied = build_setup(system, changed, {}) if variant or swaps else None
     with executor_for(workers, scheduler) as (executor, count):
         report = simulate(
             system, setup, runs=runs, seed=seed, executor=executor, workers=count, progress=progress
