@@ -34,11 +34,17 @@ def _fight(seed: int) -> list[Json]:
     sidekick = hero | {"name": "Aiko"}
     fighters = [hero | {"side": "a"}, sidekick | {"side": "a"}, villain | {"side": "b"}]
     setup = {"characters": fighters}
+    return _played(rules, tactic, rules.evolve, setup, seed)
+
+
+def _played(rules: Any, tactic: Any, evolve: Any, setup: Json, seed: int) -> list[Json]:
+    """The events of the fight `setup` played to its end, each fighter following `tactic` (its
+    first command the rules accept), the state folded by `evolve`."""
     rng = Seeded(seed)
     events = list(rules.start(setup, rng))
     state: Json = {}
     for event in events:
-        state = rules.evolve(state, event)
+        state = evolve(state, event)
     for _step in range(300):
         if state["over"]:
             break
@@ -50,7 +56,7 @@ def _fight(seed: int) -> list[Json]:
             except Exception:  # the next command the tactic offers
                 continue
         for event in new:
-            state = rules.evolve(state, event)
+            state = evolve(state, event)
         events.extend(new)
     return events
 
@@ -115,25 +121,7 @@ def _pokemon_fight(seed: int) -> list[Json]:
         }  # fmt: skip
 
     setup = {"pokemon": [mon("Carapuce", "a", "Eau"), mon("Salamèche", "b", "Feu")]}
-    rng = Seeded(seed)
-    events = list(rules.start(setup, rng))
-    state: Json = {}
-    for event in events:
-        state = pokemon_state.evolve(state, event)
-    for _step in range(300):
-        if state["over"]:
-            break
-        chosen = tactic(state)
-        for command in chosen if isinstance(chosen, list) else [chosen]:
-            try:
-                new = list(rules.decide(state, command, rng))
-                break
-            except Exception:  # the next command the tactic offers
-                continue
-        for event in new:
-            state = pokemon_state.evolve(state, event)
-        events.extend(new)
-    return events
+    return _played(rules, tactic, pokemon_state.evolve, setup, seed)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 5])

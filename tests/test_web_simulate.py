@@ -5,32 +5,23 @@ for the same seed; bounded work, clear refusals, every member may read it."""
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from cli_run import answer
-from jdr.characters import service
-from jdr.sheet_check import systems_example
 from jdr.store import Store
-from jdr.web.app import create_app
-from web_helpers import HOST, join, unique
+from web_helpers import join, plus_ultra_table, unique
 
 HERO, VILLAIN = "Kaito Arashi", "Maître Corbeau"
 
 
 @pytest.fixture
 def table(database_url: str) -> Iterator[tuple[Any, Store, int]]:
-    app = create_app(database_url, host_token=HOST, invite_attempts=1000)
-    store: Store = app.state.store
-    campaign_id = store.create_campaign("plus-ultra", unique("Sim"))
-    campaign = store.campaign_by_id(campaign_id)
-    for kind in ("hero", "villain"):
-        service.add(store, campaign, tomllib.loads(systems_example("plus-ultra", kind)))
-    yield app, store, campaign_id
-    store.close()
+    made = plus_ultra_table(database_url, "Sim")
+    yield made
+    made[1].close()
 
 
 def _percents(html: str) -> list[str]:

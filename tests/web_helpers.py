@@ -51,3 +51,21 @@ def join(app: Any, store: Store, campaign_id: int, role: str, character: str | N
     page = client.get(f"/c/{campaign_id}")
     assert page.status_code == 200
     return Seat(client, csrf_of(page.text))
+
+
+def plus_ultra_table(database_url: str, name: str) -> tuple[Any, Store, int]:
+    """The web application on `database_url` and a new Plus Ultra campaign holding the two
+    example characters (Kaito Arashi, Maître Corbeau): the app, its store, the campaign's id."""
+    import tomllib
+
+    from jdr.characters import service
+    from jdr.sheet_check import systems_example
+    from jdr.web.app import create_app
+
+    app = create_app(database_url, host_token=HOST, invite_attempts=1000)
+    store: Store = app.state.store
+    campaign_id = store.create_campaign("plus-ultra", unique(name))
+    campaign = store.campaign_by_id(campaign_id)
+    for kind in ("hero", "villain"):
+        service.add(store, campaign, tomllib.loads(systems_example("plus-ultra", kind)))
+    return app, store, campaign_id
