@@ -88,9 +88,9 @@ def register(app: typer.Typer) -> None:
                 "--compare",
                 metavar="NAME.FIELD=+1|NAME=FILE.toml",
                 help=_(
-                    "Also simulate a variant (a changed field, or NAME=FILE.toml: another sheet"
-                    " for that fighter; repeat to change several at once) and report the"
-                    " difference."
+                    "Also simulate a variant (a changed field, or another sheet for a fighter,"
+                    " given as the fighter's name, =, and the sheet's file; repeat to change"
+                    " several at once) and report the difference."
                 ),
             ),
         ] = None,

@@ -286,10 +286,13 @@ def _fresh(state: Json) -> Json:
     (each Pokémon with its stats and conditions, the order's slots, the turn's lists), the
     parts no event changes (moves, skills, types, settings, held events) shared (issue 21)."""
     new = dict(state)
-    new["pokemon"] = {name: _fresh_pokemon(p) for name, p in state["pokemon"].items()}
-    new["order"] = [{**slot, "members": list(slot["members"])} for slot in state["order"]]
-    new["to_play"], new["acted"] = list(state["to_play"]), list(state["acted"])
-    new["held"] = list(state["held"])
+    if "pokemon" in state:
+        new["pokemon"] = {name: _fresh_pokemon(p) for name, p in state["pokemon"].items()}
+    if "order" in state:
+        new["order"] = [{**slot, "members": list(slot["members"])} for slot in state["order"]]
+    for key in ("to_play", "acted", "held"):
+        if key in state:
+            new[key] = list(state[key])
     return new
 
 
