@@ -244,7 +244,7 @@ def _progress(total: int, enabled: bool) -> _Progress:
 def print_report(report: Report, vary: list[str] | None) -> None:
     from rich.table import Table
 
-    from jdr.simulate.view import differences, fighter_rows, round_rows, side_rows
+    from jdr.simulate.view import differences, fighter_rows, mean_rounds, round_rows, side_rows
 
     out = console()
     out.print(
@@ -264,7 +264,7 @@ def print_report(report: Report, vary: list[str] | None) -> None:
     for line in round_rows(report):
         rounds.add_row(*line)
     out.print(rounds)
-    out.print(_("mean rounds: {mean:.2f}").format(mean=report.mean_rounds), markup=False)
+    out.print(mean_rounds(report), markup=False)
     for sentence in differences(report, vary or ()):
         out.print(sentence, markup=False)
 

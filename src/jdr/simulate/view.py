@@ -14,11 +14,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jdr.i18n import _
+from jdr.numbers import decimal
 from jdr.simulate.core import Report
 
 
 def percent(value: float) -> str:
-    return f"{100 * value:.1f} %"
+    """`61.6 %`, `61,6 %` in French (`jdr.numbers`)."""
+    return f"{decimal(100 * value, 1)} %"
+
+
+def signed(value: float) -> str:
+    """`+2.4`, `-0.6`: a difference in points, with its sign."""
+    text = decimal(value, 1)
+    return text if text.startswith("-") else f"+{text}"
+
+
+def mean_rounds(report: Report) -> str:
+    return _("mean rounds: {mean}").format(mean=decimal(report.mean_rounds, 2))
 
 
 def side_rows(report: Report) -> list[tuple[str, str, str]]:
@@ -42,8 +54,8 @@ def fighter_rows(report: Report) -> list[tuple[str, str, str, str, str]]:
             name,
             side,
             percent(report.knocked_out[name].rate),
-            f"{report.dealt[name]:.2f}",
-            f"{report.taken[name]:.2f}",
+            decimal(report.dealt[name], 2),
+            decimal(report.taken[name], 2),
         )
         for name, side in report.sides.items()
     ]
@@ -60,15 +72,12 @@ def differences(report: Report, variant: Sequence[str]) -> list[str]:
     for difference in report.compare:
         low, high = difference.interval
         sentences.append(
-            _(
-                "with {variant}: side {side} wins {delta:+.1f} points"
-                " (95 %: {low:+.1f} … {high:+.1f})"
-            ).format(
+            _("with {variant}: side {side} wins {delta} points (95 %: {low} … {high})").format(
                 variant=", ".join(variant),
                 side=difference.side,
-                delta=100 * difference.delta,
-                low=100 * low,
-                high=100 * high,
+                delta=signed(100 * difference.delta),
+                low=signed(100 * low),
+                high=signed(100 * high),
             )
         )
     return sentences

@@ -452,7 +452,7 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
         sides=view.side_rows(report) if report else [],
         fighters=view.fighter_rows(report) if report else [],
         rounds=view.round_rows(report) if report else [],
-        mean=f"{report.mean_rounds:.2f}" if report else "",
+        mean=view.mean_rounds(report) if report else "",
     )
 
 
