@@ -65,3 +65,13 @@ def test_pu_4_bounded_work_and_clear_refusals(table: tuple[Any, Store, int]) -> 
     assert nobody.status_code in (404, 422) and "Traceback" not in nobody.text
     other = store.create_campaign("plus-ultra", unique("Other"))
     assert gm.client.get(f"/c/{other}/simulate", params=both).status_code in (403, 404)
+
+
+def test_pu_4_a_malformed_number_is_a_clear_refusal(table: tuple[Any, Store, int]) -> None:
+    app, store, campaign_id = table
+    gm = join(app, store, campaign_id, "gm")
+    for bad in ("--5", "1e3", "9" * 20, "½"):
+        answer = gm.client.get(
+            f"/c/{campaign_id}/simulate", params={"with": HERO, "against": VILLAIN, "runs": bad}
+        )
+        assert answer.status_code == 422 and "a whole number" in answer.text, bad

@@ -26,23 +26,6 @@ MAX_RUNS = 10_000_000
 MAX_WORKERS = 256
 
 
-def fighters_of(
-    store: Any, campaign: str, with_: Sequence[str], against: Sequence[str]
-) -> tuple[RuleSystem, list[Json]]:
-    """The campaign's system and its stored fighters as participants: `with_` side "a",
-    `against` side "b" (names as people type them)."""
-    from jdr.systems import default_registry
-
-    found = store.campaign(campaign)
-    system = default_registry().get(found.system)
-    fighters = [
-        stored_fighter(store, found.id, typed, side)
-        for names, side in ((with_, "a"), (against, "b"))
-        for typed in names
-    ]
-    return system, sides_checked(fighters)
-
-
 def stored_fighter(store: Any, campaign_id: int, typed: str, side: str) -> Json:
     """A campaign's stored character as a participant on `side` (its sheet checked against the
     journal, `jdr.characters.binding`)."""

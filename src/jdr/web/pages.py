@@ -6,6 +6,7 @@ pages include.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -303,15 +304,16 @@ async def fight_start(request: Request, store: StoreDep, who: CampaignOf) -> Res
     form = await request.form()
     names = [str(v) for v in form.getlist("with") if isinstance(v, str)][:20]
     characters = {str(c.id): c.name for c in store.characters(who.campaign.id)}
-    sides = {
-        characters[key.removeprefix("side-")]: str(value)
+    picked = {
+        key.removeprefix("side-"): value
         for key, value in form.multi_items()
         if key.startswith("side-")
-        and key.removeprefix("side-") in characters
-        and isinstance(value, str)
-        and value in ("a", "b", "c")
     }
-    sides = {name: side for name, side in sides.items() if name in names}
+    sides = {
+        name: str(picked[key])
+        for key, name in characters.items()
+        if name in names and picked.get(key) in ("a", "b", "c")
+    }
     order = [n.strip() for n in _text(form.get("order")).split(",") if n.strip()]
     settings = parse_pairs([p for p in _text(form.get("settings")).split(",") if p.strip()])
     fight_id = await run_in_threadpool(
@@ -460,8 +462,8 @@ def _whole(field: str, text: str | None, default: int) -> int:
     """A whole number typed in a query (`InputError` naming the field otherwise)."""
     if text is None or not text.strip():
         return default
-    if not text.strip().lstrip("-").isdigit() or len(text) > 12:
-        raise InputError(field, text, _("a whole number"))
+    if re.fullmatch(r"-?[0-9]{1,12}", text.strip()) is None:
+        raise InputError(field, text[:40], _("a whole number"))
     return int(text)
 
 
