@@ -34,7 +34,6 @@ INVITE_LIFETIME = timedelta(days=7)
 MAX_INVITE_LIFETIME = timedelta(days=365)
 SESSION_LIFETIME = timedelta(days=30)
 TOKEN_BYTES = 32
-_DURATION = re.compile(r"^\s*(\d{1,6})\s*([dhm])\s*$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
 
 
@@ -90,15 +89,11 @@ def parse_lifetime(text: str | None) -> timedelta:
     """
     if text is None:
         return INVITE_LIFETIME
+    from jdr.numbers import duration
+
     allowed = _("1m..365d, e.g. 7d, 12h, 30m")
-    found = _DURATION.match(text)
-    if found is None:
-        raise InputError("--expires", text, allowed)
-    number, unit = int(found.group(1)), found.group(2)
-    lifetime = {"d": timedelta(days=number), "h": timedelta(hours=number)}.get(
-        unit, timedelta(minutes=number)
-    )
-    if lifetime <= timedelta(0) or lifetime > MAX_INVITE_LIFETIME:
+    lifetime = duration(text)
+    if lifetime is None or lifetime <= timedelta(0) or lifetime > MAX_INVITE_LIFETIME:
         raise InputError("--expires", text, allowed)
     return lifetime
 

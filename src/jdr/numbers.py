@@ -11,6 +11,8 @@ negative zero (a float sum a hair below 0 shows as 0).
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
 from typing import Any
 
 from jdr.i18n import current_language
@@ -68,3 +70,22 @@ def _unsigned_zero(text: str) -> str:
 
 def _localised(text: str) -> str:
     return text.replace(".", ",") if current_language() == "fr" else text
+
+
+_DURATION = re.compile(r"^\s*(\d{1,6})\s*(d|j|h|m|min)\s*$", re.IGNORECASE)
+
+
+def duration(text: str) -> timedelta | None:
+    """A number of days, hours or minutes as people type it (`7d`, `2j` in French, `12h`,
+    `30m`, `30 min`); None if it is not one.
+
+    >>> duration("48h"), duration("2 j"), duration("30 min"), duration("soon")
+    (datetime.timedelta(days=2), datetime.timedelta(days=2), datetime.timedelta(seconds=1800), None)
+    """
+    found = _DURATION.match(text)
+    if found is None:
+        return None
+    number, unit = int(found.group(1)), found.group(2).lower()
+    if unit in ("d", "j"):
+        return timedelta(days=number)
+    return timedelta(hours=number) if unit == "h" else timedelta(minutes=number)

@@ -219,6 +219,9 @@ class FightPage:
     log: list[Any]
     recaps: dict[str, str]
     participants: list[str]
+    pace: Any = None
+    """`jdr.live.pace.Pace`: who is awaited, by when (its `line()`), the deadline."""
+    version: int = 0
 
 
 def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> Any:
@@ -240,15 +243,20 @@ def start_fight(
     sides: dict[str, str] | None = None,
     order: list[str] | None = None,
     settings: dict[str, Any] | None = None,
+    deadline: str | None = None,
+    on_late: str | None = None,
 ) -> int:
     """The GM opens a fight between stored characters (`jdr.characters.fights.open_stored`:
-    sides, order and the table's settings as `jdr fight new` takes them)."""
+    sides, order, the table's settings and the pace as `jdr fight new` takes them)."""
     from jdr.characters.fights import open_stored
 
     viewer.require_gm("fight")
     if len(names) < 2:
         raise InputError("with", ", ".join(names), _("two fighters or more"))
-    return int(open_stored(store, campaign, names, sides, order, settings).started.fight_id)
+    opened = open_stored(
+        store, campaign, names, sides, order, settings, deadline=deadline, on_late=on_late
+    )
+    return int(opened.started.fight_id)
 
 
 def fight_page(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> FightPage:
@@ -257,19 +265,32 @@ def fight_page(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) 
     from jdr.fights.service import legal_now, state
     from jdr.fights.story import chapters
     from jdr.fights.view import describe
+    from jdr.live.pace import pace_of
 
     record = fight_in(store, viewer, campaign, fight_id)
     system = system_of(campaign)
     assert system.fight is not None
     now = state(store, fight_id, system.fight)
     names = [str(n) for n in record.participants]
-    awaited = {n: legal for n in names if (legal := legal_now(system, now, n))}
-    mine = {n: c for n, c in awaited.items() if viewer.may_act_for(n)} if viewer.may_write else {}
+    legal = {n: found for n in names if (found := legal_now(system, now, n))}
+    mine = {n: c for n, c in legal.items() if viewer.may_act_for(n)} if viewer.may_write else {}
+    if record.status == "ended":
+        mine = {}
     view = describe(getattr(system, "fight_view", None), now, Words("text", now))
     stored = store.events(fight_id)
     recaps = {fmt: recap(system, stored, fmt, fight_id, whole=True).text for fmt in RECAPS}
+    pace = pace_of(system, record, now)
     return FightPage(
-        fight_id, record.status, view, awaited, mine, chapters(system, stored), recaps, names
+        fight_id,
+        record.status,
+        view,
+        dict(pace.awaited),
+        mine,
+        chapters(system, stored),
+        recaps,
+        names,
+        pace,
+        record.version,
     )
 
 
@@ -281,8 +302,10 @@ def play(
     actor: str,
     command: str,
     keys: Mapping[str, Any],
+    seen: int | None = None,
 ) -> Any:
-    """Play a command in a fight as `viewer` may: a player only for their own fighter."""
+    """Play a command in a fight as `viewer` may: a player only for their own fighter; `seen`,
+    the fight's version the page showed (a repeated form is refused, `RepeatedError`)."""
     from jdr.fights import service
 
     record = fight_in(store, viewer, campaign, fight_id)
@@ -297,7 +320,7 @@ def play(
         )
     system = system_of(campaign)
     pairs = [f"{key}={value}" for key, value in keys.items()]
-    return service.play(store, fight_id, system, actor, command, pairs)
+    return service.play(store, fight_id, system, actor, command, pairs, seen=seen)
 
 
 # --- sheets ----------------------------------------------------------------------------------

@@ -64,11 +64,18 @@ def open_stored(
     order: Sequence[str] | None = None,
     settings: Json | None = None,
     rng: Any = None,
+    deadline: str | None = None,
+    on_late: str | None = None,
 ) -> Opened:
     """Open a fight between the campaign's stored characters `names` (as people type them,
     each sheet checked against the journal): `sides` by name (default: the first against the
     others), an `order` of play, the table's `settings` for this fight (`reactions=dodge` …),
-    and record the revision each starts from. What `jdr fight new` and the web table's GM do."""
+    its pace (`deadline` per turn, `48h`, and what happens `on_late`: `jdr.live.pace`), and
+    record the revision each starts from. What `jdr fight new` and the web table's GM do."""
+    from jdr.live.pace import parse_deadline, parse_on_late
+
+    seconds = parse_deadline(deadline) if deadline else None  # refused before anything is made
+    late = parse_on_late(on_late) if on_late else "default"
     from jdr.characters.binding import named
     from jdr.fights.service import open_fight
     from jdr.fights.setup import build_setup, fighters_named, participants
@@ -89,6 +96,8 @@ def open_stored(
     assert system.fight is not None  # build_setup refuses a system without fights
     started = open_fight(store, campaign.id, system.fight, setup, found, rng)
     record_start(store, started.fight_id, list(stored.values()))
+    if seconds is not None:
+        store.set_pace(started.fight_id, seconds, late)
     return Opened(started, found, list(stored.values()))
 
 

@@ -390,10 +390,34 @@ def build_app() -> typer.Typer:
             str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
         ] = None,
         lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
+        workers: Annotated[
+            int,
+            typer.Option(
+                "--workers",
+                metavar="N",
+                min=1,
+                max=64,
+                help=_("Worker processes (more than 1 needs PostgreSQL)."),
+            ),
+        ] = 1,
+        webhook_host: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--webhook-host",
+                metavar="HOST",
+                help=_(
+                    "A host campaigns' webhooks may post to, besides Discord's and Slack's"
+                    " (a self-hosted chat); repeat or separate with commas."
+                ),
+            ),
+        ] = None,
     ) -> None:
         from jdr.cli.serving import server
 
-        server()(host, port, db, url)
+        hosts = tuple(
+            h.strip() for given in webhook_host or [] for h in given.split(",") if h.strip()
+        )
+        server()(host, port, db, url, workers=workers, webhook_hosts=hosts)
 
     @app.command("demo", help=_("Show what jdr does, on a few real rolls and odds."))
     def demo_command(

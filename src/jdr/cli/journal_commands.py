@@ -25,6 +25,13 @@ from jdr.cli.stored import (
     write_output,
 )
 from jdr.i18n import N_, _, ngettext
+from jdr.journal.words import (
+    entry_line,
+    fight_entries,
+    fight_sentences,
+    journal_lines,
+    recap_footer,
+)
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
     from jdr.cli.options import Common, Journal
@@ -32,13 +39,14 @@ if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
     from jdr.journal.luck import ActorLuck, Stat
     from jdr.journal.service import Rolled
     from jdr.journal.verify import Report
-    from jdr.store import Store
     from jdr.systems.protocol import Action, RuleSystem
 
 __all__ = [
     "build_journal",
+    "fight_entries",
     "journal_json",
     "journal_lines",
+    "recap_footer",
     "reveal",
     "roll_in_campaign",
     "showing_original",
@@ -123,56 +131,6 @@ def journal_json(campaign: str, entry: "Entry", replayed: bool = False) -> Json:
     from jdr.answers import journal_json as answer
 
     return answer(campaign, entry, replayed)
-
-
-def journal_lines(entry: "Entry", replayed: bool = False) -> list[str]:
-    """The line a forum post quotes under a roll: entry number, short hash, commitment."""
-    from jdr.journal.entries import short
-
-    lines = [
-        _("journal #{seq} · {hash} · seed commitment {commitment}…").format(
-            seq=entry.seq, hash=short(entry.hash), commitment=entry.commitment[:16]
-        )
-    ]
-    source = (entry.dice or {}).get("source")
-    if source == "given":
-        lines.append(_("faces typed in by the player: recorded, not derived from the seed"))
-    elif source not in (None, "derived"):
-        lines.append(_("faces from a test seed: recorded, not derived from the campaign's seed"))
-    if replayed:
-        lines.append(_("this action id was already rolled: the same roll again"))
-    if entry.hidden and "fight" in (entry.context or {}):
-        lines.append(_("sealed choice: only its hash is public until every fighter has chosen"))
-    elif entry.hidden:
-        lines.append(_("hidden roll: only its hash is public until `jdr journal disclose`"))
-    return lines
-
-
-def fight_entries(store: "Store", campaign_id: int, fight: int) -> "dict[int, Entry]":
-    """A fight's journal entries by action number (the seq of the action's first event)."""
-    from jdr.fights.service import fight_action_id
-    from jdr.journal.service import entry_of
-
-    prefix = fight_action_id(fight, 0)[:-1]
-    found = {}
-    for row in store.journal(campaign_id):
-        if row.action_id.startswith(prefix):
-            number = row.action_id[len(prefix) :]
-            if number.isdigit():
-                found[int(number)] = entry_of(row)
-    return found
-
-
-def recap_footer(entries: "list[Entry]") -> str | None:
-    """`journal #12 3fa9c2d1e0, #13 … · seed commitment …` under a recap, or None."""
-    from jdr.journal.entries import short
-
-    if not entries:
-        return None
-    pins = ", ".join(_("#{seq} {hash}").format(seq=e.seq, hash=short(e.hash)) for e in entries)
-    return _("journal {pins} · seed commitment {commitment}…").format(
-        pins=pins, commitment=entries[-1].commitment[:16]
-    )
 
 
 # --- jdr journal -----------------------------------------------------------------------------
@@ -331,7 +289,7 @@ def _show(
         entries = public_entries(store, campaign, page)
         told = public_entries(store, campaign, earlier)
     sealed = {r.seq for r in page if r.action_id.startswith("#fight")}
-    said = _fight_sentences(campaign.system, told, {e.seq for e in entries}) if fights else {}
+    said = fight_sentences(campaign.system, told, {e.seq for e in entries}) if fights else {}
     if json:
         from jdr.answers import journal_show_json
 
@@ -350,7 +308,7 @@ def _show(
         empty = _("The journal is empty.") if total == 0 else _("No entry from {seq} on.")
         out.print(empty.format(seq=first), markup=False)
         return
-    lines = [_entry_line(entry, entry.seq in sealed, said.get(entry.seq)) for entry in entries]
+    lines = [entry_line(entry, entry.seq in sealed, said.get(entry.seq)) for entry in entries]
     out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
     if entries[0].seq > 1 or entries[-1].seq < total:
         shown = _("entries {first} to {last} of {total}").format(
@@ -362,66 +320,6 @@ def _show(
         if entries[-1].seq < total:
             shown += " · " + _("later: --from {seq}").format(seq=entries[-1].seq + 1)
         out.print(shown, markup=False, style="dim", highlight=False)
-
-
-def _entry_line(entry: "Entry", fight: bool, said: str | None) -> str:
-    """`#12 3fa9c2d1e0 · Kaito · fight 1 · d20:15 · Kaito attacks Corbeau. …`: one entry as
-    everyone may read it (a hidden one: its number, hash and what it is)."""
-    from jdr.journal.entries import short
-
-    if not entry.disclosed:
-        hidden = _("sealed choice") if fight else _("hidden roll")
-        return f"#{entry.seq} {short(entry.hash)} · {hidden}"
-    context = entry.context or {}
-    rolls = (entry.dice or {}).get("rolls", [])
-    dice = " ".join(f"d{size}:{face}" for size, face in rolls)
-    if (entry.dice or {}).get("source") not in ("derived", None):
-        dice = f"{dice} ({(entry.dice or {}).get('source')})".strip()
-    parts = [
-        str(context.get("actor") or "-"),
-        _action_text(context, said is not None),
-        dice or "-",
-        said or _result_text(entry.result or {}),
-    ]
-    return f"#{entry.seq} {short(entry.hash)} · " + " · ".join(parts)
-
-
-def _fight_sentences(
-    system_id: str, entries: "list[Entry]", only: "set[int] | None" = None
-) -> dict[int, str]:
-    """What each fight action did, in words, when the campaign's system is installed."""
-    from jdr.errors import JdrError
-    from jdr.fights.story import entry_summaries
-    from jdr.systems import default_registry
-
-    try:
-        system = default_registry().get(system_id)
-    except JdrError:
-        return {}
-    return entry_summaries(system, entries, only) if system.fight is not None else {}
-
-
-def _action_text(context: Json, told: bool = False) -> str:
-    """The roll's action; a fight's number (and the command, when no sentence tells it)."""
-    action = str(context.get("action", "?"))
-    if "fight" in context and told:
-        return _("fight {fight}").format(fight=context["fight"])
-    if "fight" in context:
-        return _("fight {fight}: {action}").format(fight=context["fight"], action=action)
-    if "sheet" in context:  # a sheet's own revision, or a roll made through it
-        kind = action.removeprefix("sheet.")
-        return _("sheet {name}: {action}").format(name=context["sheet"], action=_(kind))
-    return action
-
-
-def _result_text(result: Json) -> str:
-    if "revision" in result and "changes" in result:  # a sheet's revision
-        return _("revision {revision}").format(revision=result["revision"])
-    if "outcome" in result:  # an identifier, shown in the reader's words (as the odds tables do)
-        return _(str(result["outcome"]))
-    if "total" in result:
-        return str(result["total"])
-    return "-"
 
 
 def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:

@@ -82,7 +82,8 @@ class Command:
     `keys` is the model of the keys a player types (the actor is not one of them); `help` an
     `N_` message; `example` one example's keys, or `example(state, actor)` with real names;
     `rule` the rule's id; `fr` its French name; `sealed`, a secret choice: the front end adds a
-    salt (`jdr.fights.sealed`) and the journal hides it until it is opened.
+    salt (`jdr.fights.sealed`) and the journal hides it until it is opened; `optional`, one
+    that never makes the fight wait.
     """
 
     name: str
@@ -94,6 +95,9 @@ class Command:
     rule: str = ""
     fr: str | None = None
     sealed: bool = False
+    optional: bool = False
+    """Never makes the fight wait for its player (a deus ex machina, joining): a fighter who
+    may play only such commands is not awaited (`jdr.live.pace`)."""
 
     def example_keys(self, state: Json | None = None, actor: str | None = None) -> Json:
         """The example's keys: with the fight's real names when it can, else each required
@@ -213,6 +217,25 @@ class Commands:
         if self.legal is not None and state and actor is not None:
             return self.legal(state, actor)
         return list(rules.legal_commands(state))
+
+
+def late_by_preference(*choices: tuple[str, Mapping[str, Any]]) -> Callable[..., Any]:
+    """A system's `late` (`jdr.systems.protocol.System.late`) from a list of safe defaults:
+    the first of `choices` (command, keys) the late fighter may play, else None (the GM
+    decides).
+
+    >>> late = late_by_preference(("no_interrupt", {}), ("defend", {}))
+    >>> late({}, "Kaito", ["attack", "defend"]), late({}, "Kaito", ["attack"])
+    (('defend', {}), None)
+    """
+
+    def late(state: Json, actor: str, legal: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
+        for name, keys in choices:
+            if name in legal:
+                return name, dict(keys)
+        return None
+
+    return late
 
 
 def shown_name(name: str, french: str | None) -> str:

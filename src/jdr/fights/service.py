@@ -285,8 +285,17 @@ def act(
     retries: int = 3,
     client_seed: str | None = None,
     actor: str | None = None,
+    late: bool = False,
+    seen: int | None = None,
 ) -> Acted:
     """Decide `command` on the fight's current state and append its events, journaled.
+
+    `seen` is the fight's version the player saw when they chose (a page's form): if `actor`
+    has played since, the command is a repeat (a form sent twice) and is refused
+    (`RepeatedError`) rather than played again on the new state.
+
+    `late` says the table's clock played it: the fighter's turn passed its deadline
+    (`jdr.live.pace`); the journal's entry says so (`"late": true` in its context).
 
     `actor` is who the journal says acts (default: the command's `actor`): the one whose luck
     the dice are, but for those the rules roll for someone else (`jdr.dice.rolled_for`).
@@ -304,7 +313,7 @@ def act(
     action = command_name(command)
     who = actor if actor is not None else command.get("actor")
     return _journaled(
-        store, fight_id, rules, who, action, command, decide, rng, retries, client_seed
+        store, fight_id, rules, who, action, command, decide, rng, retries, client_seed, late, seen
     )
 
 
@@ -327,6 +336,8 @@ def play(
     rng: RandomSource | None = None,
     client_seed: str | None = None,
     salt: Callable[[], str] | None = None,
+    late: bool = False,
+    seen: int | None = None,
 ) -> Played:
     """`jdr fight act FIGHT ACTOR NAME key=value …` for any front end: the command read by the
     system's command models (French or English names, did you mean; `InputError` naming the
@@ -360,7 +371,17 @@ def play(
     if sealed:
         command[SALT] = (salt or new_salt)()
     try:
-        acted = act(store, fight_id, rules, command, rng, client_seed=client_seed, actor=who)
+        acted = act(
+            store,
+            fight_id,
+            rules,
+            command,
+            rng,
+            client_seed=client_seed,
+            actor=who,
+            late=late,
+            seen=seen,
+        )
     except RulesError as refused:
         legal = legal_now(system, state(store, fight_id, rules))
         reason = _("{reason}; legal commands now: {commands}").format(
@@ -436,6 +457,34 @@ def _moved(
     return decide
 
 
+class RepeatedError(RulesError):
+    """A command sent again (a form posted twice): its player has played since the version the
+    command was chosen on."""
+
+    def __init__(self, actor: Any, seen: int, found: int) -> None:
+        super().__init__(
+            _("{actor} has already played since this page was loaded: reload it").format(
+                actor=actor
+            )
+        )
+        self.seen = seen
+        self.found = found
+
+
+def _played_since(store: Store, record: FightRecord, actor: Any, seen: int) -> bool:
+    """Whether `actor` played an action of the fight after its version `seen` (read under the
+    campaign's writer lock, so two copies of one form cannot both pass)."""
+    from jdr.names import same
+
+    if not isinstance(actor, str):
+        return False
+    rows = store.fight_entries(record.campaign_id, record.id)
+    return any(
+        number > seen and same(str((row.entry.get("context") or {}).get("actor") or ""), actor)
+        for number, row in rows.items()
+    )
+
+
 def command_name(command: Json) -> str:
     """The name a journal entry gives a fight command: its `action` (or `type`)."""
     return str(command.get("action", command.get("type", "act")))
@@ -487,6 +536,8 @@ def _decided(
     rng: RandomSource | None,
     retries: int,
     client_seed: str | None = None,
+    late: bool = False,
+    seen: int | None = None,
 ) -> Acted:
     """Decide on the fight as stored and append the events, the state after them and the
     journal entry in one transaction."""
@@ -494,11 +545,15 @@ def _decided(
     base = _context(campaign.system, fight_id, actor, action, params)
     if client_seed is not None:
         base["client_seed"] = client_seed
+    if late:
+        base["late"] = True
     attempts = 0
     while True:
         attempts += 1
         now = current(store, fight_id, rules)
         version = now.version
+        if seen is not None and version > seen and _played_since(store, now.record, actor, seen):
+            raise RepeatedError(actor, seen, version)
         after: list[Json | None] = [None]
 
         def run(

@@ -24,6 +24,15 @@ SHA-256 of their random token, never the token itself.
 (issue 17), written in the transaction of the action that moved the fight, so an action reads it
 and the events after it only. It is a cache: the events stay the truth, and a fight without a
 snapshot (or one behind its log) folds from the events.
+
+The live table (issue 20): `changes` numbers every change of a campaign 1, 2, … (`seq`, gap-free
+and in commit order: each change bumps `campaigns.changes` first, which holds the campaign row's
+lock until the transaction ends), so an open page asks "what changed after 41?" and misses
+nothing after a dropped connection. A fight's pace (play-by-post): `deadline` seconds per turn,
+what happens when it passes (`on_late`: the system's safe default, or the GM decides), when the
+turn began (`turn_since`) and the version whose lateness was already dealt with (`late_version`).
+`feeds` are secret Atom-feed links (their token's SHA-256 only); `webhooks` hold a campaign's
+outgoing webhook and how far it has announced (`delivered`: a change seq).
 """
 
 from __future__ import annotations
@@ -58,6 +67,7 @@ campaigns = Table(
     Column("name", String(200), nullable=False, unique=True),
     Column("settings", JSON, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("changes", Integer, nullable=False, server_default="0"),
 )
 
 characters = Table(
@@ -83,6 +93,10 @@ fights = Table(
     Column("participants", JSON, nullable=False),
     Column("status", String(32), nullable=False),
     Column("version", Integer, nullable=False),
+    Column("deadline", Integer, nullable=True),
+    Column("on_late", String(16), nullable=True),
+    Column("turn_since", DateTime(timezone=True), nullable=True),
+    Column("late_version", Integer, nullable=True),
 )
 
 fight_events = Table(
@@ -185,4 +199,43 @@ web_sessions = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("expires", DateTime(timezone=True), nullable=False),
     Column("revoked", DateTime(timezone=True), nullable=True),
+)
+
+changes = Table(
+    "changes",
+    metadata,
+    Column("campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("fight_id", Integer, nullable=True),
+    Column("entry", Integer, nullable=True),
+    Column("characters", JSON, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+feeds = Table(
+    "feeds",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("lang", String(8), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("revoked", DateTime(timezone=True), nullable=True),
+)
+
+webhooks = Table(
+    "webhooks",
+    metadata,
+    Column("campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True),
+    Column("url", String(2000), nullable=False),
+    Column("format", String(16), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("delivered", Integer, nullable=False),
+    Column("failures", Integer, nullable=False),
+    Column("last_error", String(500), nullable=True),
+    Column("retry_at", DateTime(timezone=True), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
 )

@@ -316,7 +316,13 @@ class Revisions:
 
     def delete_character(self, character_id: int) -> None:
         """Remove a character and its revisions (its journal entries stay)."""
+        from jdr.store.live import SHEET, changed
+
+        owner = select(characters.c.campaign_id).where(characters.c.id == character_id)
         with self._translated(), self.engine.begin() as conn:
+            campaign_id = conn.execute(owner).scalar()
+            if campaign_id is not None:
+                changed(conn, int(campaign_id), SHEET, characters=[character_id])
             conn.execute(delete(characters).where(characters.c.id == character_id))
 
     def delete_campaign(self, campaign_id: int) -> None:

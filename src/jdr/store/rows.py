@@ -18,3 +18,8 @@ def insert_row(conn: Connection, table: Table, row: dict[str, Any]) -> int:
 def now() -> datetime:
     """The time a row is written, in UTC."""
     return datetime.now(UTC)
+
+
+def aware(moment: datetime) -> datetime:
+    """A time read back from the database, in UTC (SQLite gives it back without its zone)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -52,8 +52,10 @@ from jdr.store.engine import (
     translated,
 )
 from jdr.store.errors import ConflictError, JournalConflictError, StoreError
+from jdr.store.live import DISCLOSE, FIGHT, JOURNAL, REVEAL, SHEET, Live, changed, characters_of
 from jdr.store.models import (
     campaigns,
+    changes,
     characters,
     epochs,
     fight_events,
@@ -78,6 +80,8 @@ class Campaign:
     name: str
     settings: Json
     created: datetime
+    changes: int = 0
+    """The seq of the campaign's last change (`Store.changes_after`)."""
 
 
 @dataclass(frozen=True)
@@ -91,13 +95,20 @@ class Character:
 
 @dataclass(frozen=True)
 class FightRecord:
-    """A fight's row; `version` is the `seq` of its last event (0 before any)."""
+    """A fight's row; `version` is the `seq` of its last event (0 before any). Its pace
+    (`jdr.pace`): `deadline` seconds a turn may last (None: no deadline), `on_late` what
+    happens then, `turn_since` when the current turn began, `late_version` the version whose
+    lateness was already dealt with."""
 
     id: int
     campaign_id: int
     participants: list[Any]
     status: str
     version: int
+    deadline: int | None = None
+    on_late: str | None = None
+    turn_since: datetime | None = None
+    late_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -186,7 +197,7 @@ class Recorded:
     sheets: tuple[tuple[int, int], ...] = ()
 
 
-class Store(Revisions, Access):
+class Store(Revisions, Access, Live):
     """The database behind one URL. Create with `open_store`."""
 
     def __init__(self, engine: Engine, url: str, file: Path | None = None) -> None:
@@ -275,7 +286,14 @@ class Store(Revisions, Access):
         write = SheetWrite(campaign_id, None, 0, "created", data, name, sheet)
         try:
             with self._translated(), self.engine.begin() as conn:
-                return self.write_sheet(conn, write, seq=None)[0]
+                seq = changed(conn, campaign_id, SHEET)
+                character_id = self.write_sheet(conn, write, seq=None)[0]
+                conn.execute(
+                    update(changes)
+                    .where(changes.c.campaign_id == campaign_id, changes.c.seq == seq)
+                    .values(characters=[character_id])
+                )
+                return character_id
         except IntegrityError:
             raise StoreError("duplicate_character", campaign=campaign_id, name=name) from None
 
@@ -364,6 +382,7 @@ class Store(Revisions, Access):
             .values(revealed=_now())
         )
         with self._translated(), self.engine.begin() as conn:
+            changed(conn, campaign_id, REVEAL)
             if conn.execute(close).rowcount != 1:
                 raise StoreError("epoch_changed", campaign=campaign_id)
             hidden = [int(seq) for seq in conn.execute(secret).scalars()]
@@ -512,6 +531,10 @@ class Store(Revisions, Access):
         written = []
         try:
             with self._translated(), self._writing() as conn:
+                kind = FIGHT if fight is not None else SHEET if sheets else JOURNAL
+                touched = characters_of(sheets)
+                fought = None if fight is None else fight.fight_id
+                changed(conn, campaign_id, kind, fought, row.seq, touched)
                 if conn.execute(still_open).rowcount != 1:
                     raise JournalConflictError(campaign_id, row.seq)
                 if fight is not None:
@@ -520,6 +543,13 @@ class Store(Revisions, Access):
                     )
                 for write in sheets:
                     written.append(self.write_sheet(conn, write, row.seq))
+                ids = sorted({character for character, _revision in written})
+                if ids != sorted(set(touched)):  # a new character: its id is known now
+                    conn.execute(
+                        update(changes)
+                        .where(changes.c.campaign_id == campaign_id, changes.c.entry == row.seq)
+                        .values(characters=ids)
+                    )
                 conn.execute(insert(journal).values(values))
                 if disclose:
                     conn.execute(
@@ -551,6 +581,8 @@ class Store(Revisions, Access):
             .values(disclosed=True)
         )
         with self._translated(), self.engine.begin() as conn:
+            if wanted:
+                changed(conn, campaign_id, DISCLOSE)
             conn.execute(query)
         return wanted
 
@@ -574,7 +606,14 @@ class Store(Revisions, Access):
         }
         try:
             with self._translated(), self.engine.begin() as conn:
-                return _insert(conn, fights, row)
+                seq = changed(conn, campaign_id, FIGHT)
+                fight_id = _insert(conn, fights, row)
+                conn.execute(
+                    update(changes)
+                    .where(changes.c.campaign_id == campaign_id, changes.c.seq == seq)
+                    .values(fight_id=fight_id)
+                )
+                return fight_id
         except IntegrityError:
             raise StoreError("no_campaign", campaign=campaign_id) from None
 
@@ -598,7 +637,11 @@ class Store(Revisions, Access):
         if not _storable(fight_id):
             raise StoreError("no_fight", fight=fight_id)
         query = update(fights).where(fights.c.id == fight_id).values(status=status)
+        owner = select(fights.c.campaign_id).where(fights.c.id == fight_id)
         with self._translated(), self.engine.begin() as conn:
+            campaign_id = conn.execute(owner).scalar()
+            if campaign_id is not None:
+                changed(conn, int(campaign_id), FIGHT, fight=fight_id)
             found = conn.execute(query).rowcount
         if found != 1:
             raise StoreError("no_fight", fight=fight_id)
@@ -693,8 +736,12 @@ class Store(Revisions, Access):
         """
         if not events:
             return expected_version
+        owner = select(fights.c.campaign_id).where(fights.c.id == fight_id)
         try:
             with self._translated(), self.engine.begin() as conn:
+                campaign_id = conn.execute(owner).scalar()
+                if campaign_id is not None:
+                    changed(conn, int(campaign_id), FIGHT, fight=fight_id)
                 return self._append(conn, fight_id, expected_version, events, snapshot)
         except IntegrityError:
             raise self._conflict(fight_id, expected_version) from None
@@ -724,7 +771,7 @@ class Store(Revisions, Access):
         bump = (
             update(fights)
             .where(fights.c.id == fight_id, fights.c.version == expected_version)
-            .values(version=new_version)
+            .values(version=new_version, turn_since=created)
         )
         if conn.execute(bump).rowcount != 1:
             raise self._conflict(fight_id, expected_version)

@@ -250,6 +250,10 @@ class Simulation:
     ending: Callable[[Sequence[Json], Json], Ending]
 
 
+Late = Callable[[Json, str, Sequence[str]], "tuple[str, Mapping[str, Any]] | None"]
+"""`late(state, actor, legal)`: the command (name, keys) a late fighter plays, or None."""
+
+
 @runtime_checkable
 class FightRules(Protocol):
     """A fight as a decider. State and events are JSON-serialisable dicts; events have a `type`.
@@ -356,6 +360,10 @@ class System:
 
     simulation: Simulation | None = None
     """What `jdr simulate` plays the fight with: the default tactic and how a fight ended."""
+    late: Late | None = None
+    """What a fighter whose turn passed the table's deadline plays (`jdr.live.pace`):
+    `late(state, actor, legal)` → `(command, keys)`, the safe default (pass, defend, wait …),
+    or None where the system has none (the GM decides then). None: the GM always decides."""
 
     def commands(self) -> Any | None:
         return self.extra_commands() if self.extra_commands else None

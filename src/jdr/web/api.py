@@ -149,6 +149,9 @@ class CommandCreate(BaseModel):
     actor: str = Field(max_length=200)
     command: str = Field(max_length=100)
     keys: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
+    version: int | None = Field(default=None, ge=0, le=2**62)
+    """The fight's version the command was chosen on (`GET …/fights/ID`'s `version`): if the
+    actor has played since, the command is a repeat and is refused (409), not played twice."""
 
 
 @router.get(
@@ -169,6 +172,13 @@ def fight(store: StoreDep, who: CampaignOf, fight_id: int) -> Json:
         "view": {"status": page.view.status, "fighters": list(page.view.fighters)},
         "legal_commands": sorted({c for legal in page.awaited.values() for c in legal}),
         "awaited": page.awaited,
+        "pace": {
+            "line": page.pace.line(),
+            "deadline": page.pace.deadline,
+            "on_late": page.pace.on_late,
+            "due": page.pace.due.isoformat() if page.pace.due else None,
+            "late": page.pace.late,
+        },
         "narration": [line for chapter in page.log for line in chapter.lines()],
     }
 
@@ -181,7 +191,14 @@ def fight_act(store: StoreDep, who: CampaignOf, fight_id: int, asked: CommandCre
     from jdr.fights.sealed import public
 
     played = table.play(
-        store, who.viewer, who.campaign, fight_id, asked.actor, asked.command, asked.keys
+        store,
+        who.viewer,
+        who.campaign,
+        fight_id,
+        asked.actor,
+        asked.command,
+        asked.keys,
+        asked.version,
     )
     acted = played.acted
     return {

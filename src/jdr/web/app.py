@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -30,6 +33,8 @@ from jdr.web.guard import MAX_BODY, Guard, RateLimit, Scope, language_of
 HERE = Path(__file__).parent
 INVITE_ATTEMPTS = 10
 """Invite redemptions (and invite pages) a minute from one address."""
+TICK_S = 5.0
+"""How often the table's clock looks for late turns and changes to announce."""
 
 
 def templates() -> Jinja2Templates:
@@ -51,15 +56,35 @@ def create_app(
     invite_attempts: int = INVITE_ATTEMPTS,
     max_body: int = MAX_BODY,
     base_url: str | None = None,
+    clock: Callable[[], datetime] | None = None,
+    tick_s: float = TICK_S,
+    webhook_hosts: tuple[str, ...] = (),
 ) -> FastAPI:
     """The application on the database at `url` (the CLI's default when None).
 
     `host_token` is the secret of the host link `jdr serve` prints (`/host/TOKEN`): whoever
     holds it may create campaigns in the browser. None makes one (shown by `jdr serve`).
+    While it runs (its lifespan), it pushes each campaign's changes to its open pages
+    (`jdr.web.live`) and, every `tick_s` seconds, plays late turns and announces changes to
+    the webhooks (`jdr.web.background`; `clock` gives the time, for tests; `webhook_hosts`
+    are hosts a webhook may call besides Discord's and Slack's).
     """
-    from jdr.web import api, pages
+    from jdr.web import api, live_pages, pages
+    from jdr.web.background import Background
+    from jdr.web.live import Hub, Poke
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await app.state.hub.start()
+        await app.state.background.start()
+        try:
+            yield
+        finally:
+            await app.state.background.stop()
+            await app.state.hub.stop()
 
     app = FastAPI(
+        lifespan=lifespan,
         title="jdr",
         version="1",
         description="The web table of jdr: the same answers as the CLI's --json.",
@@ -68,6 +93,10 @@ def create_app(
         openapi_url="/api/openapi.json",
     )
     app.state.store = open_store(url)
+    app.state.hub = Hub(app.state.store)
+    app.state.background = Background(
+        app.state.store, app.state.hub, clock, tick_s, webhook_hosts, base_url
+    )
     app.state.host_token = host_token or secrets.token_urlsafe(32)
     app.state.invite_limit = RateLimit(invite_attempts, 60.0)
     app.state.templates = templates()
@@ -75,6 +104,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(live_pages.router)  # after pages: `journal/{seq}` after `journal/export`
 
     @app.exception_handler(JdrError)
     async def jdr_error(request: Request, error: JdrError) -> Response:
@@ -103,6 +133,7 @@ def create_app(
         response.status_code = 500
         return response
 
+    app.add_middleware(Poke, hub=lambda: app.state.hub)
     app.add_middleware(Guard, refuse=refuse_raw, max_body=max_body)
     return app
 
@@ -139,20 +170,70 @@ async def refuse_raw(scope: Scope, error: JdrError) -> tuple[int, list[tuple[byt
     return status, [(b"content-type", b"text/html; charset=utf-8")], html.encode()
 
 
+GRACE_S = 2
+"""Seconds a stopping server gives open requests to finish; live streams are then cut (their
+pages reconnect to the next server and catch up)."""
+ENV_PREFIX = "JDR_SERVE_"
+"""How `jdr serve --workers N` hands its settings to the worker processes (their environment)."""
+
+
 def serve(
     host: str,
     port: int,
     url: str | None,
     base_url: str | None = None,
     intro: Callable[[str], None] | None = None,
+    workers: int = 1,
+    webhook_hosts: tuple[str, ...] = (),
 ) -> None:
     """`jdr serve`: print the host link, then run the app with uvicorn until interrupted.
-    `intro(address)` says more once the app is made (`jdr demo --serve`: the seats' links)."""
+    `intro(address)` says more once the app is made (`jdr demo --serve`: the seats' links).
+
+    `workers` above 1 runs that many processes (PostgreSQL only: SQLite has one writer per
+    file); they share the host link and the database, and each pushes every change to its own
+    pages (`jdr.web.live`)."""
+    import os
+
     import uvicorn
 
+    from jdr.store.engine import resolve_url
+
     token = secrets.token_urlsafe(32)
-    app = create_app(url, host_token=token, base_url=base_url)
+    resolved = resolve_url(url)
+    if workers > 1 and not resolved.startswith("postgresql"):
+        raise InputError(
+            "--workers",
+            workers,
+            _("1 on SQLite (one writer per file); more with --db postgresql+psycopg://…"),
+            _("several workers need PostgreSQL"),
+        )
     shown = base_url or f"http://{host}:{port}"
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "proxy_headers": True,
+        "timeout_graceful_shutdown": GRACE_S,
+    }
+    if workers > 1:
+        open_store(resolved).close()  # an unreachable or old database says so now, once
+        os.environ.update(
+            {
+                f"{ENV_PREFIX}DATABASE": resolved,
+                f"{ENV_PREFIX}HOST_TOKEN": token,
+                f"{ENV_PREFIX}BASE_URL": base_url or "",
+                f"{ENV_PREFIX}WEBHOOK_HOSTS": ",".join(webhook_hosts),
+            }
+        )
+        _announce(shown, token, intro, workers)
+        uvicorn.run("jdr.web.app:from_environment", factory=True, workers=workers, **options)
+        return
+    app = create_app(resolved, host_token=token, base_url=base_url, webhook_hosts=webhook_hosts)
+    _announce(shown, token, intro, workers)
+    uvicorn.run(app, **options)
+
+
+def _announce(shown: str, token: str, intro: Callable[[str], None] | None, workers: int) -> None:
     print(_("jdr serves on {url}").format(url=shown), flush=True)
     print(
         _("Host link (create a campaign, keep it to yourself): {url}/host/{token}").format(
@@ -160,6 +241,21 @@ def serve(
         ),
         flush=True,
     )
+    if workers > 1:
+        print(_("{n} worker processes on one PostgreSQL database").format(n=workers), flush=True)
     if intro is not None:
         intro(shown)
-    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=True)
+
+
+def from_environment() -> FastAPI:
+    """The app of one worker of `jdr serve --workers N`, from the settings its parent put in
+    the environment (`ENV_PREFIX…`)."""
+    import os
+
+    hosts = os.environ.get(f"{ENV_PREFIX}WEBHOOK_HOSTS", "")
+    return create_app(
+        os.environ[f"{ENV_PREFIX}DATABASE"],
+        host_token=os.environ[f"{ENV_PREFIX}HOST_TOKEN"],
+        base_url=os.environ.get(f"{ENV_PREFIX}BASE_URL") or None,
+        webhook_hosts=tuple(h for h in hosts.split(",") if h),
+    )

@@ -137,16 +137,16 @@ def sign_out(request: Request, store: StoreDep) -> Response:
 
 @router.get("/c/{campaign_id}")
 def campaign_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
-    entries = table.journal(store, who.viewer, who.campaign)[-10:]
+    from jdr.web.live_pages import campaign_live
+
     invites = store.invites(who.campaign.id) if who.viewer.is_gm else []
-    names = {c.id: c.name for c in store.characters(who.campaign.id)}
+    live = campaign_live(store, who)
+    names = {c.id: c.name for c in live["characters"]}
     return _page(
         request,
         "campaign.html",
         **_signed_context(who),
-        characters=store.characters(who.campaign.id),
-        fights=store.fights(who.campaign.id),
-        entries=list(reversed(entries)),
+        **live,
         invites=invites,
         names=names,
         link=None,
@@ -316,8 +316,19 @@ async def fight_start(request: Request, store: StoreDep, who: CampaignOf) -> Res
     }
     order = [n.strip() for n in _text(form.get("order")).split(",") if n.strip()]
     settings = parse_pairs([p for p in _text(form.get("settings")).split(",") if p.strip()])
+    deadline = _text(form.get("deadline"), 20).strip() or None
+    on_late = _text(form.get("on_late"), 20).strip() or None
     fight_id = await run_in_threadpool(
-        table.start_fight, store, who.viewer, who.campaign, names, sides, order or None, settings
+        table.start_fight,
+        store,
+        who.viewer,
+        who.campaign,
+        names,
+        sides,
+        order or None,
+        settings,
+        deadline,
+        on_late,
     )
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
 
@@ -327,7 +338,10 @@ def _text(value: object, limit: int = 500) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-def _fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
+def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
+    """What a fight's page shows (and its live parts: `jdr.web.live_pages`)."""
+    from jdr.web.live_pages import forms_print
+
     page = table.fight_page(store, who.viewer, who.campaign, fight_id)
     system = table.system_of(who.campaign)
     commands = getattr(system, "fight_commands", None)
@@ -338,12 +352,18 @@ def _fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
         ]
         for actor, names in page.mine.items()
     }
-    return {**_signed_context(who), "fight": page, "forms": forms, "values": {}}
+    return {
+        **_signed_context(who),
+        "fight": page,
+        "forms": forms,
+        "fingerprint": forms_print(forms),
+        "values": {},
+    }
 
 
 @router.get("/c/{campaign_id}/fights/{fight_id}")
 def fight_page(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
-    return _page(request, "fight.html", **_fight_context(store, who, fight_id))
+    return _page(request, "fight.html", **fight_context(store, who, fight_id))
 
 
 @router.post("/c/{campaign_id}/fights/{fight_id}")
@@ -357,13 +377,15 @@ async def fight_act(request: Request, store: StoreDep, who: CampaignOf, fight_id
     keys: dict[str, Any] = {}
     if commands is not None and command:
         keys = raw_of(commands.get(command).keys, form)
+    version = form.get("version", "")
+    seen = int(version) if version.isdigit() and len(version) < 18 else None
     await run_in_threadpool(
-        table.play, store, who.viewer, who.campaign, fight_id, actor, command, keys
+        table.play, store, who.viewer, who.campaign, fight_id, actor, command, keys, seen
     )
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
 
 
-def _sheet_context(
+def sheet_context(
     store: Store, who: Signed, character_id: int, text: str | None = None
 ) -> dict[str, Any]:
     from jdr.characters.views import history
@@ -383,7 +405,7 @@ def _sheet_context(
 
 @router.get("/c/{campaign_id}/sheets/{character_id}")
 def sheet_page(request: Request, store: StoreDep, who: CampaignOf, character_id: int) -> Response:
-    return _page(request, "sheet.html", **_sheet_context(store, who, character_id))
+    return _page(request, "sheet.html", **sheet_context(store, who, character_id))
 
 
 @router.post("/c/{campaign_id}/sheets/{character_id}")
@@ -407,7 +429,7 @@ async def sheet_edit(
     except JdrError as error:
         if status_of(error) in (401, 403, 404):
             raise
-        context = _sheet_context(store, who, character_id, text)
+        context = sheet_context(store, who, character_id, text)
         context["error"] = error_json(error)
         response = _page(request, "sheet.html", **context)
         response.status_code = status_of(error)

@@ -8,7 +8,7 @@ from jdr.systems.passion.actions import ACTIONS
 from jdr.systems.passion.damage import DAMAGE_ACTIONS
 from jdr.systems.passion.fight import fight_rules
 from jdr.systems.passion.fight_from_sheets import fight_setup
-from jdr.systems.passion.fight_models import COMMANDS
+from jdr.systems.passion.fight_models import COMMANDS, late
 from jdr.systems.passion.fight_outcome import fight_outcome
 from jdr.systems.passion.fight_view import view
 from jdr.systems.passion.narration import NARRATION
@@ -28,6 +28,7 @@ SYSTEM = System(
     narration=NARRATION,
     fight_view=view,
     fight_commands=COMMANDS,
+    late=late,
     fight_setup=fight_setup,
     luck=luck,
     progression=PROGRESSION,

@@ -12,6 +12,7 @@ what now.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -347,6 +348,7 @@ COMMANDS = Commands(
             {"points": 1},
             "PS-7",
             fr="passion_pnj",
+            optional=True,
         ),
         Command(
             "settle",
@@ -387,3 +389,24 @@ COMMANDS = Commands(
 
 KEYS = keys_of(COMMANDS, "action", "actor")
 """The keys each command may carry (the decider refuses any other)."""
+
+
+def late(state: Json, actor: str, legal: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
+    """A late fighter's safe default (`jdr.live.pace`): its lowest available marker (PS-9),
+    settling its roll spending nothing (PS-5), no Violence or Robustesse dice (PS-14, PS-15),
+    passing its turn (PS-12). A dodge has none (how many dice is a real choice): the GM
+    decides.
+
+    >>> late({"fighters": {"Ana": {"available": [1, 2, 3]}}}, "Ana", ["choose_marker"])
+    ('choose_marker', {'marker': 1})
+    >>> late({}, "Ana", ["dodge", "no_dodge"]) is None
+    True
+    """
+    if "choose_marker" in legal:
+        name = find(state, actor)
+        available = state["fighters"][name]["available"] if name else []
+        return ("choose_marker", {"marker": min(available)}) if available else None
+    for command in ("settle", "violence", "soak", "pass"):
+        if command in legal:
+            return command, {}
+    return None

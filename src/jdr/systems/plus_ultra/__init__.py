@@ -7,7 +7,7 @@ from jdr.sheets import shipped_examples
 from jdr.systems.plus_ultra.actions import ACTIONS
 from jdr.systems.plus_ultra.fight import fight_rules
 from jdr.systems.plus_ultra.fight_from_sheets import fight_setup
-from jdr.systems.plus_ultra.fight_models import COMMANDS
+from jdr.systems.plus_ultra.fight_models import COMMANDS, LATE
 from jdr.systems.plus_ultra.fight_view import view
 from jdr.systems.plus_ultra.narration import NARRATION
 from jdr.systems.plus_ultra.progress import PROGRESSION
@@ -26,6 +26,7 @@ SYSTEM = System(
     narration=NARRATION,
     fight_view=view,
     fight_commands=COMMANDS,
+    late=LATE,
     fight_setup=fight_setup,
     progression=PROGRESSION,
     sheet_rolls=SHEET_ROLLS,

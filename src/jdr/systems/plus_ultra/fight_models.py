@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, key, keys_of
+from jdr.fights.commands import Command, Commands, key, keys_of, late_by_preference
 from jdr.i18n import N_
 from jdr.systems.plus_ultra.fight_state import find, in_fight
 from jdr.systems.protocol import Json
@@ -136,3 +136,7 @@ COMMANDS = Commands(
 
 KEYS = keys_of(COMMANDS, "action", "actor")
 """The keys each command may carry (the decider refuses any other)."""
+
+LATE = late_by_preference(("no_interrupt", {}), ("defend", {}))
+"""A late character's safe default (`jdr.live.pace`): it lets a fleeing opponent go without an
+interrupting attack, else it defends (+5 defense until its next turn, PU-3)."""

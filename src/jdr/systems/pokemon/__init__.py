@@ -16,7 +16,7 @@ from jdr.sheets import shipped_examples
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, roll_check, score_distribution
 from jdr.systems.pokemon.fight import fight_rules
 from jdr.systems.pokemon.fight_from_sheets import fight_setup
-from jdr.systems.pokemon.fight_models import COMMANDS
+from jdr.systems.pokemon.fight_models import COMMANDS, LATE
 from jdr.systems.pokemon.fight_outcome import fight_outcome
 from jdr.systems.pokemon.fight_view import view
 from jdr.systems.pokemon.narration import NARRATION
@@ -106,6 +106,7 @@ SYSTEM = System(
     narration=NARRATION,
     fight_view=view,
     fight_commands=COMMANDS,
+    late=LATE,
     extra_commands=_commands,
     fight_setup=fight_setup,
     sheet_of=sheet_of,

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, key
+from jdr.fights.commands import Command, Commands, key, late_by_preference
 from jdr.i18n import N_
 from jdr.systems.pokemon.fight_orders import legal_orders, usable_moves
 from jdr.systems.pokemon.fight_state import find_pokemon, opponents
@@ -156,8 +156,13 @@ COMMANDS = Commands(
             {"side": "b"},
             "PK-5",
             fr="rejoindre",
+            optional=True,
         ),
     ],
     legal,
 )
 """The fight commands of the `pokemon` system (`System(fight_commands=…)`)."""
+
+LATE = late_by_preference(("respond", {"response": "endure"}), ("wait", {}), ("pass", {}))
+"""A late Pokémon's safe default (`jdr.live.pace`): it endures the attack it must answer
+(PK-12: the damage can only go down), else waits (PK-15: its defence at DD −2), else passes."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from jdr.sheets import shipped_examples
 from jdr.systems.poledemos.actions import ACTIONS
 from jdr.systems.poledemos.fight_from_sheets import fight_setup
-from jdr.systems.poledemos.fight_models import COMMANDS
+from jdr.systems.poledemos.fight_models import COMMANDS, LATE
 from jdr.systems.poledemos.fight_view import view
 from jdr.systems.poledemos.narration import NARRATION
 from jdr.systems.poledemos.play import play_rules
@@ -29,6 +29,7 @@ SYSTEM = System(
     narration=NARRATION,
     fight_view=view,
     fight_commands=COMMANDS,
+    late=LATE,
     fight_setup=fight_setup,
     sheet_rolls=SHEET_ROLLS,
 )

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, key
+from jdr.fights.commands import Command, Commands, key, late_by_preference
 from jdr.i18n import N_
 from jdr.systems.poledemos.play_setup import MAX_NAME, find_name
 from jdr.systems.poledemos.play_state import available_figures, open_kinds
@@ -121,3 +121,7 @@ COMMANDS = Commands(
     legal,
 )
 """The commands of the `poledemos` system (`System(fight_commands=…)`)."""
+
+LATE = late_by_preference(("end_activation", {}), ("pass", {}))
+"""A late player's safe default (`jdr.live.pace`): the figure activated ends its activation,
+else the player passes the hand (PD-4)."""

@@ -1,0 +1,132 @@
+"""A journal entry in words, for every front end: the line a forum post quotes under a roll,
+one plain line per entry (`jdr journal show`, the web journal, the feed), what a fight action did.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from jdr.i18n import _
+
+if TYPE_CHECKING:
+    from jdr.journal.entries import Entry
+    from jdr.store import Store
+
+Json = dict[str, Any]
+
+
+def journal_lines(entry: Entry, replayed: bool = False) -> list[str]:
+    """The line a forum post quotes under a roll: entry number, short hash, commitment."""
+    from jdr.journal.entries import short
+
+    lines = [
+        _("journal #{seq} · {hash} · seed commitment {commitment}…").format(
+            seq=entry.seq, hash=short(entry.hash), commitment=entry.commitment[:16]
+        )
+    ]
+    source = (entry.dice or {}).get("source")
+    if source == "given":
+        lines.append(_("faces typed in by the player: recorded, not derived from the seed"))
+    elif source not in (None, "derived"):
+        lines.append(_("faces from a test seed: recorded, not derived from the campaign's seed"))
+    if replayed:
+        lines.append(_("this action id was already rolled: the same roll again"))
+    if entry.hidden and "fight" in (entry.context or {}):
+        lines.append(_("sealed choice: only its hash is public until every fighter has chosen"))
+    elif entry.hidden:
+        lines.append(_("hidden roll: only its hash is public until `jdr journal disclose`"))
+    return lines
+
+
+def recap_footer(entries: list[Entry]) -> str | None:
+    """`journal #12 3fa9c2d1e0, #13 … · seed commitment …` under a recap, or None."""
+    from jdr.journal.entries import short
+
+    if not entries:
+        return None
+    pins = ", ".join(_("#{seq} {hash}").format(seq=e.seq, hash=short(e.hash)) for e in entries)
+    return _("journal {pins} · seed commitment {commitment}…").format(
+        pins=pins, commitment=entries[-1].commitment[:16]
+    )
+
+
+def entry_line(entry: Entry, fight: bool, said: str | None) -> str:
+    """`#12 3fa9c2d1e0 · Kaito · fight 1 · d20:15 · Kaito attacks Corbeau. …`: one entry as
+    everyone may read it (a hidden one: its number, hash and what it is)."""
+    from jdr.journal.entries import short
+
+    parts = entry_parts(entry, fight, said)
+    if not entry.disclosed:
+        return f"#{entry.seq} {short(entry.hash)} · {parts[0]}"
+    actor = str((entry.context or {}).get("actor") or "-")
+    return f"#{entry.seq} {short(entry.hash)} · " + " · ".join([actor, *parts])
+
+
+def entry_parts(entry: Entry, fight: bool, said: str | None) -> list[str]:
+    """What an entry did, without its number, hash and actor: the action, its dice, what came
+    of it (or its sentences); a hidden one says only what it is."""
+    if not entry.disclosed:
+        return [_("sealed choice") if fight else _("hidden roll")]
+    context = entry.context or {}
+    rolls = (entry.dice or {}).get("rolls", [])
+    dice = " ".join(f"d{size}:{face}" for size, face in rolls)
+    if (entry.dice or {}).get("source") not in ("derived", None):
+        dice = f"{dice} ({(entry.dice or {}).get('source')})".strip()
+    return [
+        action_text(context, said is not None),
+        dice or "-",
+        said or result_text(entry.result or {}),
+    ]
+
+
+def fight_sentences(
+    system_id: str, entries: list[Entry], only: set[int] | None = None
+) -> dict[int, str]:
+    """What each fight action did, in words, when the campaign's system is installed."""
+    from jdr.errors import JdrError
+    from jdr.fights.story import entry_summaries
+    from jdr.systems import default_registry
+
+    try:
+        system = default_registry().get(system_id)
+    except JdrError:
+        return {}
+    return entry_summaries(system, entries, only) if system.fight is not None else {}
+
+
+def action_text(context: Json, told: bool = False) -> str:
+    """The roll's action; a fight's number (and the command, when no sentence tells it)."""
+    action = str(context.get("action", "?"))
+    if "fight" in context and told:
+        return _("fight {fight}").format(fight=context["fight"])
+    if "fight" in context:
+        return _("fight {fight}: {action}").format(fight=context["fight"], action=action)
+    if "sheet" in context:  # a sheet's own revision, or a roll made through it
+        kind = action.removeprefix("sheet.")
+        return _("sheet {name}: {action}").format(name=context["sheet"], action=_(kind))
+    return action
+
+
+def result_text(result: Json) -> str:
+    if "revision" in result and "changes" in result:  # a sheet's revision
+        return _("revision {revision}").format(revision=result["revision"])
+    if "outcome" in result:  # an identifier, shown in the reader's words (as the odds tables do)
+        return _(str(result["outcome"]))
+    if "total" in result:
+        return str(result["total"])
+    return "-"
+
+
+def fight_entries(store: Store, campaign_id: int, fight: int) -> dict[int, Entry]:
+    """A fight's journal entries by action number (the seq of the action's first event)."""
+    from jdr.fights.service import fight_action_id
+    from jdr.journal.service import entry_of
+
+    prefix = fight_action_id(fight, 0)[:-1]
+    found = {}
+    for row in store.journal(campaign_id):
+        if row.action_id.startswith(prefix):
+            number = row.action_id[len(prefix) :]
+            if number.isdigit():
+                found[int(number)] = entry_of(row)
+    return found

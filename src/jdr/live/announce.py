@@ -1,0 +1,182 @@
+"""What each change of a campaign announces (issue 20): the campaign's Atom feed and its
+outgoing webhook read the same `Announcement`s.
+
+A journal entry announces what it did, as everyone may read it (a hidden roll or a sealed choice
+shows only that it was made, never its dice); a fight action adds who is awaited now and by when.
+A turn gone late, a disclosure and a revealed seed say so. Other changes (a sheet's new
+character, a pace set) announce nothing. Announcements are plain text in the reader's language;
+`markdown()` escapes what players typed for Discord and Slack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from jdr.i18n import _
+from jdr.markup import escape
+from jdr.store import Campaign, Store
+from jdr.store.live import DISCLOSE, FIGHT, JOURNAL, LATE, REVEAL, SHEET, Change
+
+ENTRY_KINDS = (JOURNAL, FIGHT, SHEET)
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """One change told: a title (`Fight 3 · Kaito`), its lines, the journal entry behind it
+    (its permalink), who is awaited after it."""
+
+    seq: int
+    title: str
+    lines: tuple[str, ...]
+    created: datetime
+    entry: int | None = None
+    fight: int | None = None
+    awaited: str | None = None
+    journal_line: str | None = None
+
+    def text(self) -> str:
+        body = [self.title, *self.lines]
+        if self.awaited:
+            body.append(self.awaited)
+        if self.journal_line:
+            body.append(self.journal_line)
+        return "\n".join(body)
+
+    def markdown(self, link: str | None = None) -> str:
+        """For Discord and Slack: the title in bold, what players typed escaped."""
+        body = [f"**{escape(self.title, 'markdown')}**"]
+        body += [escape(line, "markdown") for line in self.lines]
+        if self.awaited:
+            body.append(f"_{escape(self.awaited, 'markdown')}_")
+        if self.journal_line:
+            quoted = self.journal_line.replace("`", "'")
+            body.append(f"`{quoted}`")
+        if link:
+            body.append(link)
+        return "\n".join(body)
+
+    def bbcode(self, link: str | None = None) -> str:
+        """For a forum: the title in bold, what players typed escaped."""
+        body = [f"[b]{escape(self.title, 'bbcode')}[/b]"]
+        body += [escape(line, "bbcode") for line in self.lines]
+        if self.awaited:
+            body.append(f"[i]{escape(self.awaited, 'bbcode')}[/i]")
+        if self.journal_line:
+            body.append(f"[size=85]{escape(self.journal_line, 'bbcode')}[/size]")
+        if link:
+            body.append(f"[url]{escape(link, 'bbcode')}[/url]")
+        return "\n".join(body)
+
+
+def announcements(
+    store: Store, campaign: Campaign, changes: Sequence[Change], awaited: bool = True
+) -> list[Announcement]:
+    """The announcements of `changes` (in the current language), oldest first; a fight's last
+    one says who is awaited now (unless `awaited` is False: a permalink to an old entry)."""
+    from jdr.journal.service import public_entries
+    from jdr.journal.words import entry_parts, fight_sentences, journal_lines
+
+    seqs = [c.entry for c in changes if c.kind in ENTRY_KINDS and c.entry is not None]
+    rows = store.journal(campaign.id, min(seqs), max(seqs)) if seqs else []
+    entries = {e.seq: e for e in public_entries(store, campaign, rows)}
+    fights = sorted({int(c.fight) for c in changes if c.fight is not None and c.entry in entries})
+    said: dict[int, str] = {}
+    if fights and seqs:
+        earlier = store.fight_journal(campaign.id, fights, max(seqs))
+        said = fight_sentences(
+            campaign.system, public_entries(store, campaign, earlier), set(entries)
+        )
+    last_of_fight = {c.fight: c.seq for c in changes if c.fight is not None}
+    found = []
+    for change in changes:
+        if change.kind in ENTRY_KINDS and change.entry in entries:
+            entry = entries[change.entry]
+            told = said.get(entry.seq)
+            parts = entry_parts(entry, change.fight is not None, told)
+            lines = (
+                tuple(told.splitlines()) if told else (" · ".join(p for p in parts if p != "-"),)
+            )
+            title = _entry_title(entry, change)
+            waiting = None
+            if (
+                awaited
+                and change.fight is not None
+                and last_of_fight.get(change.fight) == change.seq
+            ):
+                waiting = _awaited(store, campaign, change.fight)
+            found.append(
+                Announcement(
+                    change.seq,
+                    title,
+                    lines,
+                    change.created,
+                    entry.seq,
+                    change.fight,
+                    waiting,
+                    journal_lines(entry)[0],
+                )
+            )
+        elif change.kind == LATE and change.fight is not None:
+            found.append(_late(store, campaign, change))
+        elif change.kind == DISCLOSE:
+            title = _("{campaign} · the GM disclosed the hidden rolls").format(
+                campaign=campaign.name
+            )
+            found.append(Announcement(change.seq, title, (), change.created))
+        elif change.kind == REVEAL:
+            title = _("{campaign} · the GM revealed the seed: the journal can be verified").format(
+                campaign=campaign.name
+            )
+            found.append(Announcement(change.seq, title, (), change.created))
+    return found
+
+
+def _entry_title(entry: object, change: Change) -> str:
+    context = getattr(entry, "context", None) or {}
+    actor = context.get("actor")
+    fight = change.fight
+    if fight is not None:
+        base = _("Fight {fight}").format(fight=fight)
+    elif "sheet" in context and str(context.get("action", "")).startswith("sheet."):
+        base = _("Sheet {name}").format(name=context["sheet"])
+    else:
+        base = _("Roll")
+    return f"{base} · {actor}" if actor else base
+
+
+def _awaited(store: Store, campaign: Campaign, fight_id: int) -> str | None:
+    """`To play: …` for the fight as it is now (None when it has ended or cannot be read)."""
+    from jdr.errors import JdrError
+    from jdr.fights.service import state
+    from jdr.live.pace import pace_of
+    from jdr.systems import default_registry
+
+    try:
+        system = default_registry().get(campaign.system)
+        record = store.fight(fight_id)
+        if system.fight is None or record.status != "open":
+            return None
+        return pace_of(system, record, state(store, fight_id, system.fight)).line()
+    except JdrError:
+        return None
+
+
+def _late(store: Store, campaign: Campaign, change: Change) -> Announcement:
+    from jdr.live.pace import deadline_words
+
+    assert change.fight is not None
+    record = store.fight(change.fight)
+    title = _("Fight {fight} · a turn is late").format(fight=change.fight)
+    limit = deadline_words(record.deadline) if record.deadline else "-"
+    lines = (_("The deadline ({deadline}) has passed: the GM decides.").format(deadline=limit),)
+    return Announcement(
+        change.seq,
+        title,
+        lines,
+        change.created,
+        None,
+        change.fight,
+        _awaited(store, campaign, change.fight),
+    )

@@ -1,0 +1,279 @@
+"""Live updates (issue 20): every open page of a campaign learns of each change within a second,
+through server-sent events, and catches up after a dropped connection.
+
+The store numbers each campaign's changes in commit order (`jdr.store.live`). One `Hub` per
+server process knows each watched campaign's last change and wakes the streams waiting on it:
+
+- a write through this process pokes it at once (`Poke`, after the response);
+- on PostgreSQL, a thread LISTENs on `jdr_changes`: the database announces every commit, from
+  any process (another worker, a terminal's `jdr fight act`), within milliseconds;
+- a poll of the watched campaigns' heads (one small query for all of them) catches the rest:
+  every `SQLITE_POLL_S` on SQLite (a terminal's writes there), every `POSTGRES_POLL_S` on
+  PostgreSQL as a safety net while the listener reconnects.
+
+The hub reads new changes once per campaign and keeps the latest `RECENT` of them, so a thousand
+open pages cost one query per change, not a thousand. A stream sends each change as an SSE event
+whose id is its seq; a browser that reconnects sends `Last-Event-ID` and gets every change after
+it (more than `BACKLOG` behind: one `reset`, and the page refreshes every live part). Changes
+say only what moved (a fight's id, a journal seq, characters' ids): each page then asks for its
+own parts with its own session, so a stream never shows what its viewer may not read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import threading
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from jdr.store import Store
+from jdr.store.live import CHANNEL, Change
+from jdr.web.guard import ASGIApp, Receive, Scope, Send
+
+SQLITE_POLL_S = 0.5
+POSTGRES_POLL_S = 2.0
+KEEPALIVE_S = 15.0
+"""A comment line this often keeps proxies from closing an idle stream; the session is checked
+again at each one."""
+RECENT = 256
+BACKLOG = 200
+RETRY_MS = 2000
+MAX_STREAMS = 1000
+"""Open streams per server process; more are refused (503) until some close."""
+MAX_STREAMS_PER_SESSION = 8
+
+
+class Hub:
+    """What one server process knows of its watched campaigns' changes (see the module)."""
+
+    def __init__(self, store: Store, poll_s: float | None = None) -> None:
+        self.store = store
+        postgres = store.engine.dialect.name == "postgresql"
+        self.poll_s = poll_s or (POSTGRES_POLL_S if postgres else SQLITE_POLL_S)
+        self.listen = postgres
+        self.heads: dict[int, int] = {}
+        self.recent: dict[int, deque[Change]] = {}
+        self.watchers: dict[int, int] = {}
+        self.streams: dict[str, int] = {}
+        self._events: dict[int, asyncio.Event] = {}
+        self._refreshing: set[int] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+        self.closing = asyncio.Event()
+
+    # lifecycle
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._tasks.append(asyncio.create_task(self._poll()))
+        if self.listen:
+            self._listener = threading.Thread(target=self._listen, name="jdr-listen", daemon=True)
+            self._listener.start()
+
+    async def stop(self) -> None:
+        self.closing.set()
+        for event in self._events.values():
+            event.set()
+        self._stop.set()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._listener is not None:
+            await run_in_threadpool(self._listener.join, 5.0)
+
+    # waking
+
+    def poke(self, campaign_id: int) -> None:
+        """A change of `campaign_id` may have landed (from any thread)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(self._wake, campaign_id)
+
+    def _wake(self, campaign_id: int) -> None:
+        if campaign_id not in self.watchers or campaign_id in self._refreshing:
+            return
+        self._refreshing.add(campaign_id)
+        self._tasks.append(asyncio.create_task(self._refresh(campaign_id)))
+        self._tasks = [t for t in self._tasks if not t.done()]
+
+    async def _refresh(self, campaign_id: int) -> None:
+        try:
+            while True:
+                head = self.heads.get(campaign_id, 0)
+                found = await run_in_threadpool(self.store.changes_after, campaign_id, head, RECENT)
+                if not found:
+                    return
+                kept = self.recent.setdefault(campaign_id, deque(maxlen=RECENT))
+                kept.extend(found)
+                self.heads[campaign_id] = found[-1].seq
+                self._event(campaign_id).set()
+                self._events[campaign_id] = asyncio.Event()
+                if len(found) < RECENT:
+                    return
+        except Exception:  # the database is away: the next poll tries again
+            return
+        finally:
+            self._refreshing.discard(campaign_id)
+
+    async def _poll(self) -> None:
+        while not self.closing.is_set():
+            await asyncio.sleep(self.poll_s)
+            watched = list(self.watchers)
+            if not watched:
+                continue
+            try:
+                heads = await run_in_threadpool(self.store.change_heads, watched)
+            except Exception:
+                continue
+            for campaign_id, head in heads.items():
+                if head > self.heads.get(campaign_id, 0):
+                    self._wake(campaign_id)
+
+    def _listen(self) -> None:
+        """PostgreSQL's announcements, on a connection of their own (reconnected when lost)."""
+        import psycopg
+
+        conninfo = self.store.engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False
+        )
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(conninfo, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    for campaign_id in list(self.watchers):  # what came while disconnected
+                        self.poke(campaign_id)
+                    while not self._stop.is_set():
+                        for notice in conn.notifies(timeout=1.0):
+                            found = re.match(r"^(\d+):", notice.payload)
+                            if found:
+                                self.poke(int(found.group(1)))
+            except Exception:
+                self._stop.wait(1.0)
+
+    # watching
+
+    def _event(self, campaign_id: int) -> asyncio.Event:
+        return self._events.setdefault(campaign_id, asyncio.Event())
+
+    async def watch(self, campaign_id: int) -> None:
+        if campaign_id not in self.watchers:
+            self.watchers[campaign_id] = 0
+            heads = await run_in_threadpool(self.store.change_heads, [campaign_id])
+            self.heads.setdefault(campaign_id, heads.get(campaign_id, 0))
+        self.watchers[campaign_id] += 1
+
+    def unwatch(self, campaign_id: int) -> None:
+        left = self.watchers.get(campaign_id, 1) - 1
+        if left > 0:
+            self.watchers[campaign_id] = left
+            return
+        self.watchers.pop(campaign_id, None)
+        self.heads.pop(campaign_id, None)
+        self.recent.pop(campaign_id, None)
+        self._events.pop(campaign_id, None)
+
+    async def changes(self, campaign_id: int, after: int) -> list[Change]:
+        """The campaign's changes after `after` (at most `BACKLOG` + 1, so a caller sees it is
+        further behind than that): from what the hub keeps, else from the database."""
+        kept = self.recent.get(campaign_id)
+        if kept and kept[0].seq <= after + 1:
+            return [c for c in kept if c.seq > after][: BACKLOG + 1]
+        if self.heads.get(campaign_id, 0) <= after:
+            return []
+        return await run_in_threadpool(self.store.changes_after, campaign_id, after, BACKLOG + 1)
+
+    async def wait(self, campaign_id: int, after: int, timeout: float) -> None:
+        """Until the campaign has a change after `after`, `timeout` seconds pass, or the hub
+        closes."""
+        if self.heads.get(campaign_id, 0) > after or self.closing.is_set():
+            return
+        event = self._event(campaign_id)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+
+def sse(event: str, data: Any, seq: int | None = None) -> bytes:
+    """One server-sent event."""
+    lines = [f"id: {seq}"] if seq is not None else []
+    lines += [f"event: {event}", f"data: {json.dumps(data, separators=(',', ':'))}"]
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+async def stream(
+    hub: Hub,
+    campaign_id: int,
+    after: int,
+    still_signed: Callable[[], bool],
+    disconnected: Callable[[], Any],
+) -> AsyncIterator[bytes]:
+    """The campaign's changes after `after`, then each one as it comes, until the client goes,
+    its session ends or the server stops."""
+    await hub.watch(campaign_id)
+    try:
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        cursor = after if after >= 0 else hub.heads.get(campaign_id, 0)
+        while not hub.closing.is_set():
+            found = await hub.changes(campaign_id, cursor)
+            if len(found) > BACKLOG:  # too far behind: the page refreshes everything
+                head = hub.heads.get(campaign_id, found[-1].seq)
+                yield sse("reset", {"seq": head}, head)
+                cursor = head
+                continue
+            for change in found:
+                yield sse("change", change.to_json(), change.seq)
+                cursor = change.seq
+            if found:
+                continue
+            await hub.wait(campaign_id, cursor, KEEPALIVE_S)
+            if hub.heads.get(campaign_id, 0) > cursor or hub.closing.is_set():
+                continue
+            if await disconnected():
+                return
+            if not await run_in_threadpool(still_signed):
+                yield sse("signedout", {})
+                return
+            yield b": keep-alive\n\n"
+    finally:
+        hub.unwatch(campaign_id)
+
+
+_CAMPAIGN_PATH = re.compile(r"^/(?:api/)?c/(\d{1,18})(?:/|$)")
+
+
+class Poke:
+    """After a state change under `/c/ID/` (or `/api/c/ID/`) is answered, poke the hub for that
+    campaign: its pages update at once, not at the next poll."""
+
+    def __init__(self, app: ASGIApp, hub: Callable[[], Hub | None]) -> None:
+        self.app = app
+        self.hub = hub
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            return
+        found = _CAMPAIGN_PATH.match(scope["path"])
+        hub = self.hub()
+        if found and hub is not None:
+            hub.poke(int(found.group(1)))
+
+
+def last_event_id(header: str | None, after: str | None) -> int:
+    """Where a stream starts: the browser's `Last-Event-ID` (a reconnection), else the page's
+    `after` (the change its content was read at), else now (-1)."""
+    for text in (header, after):
+        if text is not None and text.strip().isdigit() and len(text.strip()) <= 18:
+            return int(text.strip())
+    return -1

@@ -1,0 +1,235 @@
+"""The live table's routes (issue 20): the stream of a campaign's changes, the parts of each page
+that a change refreshes (the same templates the full pages include), a fight's pace, the
+campaign's webhook and feed links, each journal entry's permalink, and the Atom feed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import RedirectResponse, Response, StreamingResponse
+
+from jdr import access, table
+from jdr.i18n import LANGUAGES, current_language, language
+from jdr.live import seat
+from jdr.web.deps import CampaignOf, Signed, StoreDep
+from jdr.web.guard import SESSION_COOKIE
+from jdr.web.live import MAX_STREAMS, MAX_STREAMS_PER_SESSION, last_event_id, stream
+
+router = APIRouter(include_in_schema=False)
+
+
+def _page(request: Request, name: str, who: Signed | None = None, **context: Any) -> Response:
+    signed: dict[str, Any] = {"viewer": None, "campaign": None, "csrf": None}
+    if who is not None:
+        signed = {"viewer": who.viewer, "campaign": who.campaign, "csrf": who.csrf}
+    response: Response = request.app.state.templates.TemplateResponse(
+        request, name, {**signed, **context}
+    )
+    return response
+
+
+# --- the stream ------------------------------------------------------------------------------
+
+
+@router.get("/c/{campaign_id}/live")
+async def live(
+    request: Request, store: StoreDep, who: CampaignOf, after: str | None = None
+) -> Response:
+    """The campaign's changes as server-sent events (`jdr.web.live`)."""
+    from jdr.web.errors import TooManyError
+
+    hub = request.app.state.hub
+    token = request.cookies.get(SESSION_COOKIE, "")
+    key = access.token_hash(token)
+    if (
+        sum(hub.streams.values()) >= MAX_STREAMS
+        or hub.streams.get(key, 0) >= MAX_STREAMS_PER_SESSION
+    ):
+        raise TooManyError("live", None, str(MAX_STREAMS_PER_SESSION), "too many open pages")
+    start = last_event_id(request.headers.get("last-event-id"), after)
+
+    def still_signed() -> bool:
+        return store.web_session(key) is not None
+
+    async def counted() -> Any:
+        hub.streams[key] = hub.streams.get(key, 0) + 1
+        try:
+            async for chunk in stream(
+                hub, who.campaign.id, start, still_signed, request.is_disconnected
+            ):
+                yield chunk
+        finally:
+            hub.streams[key] -= 1
+            if hub.streams[key] <= 0:
+                del hub.streams[key]
+
+    headers = {"X-Accel-Buffering": "no"}  # nginx: pass each event on at once
+    return StreamingResponse(counted(), media_type="text/event-stream", headers=headers)
+
+
+# --- the parts a change refreshes ------------------------------------------------------------
+
+
+def campaign_live(store: Any, who: Signed) -> dict[str, Any]:
+    """What the campaign page's live part shows."""
+    entries = table.journal(store, who.viewer, who.campaign)[-10:]
+    return {
+        "characters": store.characters(who.campaign.id),
+        "fights": store.fights(who.campaign.id),
+        "paced": seat.fights_paced(store, who.campaign),
+        "entries": list(reversed(entries)),
+    }
+
+
+@router.get("/c/{campaign_id}/parts/campaign")
+def campaign_part(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    return _page(request, "_campaign_live.html", who, **campaign_live(store, who))
+
+
+@router.get("/c/{campaign_id}/parts/journal")
+def journal_part(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    entries = table.journal(store, who.viewer, who.campaign)
+    return _page(request, "_journal_live.html", who, entries=entries)
+
+
+def forms_print(forms: dict[str, Any]) -> str:
+    """What a fight's command forms hold (who plays which commands): the forms part is sent
+    again only when it changes, so a form being filled in is not wiped by another's action."""
+    shape = {actor: [name for name, _fields in commands] for actor, commands in forms.items()}
+    return hashlib.sha256(json.dumps(shape, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@router.get("/c/{campaign_id}/fights/{fight_id}/parts/live")
+def fight_part(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    from jdr.web.pages import fight_context
+
+    return _page(request, "_fight_live.html", **fight_context(store, who, fight_id))
+
+
+@router.get("/c/{campaign_id}/fights/{fight_id}/parts/forms")
+def fight_forms_part(
+    request: Request, store: StoreDep, who: CampaignOf, fight_id: int, fp: str = ""
+) -> Response:
+    from jdr.web.pages import fight_context
+
+    context = fight_context(store, who, fight_id)
+    if fp and fp == context["fingerprint"]:
+        return Response(status_code=204)
+    return _page(request, "_fight_forms.html", **context)
+
+
+@router.get("/c/{campaign_id}/sheets/{character_id}/parts/history")
+def sheet_history_part(
+    request: Request, store: StoreDep, who: CampaignOf, character_id: int, revision: int = 0
+) -> Response:
+    from jdr.web.pages import sheet_context
+
+    context = sheet_context(store, who, character_id)
+    return _page(request, "_sheet_history.html", **context, shown_revision=revision)
+
+
+# --- pace, webhook, feeds (the GM) -----------------------------------------------------------
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}/pace")
+def fight_pace(
+    store: StoreDep,
+    who: CampaignOf,
+    fight_id: int,
+    deadline: Annotated[str, Form(max_length=20)] = "",
+    on_late: Annotated[str, Form(max_length=20)] = "default",
+) -> Response:
+    seat.set_pace(store, who.viewer, who.campaign, fight_id, deadline or "none", on_late)
+    return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+@router.post("/c/{campaign_id}/webhook")
+def webhook_set(
+    request: Request,
+    store: StoreDep,
+    who: CampaignOf,
+    url: Annotated[str, Form(max_length=2000)],
+    format: Annotated[str, Form(max_length=16)] = "discord",
+    lang: Annotated[str, Form(max_length=8)] = "",
+) -> Response:
+    hosts = request.app.state.background.webhook_hosts
+    chosen = lang if lang in LANGUAGES else current_language()
+    seat.set_webhook(store, who.viewer, who.campaign, url, format, chosen, hosts)
+    return RedirectResponse(f"/c/{who.campaign.id}/settings", status_code=303)
+
+
+@router.post("/c/{campaign_id}/webhook/remove")
+def webhook_remove(store: StoreDep, who: CampaignOf) -> Response:
+    seat.remove_webhook(store, who.viewer, who.campaign)
+    return RedirectResponse(f"/c/{who.campaign.id}/settings", status_code=303)
+
+
+@router.post("/c/{campaign_id}/feeds")
+def feed_make(
+    request: Request,
+    store: StoreDep,
+    who: CampaignOf,
+    lang: Annotated[str, Form(max_length=8)] = "",
+) -> Response:
+    made = seat.make_feed(store, who.viewer, who.campaign, lang or current_language())
+    return _page(
+        request, "settings.html", who, **_settings(request, store, who), made=made,
+        link=f"{_base(request)}/feeds/{made.token}",
+    )  # fmt: skip
+
+
+@router.post("/c/{campaign_id}/feeds/{feed_id}/revoke")
+def feed_revoke(store: StoreDep, who: CampaignOf, feed_id: int) -> Response:
+    seat.revoke_feed(store, who.viewer, who.campaign, feed_id)
+    return RedirectResponse(f"/c/{who.campaign.id}/settings", status_code=303)
+
+
+def _base(request: Request) -> str:
+    return str(request.app.state.base_url or str(request.base_url).rstrip("/"))
+
+
+def _settings(request: Request, store: Any, who: Signed) -> dict[str, Any]:
+    who.viewer.require_gm("settings")
+    return {
+        "webhook": seat.webhook_shown(store, who.viewer, who.campaign),
+        "feeds": store.feeds(who.campaign.id),
+        "made": None,
+        "link": None,
+    }
+
+
+@router.get("/c/{campaign_id}/settings")
+def settings_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    """The GM's table settings: the webhook, the feed links."""
+    return _page(request, "settings.html", who, **_settings(request, store, who))
+
+
+# --- permalinks and the feed -----------------------------------------------------------------
+
+
+@router.get("/c/{campaign_id}/journal/{seq}")
+def entry_page(request: Request, store: StoreDep, who: CampaignOf, seq: int) -> Response:
+    """One journal entry as everyone may read it, with its post-ready snippets."""
+    told = seat.entry_announcement(store, who.campaign, seq)
+    link = f"{_base(request)}/c/{who.campaign.id}/journal/{seq}"
+    return _page(
+        request, "entry.html", who, told=told, seq=seq, link=link,
+        snippets={"bbcode": told.bbcode(link), "markdown": told.markdown(link)},
+    )  # fmt: skip
+
+
+@router.get("/feeds/{token}")
+def feed(request: Request, store: StoreDep, token: str) -> Response:
+    """The campaign's Atom feed, at the secret link the GM made (no session: a feed reader)."""
+    from jdr.live.feed import campaign_feed
+
+    request.app.state.invite_limit.check(request.client.host if request.client else "-")
+    found = seat.feed_of(store, token)
+    campaign = store.campaign_by_id(found.campaign_id)
+    with language(found.lang):
+        body = campaign_feed(store, campaign, f"{_base(request)}/feeds/{token}", _base(request))
+    return Response(body, media_type="application/atom+xml; charset=utf-8")
