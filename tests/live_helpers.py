@@ -130,7 +130,9 @@ class Client:
             conn.close()
 
 
-def signed_in(base: str, store: Store, campaign_id: int, role: str, name: str | None = None) -> Client:
+def signed_in(
+    base: str, store: Store, campaign_id: int, role: str, name: str | None = None
+) -> Client:
     """A client that redeemed a fresh invite of `role` (for `name`'s player)."""
     made = access.invite(store, campaign_id, role, name)
     client = Client(base, campaign=campaign_id)

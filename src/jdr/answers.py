@@ -203,3 +203,15 @@ def journal_show_json(
         "entries": [e.to_json() for e in entries],
         "summaries": {str(e.seq): said[e.seq] for e in entries if e.seq in said},
     }
+
+
+def pace_json(pace: Any) -> Json:
+    """A fight's pace (`jdr.live.pace.Pace`): who is awaited, by when, what then."""
+    return {
+        "awaited": dict(pace.awaited),
+        "line": pace.line(),
+        "deadline": pace.deadline,
+        "on_late": pace.on_late,
+        "due": pace.due.isoformat() if pace.due else None,
+        "late": pace.late,
+    }

@@ -61,6 +61,19 @@ class LimitError(InputError):
     code = "limit_exceeded"
 
 
+class NotFoundError(InputError):
+    """No such thing where it was asked for: a page, or an id of another campaign (the web
+    table answers 404)."""
+
+    code = "not_found"
+
+
+class TooManyError(InputError):
+    """Too many attempts (or open pages) from one place: wait, then try again (429)."""
+
+    code = "rate_limited"
+
+
 class FacesError(InputError):
     """Given faces that do not fit the roll: a face off the die, too few or too many faces."""
 

@@ -226,7 +226,7 @@ class FightPage:
 
 def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> Any:
     """The fight `fight_id`, if it is one of the session's campaign's."""
-    from jdr.web.errors import NotFoundError
+    from jdr.errors import NotFoundError
 
     viewer.require_campaign(campaign.id)
     found = [f for f in store.fights(campaign.id) if f.id == fight_id]
@@ -328,7 +328,7 @@ def play(
 
 def character_in(store: Store, viewer: Viewer, campaign: Campaign, character_id: int) -> Any:
     """The character `character_id`, if it is one of the session's campaign's."""
-    from jdr.web.errors import NotFoundError
+    from jdr.errors import NotFoundError
 
     viewer.require_campaign(campaign.id)
     found = [c for c in store.characters(campaign.id) if c.id == character_id]

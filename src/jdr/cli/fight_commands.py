@@ -123,13 +123,82 @@ def build_fight() -> typer.Typer:
                 ),
             ),
         ] = None,
+        deadline: Annotated[
+            str | None,
+            typer.Option(
+                "--deadline",
+                metavar="48h",
+                help=_("A turn's deadline, for play by post: 48h, 2d, 30m (default: none)."),
+            ),
+        ] = None,
+        on_late: Annotated[
+            str | None,
+            typer.Option(
+                "--on-late",
+                metavar="default|gm",
+                help=_(
+                    "When a turn passes its deadline: the system's safe default (defend, wait,"
+                    " pass …) or the GM decides."
+                ),
+            ),
+        ] = None,
         seed: seed_option = None,
         faces: faces_option = None,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _new(campaign, with_, side, order, setting, seed, faces, db, json)
+        _new(campaign, with_, side, order, setting, seed, faces, db, json, deadline, on_late)
+
+    @app.command(
+        "pace",
+        help=_(
+            "Set a fight's turn deadline (play by post) and what happens when it passes; the"
+            " clock starts again now."
+        ),
+    )
+    def pace_command(
+        fight: fight_argument,
+        deadline: Annotated[
+            str | None,
+            typer.Option("--deadline", metavar="48h", help=_("48h, 2d, 30m, or none.")),
+        ] = None,
+        on_late: Annotated[
+            str | None,
+            typer.Option(
+                "--on-late",
+                metavar="default|gm",
+                help=_("The system's safe default, or the GM decides."),
+            ),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _pace(fight, deadline, on_late, db, json)
+
+    @app.command(
+        "late",
+        help=_(
+            "Play every turn gone past its deadline now, as each fight's pace says (what the"
+            " web table's clock does; for a cron job)."
+        ),
+    )
+    def late_command(
+        campaign: Annotated[
+            str | None,
+            typer.Option(
+                "--campaign",
+                metavar="NAME",
+                help=_("Only this campaign's fights."),
+                autocompletion=complete.campaigns,
+            ),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _late(campaign, db, json)
 
     @app.command(
         "act",
@@ -292,6 +361,8 @@ def _new(
     faces: str | None,
     db: str | None,
     json: bool,
+    deadline: str | None = None,
+    on_late: str | None = None,
 ) -> None:
     from jdr.characters.fights import open_stored
     from jdr.cli.journal_commands import journal_json
@@ -308,7 +379,9 @@ def _new(
         system = _system(found.system)
         typed = _names("--with", with_)  # fighters go by their stored names, however typed
         ordered = _names("--order", order) if order else None
-        made = open_stored(store, found, typed, sides, ordered, settings, rng)
+        made = open_stored(
+            store, found, typed, sides, ordered, settings, rng, deadline=deadline, on_late=on_late
+        )
         started, names = made.started, made.names
         fight_id, events = started.fight_id, started.events
         state = _state(store, fight_id, system)
@@ -443,10 +516,12 @@ def _command_help(fight: int, actor: str, command: str, db: str | None, json: bo
 
 
 def _show(fight: int, db: str | None, json: bool) -> None:
+    from jdr.answers import pace_json
     from jdr.fights.narration import Words
     from jdr.fights.sealed import public
     from jdr.fights.service import legal_now
     from jdr.fights.view import view_of
+    from jdr.live.pace import pace_of
 
     with opened(db) as store:
         record = store.fight(fight)
@@ -455,6 +530,7 @@ def _show(fight: int, db: str | None, json: bool) -> None:
         state = _state(store, fight, system)
     legal = legal_now(system, state)
     view = view_of(system, state, Words("text", state))
+    pace = pace_of(system, record, state)
     if json:
         emit_json(
             {
@@ -467,12 +543,78 @@ def _show(fight: int, db: str | None, json: bool) -> None:
                 "state": public(state),
                 "view": {"status": view.status, "fighters": list(view.fighters)},
                 "legal_commands": legal,
+                "pace": pace_json(pace),  # the web API's too
             }
         )
         return
     print_state(fight, campaign.name, view, legal)
     if record.status == ENDED:
         console().print(_("this fight has ended"), markup=False)
+    else:
+        console().print(pace.line(), markup=False, highlight=False)
+
+
+def _pace(
+    fight: int, deadline: str | None, on_late: str | None, db: str | None, json: bool
+) -> None:
+    from jdr.live.pace import deadline_words, set_pace
+
+    with opened(db) as store:
+        store.fight(fight)  # an unknown fight says so
+        found = set_pace(store, fight, deadline, on_late)
+    if json:
+        emit_json(found)
+        return
+    if found["deadline"] is None:
+        console().print(_("fight {fight}: no deadline").format(fight=fight), markup=False)
+        return
+    then = _("the system's safe default") if found["on_late"] == "default" else _("the GM decides")
+    console().print(
+        _("fight {fight}: {deadline} a turn, then {then}").format(
+            fight=fight, deadline=deadline_words(found["deadline"]), then=then
+        ),
+        markup=False,
+    )
+
+
+def _late(campaign: str | None, db: str | None, json: bool) -> None:
+    from jdr.live.pace import resolve_late
+
+    with opened(db) as store:
+        only = store.campaign(campaign).id if campaign is not None else None
+        done = resolve_late(store, campaign_id=only)
+    if json:
+        emit_json(
+            {
+                "late": [
+                    {
+                        "fight": turn.fight_id,
+                        "played": [{"actor": a, "command": c} for a, c in turn.played],
+                        "gm_decides": turn.for_gm,
+                    }
+                    for turn in done
+                ]
+            }
+        )
+        return
+    out = console()
+    if not done:
+        out.print(_("No turn is late."), markup=False)
+    for turn in done:
+        for actor, command in turn.played:
+            out.print(
+                _("fight {fight}: {actor} was late and plays {command}").format(
+                    fight=turn.fight_id, actor=actor, command=command
+                ),
+                markup=False,
+            )
+        if turn.for_gm:
+            out.print(
+                _("fight {fight}: {names} late, the GM decides").format(
+                    fight=turn.fight_id, names=", ".join(turn.for_gm)
+                ),
+                markup=False,
+            )
 
 
 def _log(fight: int, db: str | None, json: bool) -> None:

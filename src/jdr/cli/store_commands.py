@@ -89,7 +89,7 @@ def build_db() -> typer.Typer:
 
 
 def build_campaign() -> typer.Typer:
-    """`jdr campaign new|list|show|rm|reveal|invite|revoke`."""
+    """`jdr campaign new|list|show|rm|reveal|invite|revoke|webhook|feed`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -210,6 +210,9 @@ def build_campaign() -> typer.Typer:
     from jdr.cli.invite_commands import add_invite_commands
 
     add_invite_commands(app)
+    from jdr.cli.live_commands import add_live_commands
+
+    add_live_commands(app)
 
     @app.command(
         "reveal",

@@ -143,7 +143,7 @@ def make_feed(store: Store, viewer: Viewer, campaign: Campaign, lang: str) -> Ma
 
 
 def revoke_feed(store: Store, viewer: Viewer, campaign: Campaign, feed_id: int) -> None:
-    from jdr.web.errors import NotFoundError
+    from jdr.errors import NotFoundError
 
     viewer.require_gm("feed")
     if not store.revoke_feed(campaign.id, feed_id):
@@ -153,7 +153,7 @@ def revoke_feed(store: Store, viewer: Viewer, campaign: Campaign, feed_id: int) 
 def feed_of(store: Store, token: str) -> Any:
     """The live feed a secret link names (`NotFoundError` whatever is wrong with it)."""
     from jdr.access import well_formed
-    from jdr.web.errors import NotFoundError
+    from jdr.errors import NotFoundError
 
     found = store.feed(token_hash(token)) if well_formed(token) else None
     if found is None:
@@ -167,9 +167,9 @@ def feed_of(store: Store, token: str) -> Any:
 def entry_announcement(store: Store, campaign: Campaign, seq: int) -> Announcement:
     """Journal entry `seq` as everyone may read it, told as the feed tells it (a hidden roll
     shows only that it was made): its permalink page and post-ready snippets."""
+    from jdr.errors import NotFoundError
     from jdr.live.announce import announcements
     from jdr.store.live import FIGHT, JOURNAL, Change
-    from jdr.web.errors import NotFoundError
 
     rows = store.journal(campaign.id, seq, seq) if 0 < seq < 2**62 else []
     if not rows:

@@ -20,6 +20,7 @@ from jdr.answers import (
     journal_json,
     journal_show_json,
     odds_json,
+    pace_json,
     record_json,
     seed_json,
 )
@@ -172,13 +173,7 @@ def fight(store: StoreDep, who: CampaignOf, fight_id: int) -> Json:
         "view": {"status": page.view.status, "fighters": list(page.view.fighters)},
         "legal_commands": sorted({c for legal in page.awaited.values() for c in legal}),
         "awaited": page.awaited,
-        "pace": {
-            "line": page.pace.line(),
-            "deadline": page.pace.deadline,
-            "on_late": page.pace.on_late,
-            "due": page.pace.due.isoformat() if page.pace.due else None,
-            "late": page.pace.late,
-        },
+        "pace": pace_json(page.pace),
         "narration": [line for chapter in page.log for line in chapter.lines()],
     }
 

@@ -23,11 +23,11 @@ from starlette.exceptions import HTTPException
 
 from jdr.access import ROLE_NAMES
 from jdr.answers import error_json
-from jdr.errors import InputError, JdrError
+from jdr.errors import InputError, JdrError, NotFoundError
 from jdr.i18n import _, current_language, ngettext, set_language
 from jdr.numbers import decimal, percent
 from jdr.store import open_store
-from jdr.web.errors import NotFoundError, from_validation, status_of
+from jdr.web.errors import from_validation, status_of
 from jdr.web.guard import MAX_BODY, Guard, RateLimit, Scope, language_of
 
 HERE = Path(__file__).parent

@@ -9,23 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from jdr.access import AccessError, NotSignedInError
-from jdr.errors import InputError, JdrError, LimitError, RulesError, UnknownNameError
+from jdr.errors import (
+    InputError,
+    JdrError,
+    LimitError,
+    NotFoundError,
+    RulesError,
+    TooManyError,
+    UnknownNameError,
+)
 from jdr.i18n import _
 from jdr.journal.service import HiddenRollError
 from jdr.store import StoreError
-
-
-class TooManyError(InputError):
-    """Too many attempts from one address: wait, then try again."""
-
-    code = "rate_limited"
-
-
-class NotFoundError(InputError):
-    """No page, or no such id in the session's campaign."""
-
-    code = "not_found"
-
 
 _NOT_FOUND_PROBLEMS = {"no_campaign", "no_character", "no_fight", "no_revision"}
 _DATABASE_DOWN = {

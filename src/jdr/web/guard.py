@@ -20,9 +20,8 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from jdr.access import csrf_matches
-from jdr.errors import JdrError, LimitError
+from jdr.errors import JdrError, LimitError, TooManyError
 from jdr.i18n import _, normalize_language, set_language
-from jdr.web.errors import TooManyError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

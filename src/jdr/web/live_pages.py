@@ -40,7 +40,7 @@ async def live(
     request: Request, store: StoreDep, who: CampaignOf, after: str | None = None
 ) -> Response:
     """The campaign's changes as server-sent events (`jdr.web.live`)."""
-    from jdr.web.errors import TooManyError
+    from jdr.errors import TooManyError
 
     hub = request.app.state.hub
     token = request.cookies.get(SESSION_COOKIE, "")

@@ -180,7 +180,7 @@ def create_invite(
 def revoke_invite(store: StoreDep, who: CampaignOf, invite_id: int) -> Response:
     who.viewer.require_gm("invite")
     if not store.revoke_invite(who.campaign.id, invite_id):
-        from jdr.web.errors import NotFoundError
+        from jdr.errors import NotFoundError
 
         raise NotFoundError("invite", invite_id, _("an unused invite of this campaign"))
     return RedirectResponse(f"/c/{who.campaign.id}", status_code=303)
