@@ -57,6 +57,22 @@ class Announcement:
             body.append(link)
         return "\n".join(body)
 
+    def slack(self, link: str | None = None) -> str:
+        """For Slack's mrkdwn: `&`, `<`, `>` escaped (no mention, no link a player typed),
+        the title in bold."""
+
+        def plain(text: str) -> str:
+            return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+        body = [f"*{plain(self.title)}*", *(plain(line) for line in self.lines)]
+        if self.awaited:
+            body.append(f"_{plain(self.awaited)}_")
+        if self.journal_line:
+            body.append(f"`{plain(self.journal_line)}`")
+        if link:
+            body.append(f"<{plain(link)}>")
+        return "\n".join(body)
+
     def bbcode(self, link: str | None = None) -> str:
         """For a forum: the title in bold, what players typed escaped."""
         body = [f"[b]{escape(self.title, 'bbcode')}[/b]"]

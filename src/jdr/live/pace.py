@@ -203,6 +203,8 @@ class Pace:
     late: bool
     deadline: int | None
     on_late: str | None
+    for_gm: bool = False
+    """Late, and left for the GM to decide (the table's choice, or no safe default)."""
 
     def line(self, now: datetime | None = None) -> str:
         """`To play: Kaito — by 2026-12-04 20:00 UTC (in 47 h).` or `Nobody is awaited.`"""
@@ -213,7 +215,7 @@ class Pace:
             return _("To play: {names}.").format(names=names)
         when = self.due.strftime("%Y-%m-%d %H:%M UTC")
         if self.late:
-            if self.on_late == GM:
+            if self.for_gm:
                 return _("To play: {names} — late since {when}: the GM decides.").format(
                     names=names, when=when
                 )
@@ -235,7 +237,9 @@ def pace_of(
         waiting = {}
     when = due(record)
     late = when is not None and aware(now) >= when
-    return Pace(waiting, when, late, record.deadline, record.on_late)
+    noted = record.late_version is not None and record.late_version == record.version
+    for_gm = late and (record.on_late == GM or noted)
+    return Pace(waiting, when, late, record.deadline, record.on_late, for_gm)
 
 
 def set_pace(store: Store, fight_id: int, deadline: str | None, on_late: str | None) -> Json:

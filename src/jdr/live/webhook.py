@@ -89,19 +89,13 @@ def message(fmt: str, announcement: Announcement, link: str | None = None) -> by
     >>> json.loads(message("slack", told))["text"].splitlines()[0]
     '*Fight 1 · @everyone*'
     """
-    text = announcement.markdown(link)
     if fmt == "slack":
-        escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        body = {"text": _slack_bold(escaped)[:SLACK_LIMIT], "mrkdwn": True}
+        body: dict[str, object] = {"text": announcement.slack(link)[:SLACK_LIMIT], "mrkdwn": True}
     else:
+        text = announcement.markdown(link)
         quiet: dict[str, list[str]] = {"parse": []}  # no @everyone, no pinged player
         body = {"content": text[:DISCORD_LIMIT], "username": "jdr", "allowed_mentions": quiet}
     return json.dumps(body, ensure_ascii=False).encode()
-
-
-def _slack_bold(text: str) -> str:
-    """Slack's bold is `*…*`, not Markdown's `**…**`."""
-    return text.replace("**", "*")
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

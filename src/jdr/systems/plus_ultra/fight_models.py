@@ -139,4 +139,4 @@ KEYS = keys_of(COMMANDS, "action", "actor")
 
 LATE = late_by_preference(("no_interrupt", {}), ("defend", {}))
 """A late character's safe default (`jdr.live.pace`): it lets a fleeing opponent go without an
-interrupting attack, else it defends (+5 defense until its next turn, PU-3)."""
+interrupting attack, else it defends (+5 defense until the start of its next turn, PU-5)."""
