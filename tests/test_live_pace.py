@@ -182,7 +182,7 @@ def test_il_10_a_late_wizard_waits_for_the_gm_announced_once(store: Store) -> No
 
 
 def test_pu_5_a_table_that_lets_the_gm_decide_plays_nothing(store: Store) -> None:
-    campaign, fight = table(store, "plus-ultra", on_late="gm")
+    _campaign, fight = table(store, "plus-ultra", on_late="gm")
     version = store.fight(fight).version
     done = pace.resolve_late(store, later(store, fight, 49))
     assert done[0].for_gm == ["Kaito Arashi"] and done[0].played == []
@@ -240,7 +240,7 @@ class Receiver:
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 if owner.refuse > 0:
                     owner.refuse -= 1
