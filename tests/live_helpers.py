@@ -92,10 +92,12 @@ class Client:
         status, _headers, text = self.request("POST", path, json_body=payload)
         return status, json.loads(text) if text else None
 
-    def events(self, after: int, count: int, timeout: float = WAIT_S) -> list[dict[str, Any]]:
+    def events(
+        self, after: int, count: int, timeout: float = WAIT_S, last_event_id: int | None = None
+    ) -> list[dict[str, Any]]:
         """The campaign's next `count` server-sent events after change `after` (`event`,
         `id`, `data`), read from its live stream."""
-        return list(self.stream(after, count, timeout))
+        return list(self.stream(after, count, timeout, last_event_id))
 
     def stream(
         self, after: int, count: int, timeout: float = WAIT_S, last_event_id: int | None = None

@@ -82,6 +82,7 @@ def create_app(
         finally:
             await app.state.background.stop()
             await app.state.hub.stop()
+            app.state.store.close()  # its pooled connections (the engine opens new ones if used)
 
     app = FastAPI(
         lifespan=lifespan,

@@ -57,6 +57,7 @@ class Hub:
         postgres = store.engine.dialect.name == "postgresql"
         self.poll_s = poll_s or (POSTGRES_POLL_S if postgres else SQLITE_POLL_S)
         self.listen = postgres
+        self.keepalive_s = KEEPALIVE_S
         self.heads: dict[int, int] = {}
         self.recent: dict[int, deque[Change]] = {}
         self.watchers: dict[int, int] = {}
@@ -236,7 +237,7 @@ async def stream(
                 cursor = change.seq
             if found:
                 continue
-            await hub.wait(campaign_id, cursor, KEEPALIVE_S)
+            await hub.wait(campaign_id, cursor, hub.keepalive_s)
             if hub.heads.get(campaign_id, 0) > cursor or hub.closing.is_set():
                 continue
             if await disconnected():

@@ -176,10 +176,9 @@ def feed_make(
     lang: Annotated[str, Form(max_length=8)] = "",
 ) -> Response:
     made = seat.make_feed(store, who.viewer, who.campaign, lang or current_language())
-    return _page(
-        request, "settings.html", who, **_settings(request, store, who), made=made,
-        link=f"{_base(request)}/feeds/{made.token}",
-    )  # fmt: skip
+    context = _settings(request, store, who)
+    context.update(made=made, link=f"{_base(request)}/feeds/{made.token}")
+    return _page(request, "settings.html", who, **context)
 
 
 @router.post("/c/{campaign_id}/feeds/{feed_id}/revoke")
