@@ -24,6 +24,54 @@ WAIT_S = 20.0
 """The longest a test waits for a server or an event (a busy 2-core machine)."""
 
 
+def free_port() -> int:
+    """A port of 127.0.0.1 free now (for a server started as its own process)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serving(*args: str) -> Iterator[tuple[str, str]]:
+    """`jdr serve ARGS` as a process of its own on a free port until the block ends: its base
+    URL and host link (stopped with SIGTERM, as systemd stops it)."""
+    import os
+    import subprocess
+    import sys
+
+    port = free_port()
+    command = [sys.executable, "-m", "jdr.cli.app", "serve", "--port", str(port), *args]
+    env = {**os.environ, "JDR_LANG": "en"}
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    ) as server:
+        try:
+            assert server.stdout is not None
+            first, host = server.stdout.readline(), server.stdout.readline()
+            assert "jdr serves on" in first, (first, server.poll())
+            base = f"http://127.0.0.1:{port}"
+            up(base)
+            yield base, host.split(": ", 1)[-1].strip()
+        finally:
+            server.terminate()
+            server.wait(timeout=WAIT_S)
+
+
+def up(base: str) -> None:
+    """Wait until the server at `base` answers."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            if Client(base).request("GET", "/")[0] == 200:
+                return
+        except OSError:
+            assert time.monotonic() < deadline, f"{base} does not answer"
+            time.sleep(0.1)
+
+
 @contextmanager
 def running(app: Any) -> Iterator[str]:
     """`app` served on a free port of 127.0.0.1 until the block ends: its base URL."""

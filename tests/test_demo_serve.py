@@ -17,7 +17,7 @@ from typing import Any
 
 from jdr.demo_table import prepare
 from jdr.store import open_store
-from test_web_api import _free_port
+from live_helpers import free_port
 
 
 def test_the_demo_table_is_a_ready_campaign() -> None:
@@ -73,7 +73,7 @@ def _up(port: int) -> Any:
 
 
 def test_jdr_demo_serve_opens_each_seat_in_a_real_server(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "JDR_LANG": "en", "TMPDIR": str(tmp_path)}
     command = [sys.executable, "-m", "jdr.cli.app", "demo", "--serve", "--no-open"]
     command += ["--port", str(port)]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ from jdr import table
 from jdr.access import Viewer
 from jdr.characters import service
 from jdr.web.app import create_app
+from live_helpers import free_port
 from web_helpers import HOST, join, unique
 
 EXAMPLES = Path(__file__).parents[1] / "src" / "jdr" / "systems" / "plus_ultra" / "examples"
@@ -138,15 +138,8 @@ def test_pu_4_the_api_answers_every_body_without_a_500_in_its_schema(seat: Any) 
     check()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def test_jdr_serve_prints_a_host_link_that_opens_in_a_real_server(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "JDR_LANG": "en"}
     command = [sys.executable, "-m", "jdr.cli.app", "serve", "--port", str(port)]
     command += ["--db", f"sqlite:///{tmp_path / 'jdr.db'}"]

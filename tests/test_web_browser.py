@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from live_helpers import free_port
 
 playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
@@ -34,18 +35,11 @@ XSS = "<img src=x onerror=window.__xss=1>"
 TIMEOUT_MS = 30_000  # a busy 2-core machine: generous, still bounded
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, str]]:
     """`jdr serve` on a free port: (its host link, its database URL)."""
     url = f"sqlite:///{tmp_path / 'jdr.db'}"
-    command = [sys.executable, "-m", "jdr.cli.app", "serve", "--port", str(_free_port())]
+    command = [sys.executable, "-m", "jdr.cli.app", "serve", "--port", str(free_port())]
     env = {**os.environ, "JDR_LANG": "en"}
     with subprocess.Popen(
         [*command, "--db", url],
