@@ -73,10 +73,10 @@ def up(base: str) -> None:
 
 
 @contextmanager
-def running(app: Any) -> Iterator[str]:
-    """`app` served on a free port of 127.0.0.1 until the block ends: its base URL."""
+def running(app: Any, port: int = 0) -> Iterator[str]:
+    """`app` served on 127.0.0.1 (a free port, or `port`) until the block ends: its base URL."""
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", timeout_graceful_shutdown=1
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -89,6 +89,9 @@ def running(app: Any) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
+        hub = getattr(app.state, "hub", None)
+        if hub is not None:
+            hub.close_soon()  # as a stop signal does in `jdr serve`
         server.should_exit = True
         thread.join(WAIT_S)
 

@@ -76,6 +76,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await app.state.hub.start()
+        app.state.hub.on_stop_signals()
         await app.state.background.start()
         try:
             yield

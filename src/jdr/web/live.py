@@ -73,8 +73,15 @@ class Hub:
     # lifecycle
 
     async def start(self) -> None:
+        """Start watching, on the running loop (a fresh start: an app served again after it
+        stopped, as a test does, begins anew)."""
         self._loop = asyncio.get_running_loop()
-        self._tasks.append(asyncio.create_task(self._poll()))
+        self.closing = asyncio.Event()
+        self._stop = threading.Event()
+        self._events = {}
+        self._refreshing = set()
+        self.heads, self.recent, self.watchers, self.streams = {}, {}, {}, {}
+        self._tasks = [asyncio.create_task(self._poll())]
         if self.listen:
             self._listener = threading.Thread(target=self._listen, name="jdr-listen", daemon=True)
             self._listener.start()
@@ -91,6 +98,37 @@ class Hub:
                 await task
         if self._listener is not None:
             await run_in_threadpool(self._listener.join, 5.0)
+
+    def close_soon(self) -> None:
+        """End every stream now (from any thread, or a signal handler): the server is about to
+        stop, and its pages will reconnect to the next one."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._close)
+
+    def _close(self) -> None:
+        self.closing.set()
+        for event in self._events.values():
+            event.set()
+
+    def on_stop_signals(self) -> None:
+        """Close the streams as soon as SIGTERM or SIGINT arrives, before the server's own
+        handler (which then waits for open requests: a stream would hold it for its grace
+        period). Only in the main thread, where signals are handled."""
+        import signal
+
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for number in (signal.SIGTERM, signal.SIGINT):
+            before = signal.getsignal(number)
+
+            def handler(signum: int, frame: Any, before: Any = before) -> None:
+                self.close_soon()
+                if callable(before):
+                    before(signum, frame)
+
+            signal.signal(number, handler)
 
     # waking
 
@@ -169,11 +207,12 @@ class Hub:
         return self._events.setdefault(campaign_id, asyncio.Event())
 
     async def watch(self, campaign_id: int) -> None:
-        if campaign_id not in self.watchers:
-            self.watchers[campaign_id] = 0
+        """One more stream on the campaign (counted before anything is awaited: a stream
+        that ends meanwhile must not forget the others)."""
+        self.watchers[campaign_id] = self.watchers.get(campaign_id, 0) + 1
+        if campaign_id not in self.heads:
             heads = await run_in_threadpool(self.store.change_heads, [campaign_id])
             self.heads.setdefault(campaign_id, heads.get(campaign_id, 0))
-        self.watchers[campaign_id] += 1
 
     def unwatch(self, campaign_id: int) -> None:
         left = self.watchers.get(campaign_id, 1) - 1
