@@ -300,3 +300,24 @@ def test_several_workers_need_postgresql(tmp_path: Any) -> None:
     )  # fmt: skip
     assert done.returncode == 2 and "--workers" in done.stderr and "PostgreSQL" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_open_pages_are_bounded_per_session(live: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import jdr.web.live_pages
+
+    app, store, campaign_id, _fight = live
+    monkeypatch.setattr(jdr.web.live_pages, "MAX_STREAMS_PER_SESSION", 2)
+    with running(app) as base:
+        player = signed_in(base, store, campaign_id, "player", KAITO)
+        opened: list[Any] = []
+        threads = [listen(player, -1, 1, opened) for _ in range(2)]
+        deadline = time.monotonic() + WAIT_S
+        while sum(app.state.hub.streams.values()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        status, _headers, text = player.request("GET", f"/c/{campaign_id}/live")
+        assert status == 429 and "too many open pages" in text
+        other = signed_in(base, store, campaign_id, "spectator")  # another session may
+        assert other.events(-1, 0) == []
+        player.post("/signout")
+        for thread in threads:
+            thread.join(WAIT_S)

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response, StreamingResponse
 
 from jdr import access, table
-from jdr.i18n import LANGUAGES, current_language, language
+from jdr.i18n import LANGUAGES, _, current_language, language
 from jdr.live import seat
 from jdr.web.deps import CampaignOf, Signed, StoreDep
 from jdr.web.guard import SESSION_COOKIE
@@ -49,7 +49,12 @@ async def live(
         sum(hub.streams.values()) >= MAX_STREAMS
         or hub.streams.get(key, 0) >= MAX_STREAMS_PER_SESSION
     ):
-        raise TooManyError("live", None, str(MAX_STREAMS_PER_SESSION), "too many open pages")
+        raise TooManyError(
+            "live",
+            None,
+            _("{n} open pages a session").format(n=MAX_STREAMS_PER_SESSION),
+            _("too many open pages: close some"),
+        )
     start = last_event_id(request.headers.get("last-event-id"), after)
 
     def still_signed() -> bool:
