@@ -259,7 +259,11 @@ def start_fight(
     return int(opened.started.fight_id)
 
 
-def fight_page(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> FightPage:
+def fight_page(
+    store: Store, viewer: Viewer, campaign: Campaign, fight_id: int, recaps: bool = True
+) -> FightPage:
+    """The fight as `viewer` sees it; `recaps` False leaves the whole fight's recaps out (the
+    JSON API's read, which a player's client may ask for at every turn)."""
     from jdr.fights.narration import Words
     from jdr.fights.recap import recap
     from jdr.fights.service import legal_now, state
@@ -278,7 +282,11 @@ def fight_page(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) 
         mine = {}
     view = describe(getattr(system, "fight_view", None), now, Words("text", now))
     stored = store.events(fight_id)
-    recaps = {fmt: recap(system, stored, fmt, fight_id, whole=True).text for fmt in RECAPS}
+    made = (
+        {fmt: recap(system, stored, fmt, fight_id, whole=True).text for fmt in RECAPS}
+        if recaps
+        else {}
+    )
     pace = pace_of(system, record, now)
     return FightPage(
         fight_id,
@@ -287,7 +295,7 @@ def fight_page(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) 
         dict(pace.awaited),
         mine,
         chapters(system, stored),
-        recaps,
+        made,
         names,
         pace,
         record.version,

@@ -411,13 +411,25 @@ def build_app() -> typer.Typer:
                 ),
             ),
         ] = None,
+        trusted_proxy: Annotated[
+            str,
+            typer.Option(
+                "--trusted-proxy",
+                metavar="ADDRESS",
+                help=_(
+                    "The reverse proxy whose X-Forwarded-For and X-Forwarded-Proto headers are"
+                    " believed (addresses separated by commas, * for any)."
+                ),
+            ),
+        ] = "127.0.0.1",
     ) -> None:
         from jdr.cli.serving import server
 
         hosts = tuple(
             h.strip() for given in webhook_host or [] for h in given.split(",") if h.strip()
         )
-        server()(host, port, db, url, workers=workers, webhook_hosts=hosts)
+        serve = server()
+        serve(host, port, db, url, workers=workers, webhook_hosts=hosts, proxies=trusted_proxy)
 
     @app.command("demo", help=_("Show what jdr does, on a few real rolls and odds."))
     def demo_command(

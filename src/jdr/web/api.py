@@ -161,7 +161,7 @@ class CommandCreate(BaseModel):
 def fight(store: StoreDep, who: CampaignOf, fight_id: int) -> Json:
     """A fight (as `jdr fight show FIGHT --json`): its public state, in words, and who may
     play what now."""
-    page = table.fight_page(store, who.viewer, who.campaign, fight_id)
+    page = table.fight_page(store, who.viewer, who.campaign, fight_id, recaps=False)
     record = table.fight_in(store, who.viewer, who.campaign, fight_id)
     return {
         "fight": fight_id,

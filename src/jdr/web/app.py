@@ -187,13 +187,15 @@ def serve(
     intro: Callable[[str], None] | None = None,
     workers: int = 1,
     webhook_hosts: tuple[str, ...] = (),
+    proxies: str = "127.0.0.1",
 ) -> None:
     """`jdr serve`: print the host link, then run the app with uvicorn until interrupted.
     `intro(address)` says more once the app is made (`jdr demo --serve`: the seats' links).
 
     `workers` above 1 runs that many processes (PostgreSQL only: SQLite has one writer per
     file); they share the host link and the database, and each pushes every change to its own
-    pages (`jdr.web.live`)."""
+    pages (`jdr.web.live`). `proxies` are the addresses whose `X-Forwarded-For` and
+    `X-Forwarded-Proto` are believed (a reverse proxy's; `*` for any)."""
     import os
 
     import uvicorn
@@ -215,6 +217,7 @@ def serve(
         "port": port,
         "log_level": "warning",
         "proxy_headers": True,
+        "forwarded_allow_ips": proxies,
         "timeout_graceful_shutdown": GRACE_S,
     }
     if workers > 1:

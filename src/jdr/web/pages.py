@@ -43,10 +43,17 @@ def _start_session(request: Request, token: str, campaign_id: int) -> Response:
         max_age=int(access.SESSION_LIFETIME.total_seconds()),
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=secure(request),
         path="/",
     )
     return response
+
+
+def secure(request: Request) -> bool:
+    """Whether cookies are `Secure`: the request came over HTTPS (as a trusted proxy says, with
+    `X-Forwarded-Proto`), or the address players reach is an `https://` one (`jdr serve --url`)."""
+    base = request.app.state.base_url or ""
+    return request.url.scheme == "https" or base.startswith("https://")
 
 
 @router.get("/")
