@@ -89,7 +89,7 @@ def build_db() -> typer.Typer:
 
 
 def build_campaign() -> typer.Typer:
-    """`jdr campaign new|list|show|rm|reveal|invite|revoke`."""
+    """`jdr campaign new|list|show|rm|invite|revoke|reveal|export|import`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -233,6 +233,9 @@ def build_campaign() -> typer.Typer:
 
         reveal(name, db, json)
 
+    from jdr.cli.backup_commands import add_backup_commands
+
+    add_backup_commands(app)
     return app
 
 
