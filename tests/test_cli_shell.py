@@ -193,7 +193,11 @@ def test_french_help_translates_click_required_and_default(
             "FIGHT : valeur invalide (permis : un nombre entier)",
         ),
         (("frobnicate",), "unknown command frobnicate", "commande frobnicate : introuvable"),
-        (("campaign", "nope"), "unknown command nope (known: invite, list, new", "commande nope"),
+        (
+            ("campaign", "nope"),
+            "unknown command nope (known: export, import, invite, list, new",
+            "commande nope",
+        ),
     ],
 )
 def test_usage_errors_are_one_line_in_both_languages(
@@ -368,7 +372,7 @@ def test_a_bare_store_group_lists_its_subcommands(
     code, out, err = run(capsys, group)
     assert (code, err) == (0, "")
     expected = {
-        "campaign": ["new", "list", "show", "rm", "invite", "revoke", "reveal"],
+        "campaign": ["new", "list", "show", "rm", "invite", "revoke", "reveal", "export", "import"],
         "sheet": [
             "add",
             "list",

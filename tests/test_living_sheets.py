@@ -105,6 +105,23 @@ def test_undo_and_redo_are_revisions_and_the_creation_stays(store: Store) -> Non
     assert character.version == 7
 
 
+def test_an_undone_rename_verifies(store: Store) -> None:
+    """The verifier's ledger keeps each revision's rename, so taking one back re-decides to the
+    name the sheet had (it re-decided the old sheet under the new name before)."""
+    from jdr.journal.replay import replayer_for
+    from jdr.journal.service import export
+    from jdr.journal.verify import verify
+
+    campaign = campaign_with(store, "plus-ultra", example("plus-ultra", "hero"))
+    service.rename(store, campaign, "Kaito Arashi", "Kaito")
+    service.undo(store, campaign, "Kaito")
+    service.redo(store, campaign, "Kaito Arashi")
+    store.reveal_epoch(campaign.id)
+    report = verify(export(store, campaign), replayer_for)
+    assert report.ok, [p.message() for p in report.problems]
+    assert report.results_checked == 4
+
+
 def test_a_sheet_at_any_revision_folds_from_its_snapshot(store: Store) -> None:
     campaign = campaign_with(store, "pokemon", example("pokemon", "pokemon", xp=0))
     character = store.character_named(campaign.id, "Pikachu")

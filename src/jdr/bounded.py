@@ -11,6 +11,8 @@ The documented maxima (README, "Limits"):
 
 >>> MAX_SHEET_BYTES, MAX_JOURNAL_BYTES, MAX_TEXT_BYTES, MAX_NESTING, MAX_DIGITS
 (262144, 8388608, 16777216, 32, 30)
+>>> MAX_BACKUP_BYTES
+33554432
 >>> nesting('{"a": [[1, {"b": "[[["}]]]}', "json")
 4
 >>> nesting("a.b.c = 1\\nx = [[1.5], {y.z = 2}]", "toml")
@@ -38,6 +40,10 @@ MAX_SHEET_BYTES = 256 * 1024
 MAX_JOURNAL_BYTES = 8 * 1024 * 1024
 """An exported journal (JSON) given to `jdr verify`: 8 MiB, about 9,000 dice rolls (checked in
 about 5 s; `benchmarks/bench_limits.py`)."""
+MAX_BACKUP_BYTES = 32 * 1024 * 1024
+"""A campaign's backup (JSON) given to `jdr campaign import`: 32 MiB, about four journals of the
+largest size `jdr verify` reads with their fights and sheets (`jdr campaign export` refuses to
+write one it could not read back)."""
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 """A witness (a saved recap or forum page) given to `jdr verify --witness`: 16 MiB."""
 MAX_NESTING = 32
@@ -73,8 +79,8 @@ def _cap(data: bytes, limit: int, field: str, label: str) -> bytes:
         raise LimitError(
             field,
             label,
-            _("at most {size}").format(size=_size(limit)),
-            _("larger than {size}").format(size=_size(limit)),
+            _("at most {size}").format(size=size_text(limit)),
+            _("larger than {size}").format(size=size_text(limit)),
         )
     return data
 
@@ -88,7 +94,7 @@ def read_text(source: str | Path, limit: int, field: str, what: str) -> str:
         raise InputError(field, str(source), what, _("not UTF-8 text")) from None
 
 
-def _size(limit: int) -> str:
+def size_text(limit: int) -> str:
     if limit % (1024 * 1024) == 0:
         return _("{n} MiB").format(n=limit // (1024 * 1024))
     return _("{n} KiB").format(n=limit // 1024)

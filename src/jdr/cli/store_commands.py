@@ -89,7 +89,7 @@ def build_db() -> typer.Typer:
 
 
 def build_campaign() -> typer.Typer:
-    """`jdr campaign new|list|show|rm|reveal|invite|revoke|webhook|feed`."""
+    """`jdr campaign new|list|show|rm|invite|revoke|reveal|webhook|feed|export|import`."""
     db_option = Annotated[
         str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
     ]
@@ -236,6 +236,9 @@ def build_campaign() -> typer.Typer:
 
         reveal(name, db, json)
 
+    from jdr.cli.backup_commands import add_backup_commands
+
+    add_backup_commands(app)
     return app
 
 

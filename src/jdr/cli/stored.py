@@ -86,6 +86,65 @@ def write_output(path: Path, text: str) -> None:
                 os.unlink(temporary)
 
 
+def write_private(path: Path, text: str, replace: bool, field: str = "FILE") -> None:
+    """Write a secret file (a campaign's backup): readable and writable by its owner only
+    (0600, whatever the umask and whatever a file replaced had), written to a temporary file of
+    the same folder, flushed, then put in place — linked at `path`, which fails if anything is
+    there (no check-then-write race), or, with `replace`, renamed over it (a symbolic link at
+    `path` is replaced, its target never written). Refused (`InputError`) when `path` exists
+    and `replace` is not given, or when it cannot be written; nothing is left behind."""
+    import errno
+    import os
+    import stat
+    import tempfile
+
+    from jdr.errors import InputError
+    from jdr.i18n import _
+
+    folder = path.parent if str(path.parent) else Path(".")
+    exists = InputError(
+        field, str(path), _("a new file, or --force to replace it"), _("the file exists")
+    )
+    temporary: str | None = None
+    try:
+        try:
+            existing = os.lstat(path)
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and stat.S_ISDIR(existing.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if existing is not None and not replace:
+            raise exists
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        os.fchmod(handle, 0o600)
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        if replace:
+            os.replace(temporary, path)
+            temporary = None
+            return
+        try:
+            os.link(temporary, path)  # atomic: refused if a file appeared meanwhile
+        except FileExistsError:
+            raise exists from None
+        except OSError as error:  # a file system without hard links: check, then rename
+            if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+                raise
+            if os.path.lexists(path):
+                raise exists from None
+            os.replace(temporary, path)
+            temporary = None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InputError(field, str(path), _("a writable file"), reason) from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
 def deliver(
     text: str,
     output: Path | None,

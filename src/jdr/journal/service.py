@@ -404,12 +404,14 @@ def _roll_through(
     return Rolled(roll_with(GivenFaces(faces)), done.entry, replayed=True, campaign=campaign.name)
 
 
-def export(store: Store, campaign: Campaign) -> Json:
+def export(store: Store, campaign: Campaign, secrets: bool = False) -> Json:
     """Everything a verifier needs, as the JSON `jdr journal export` writes.
 
     Each entry shows the hash recorded when it was written (so a row changed since shows as
     changed); a hidden entry not yet disclosed shows its header and body hash only; an epoch's
-    seed shows once revealed.
+    seed shows once revealed. With `secrets`, nothing is held back: every seed, every hidden
+    entry's body, every sealed action's events and every sheet — what checking a backup
+    (`jdr.backup`) needs, which holds them all; never for publication.
     """
     from datetime import UTC, datetime
 
@@ -419,14 +421,15 @@ def export(store: Store, campaign: Campaign) -> Json:
         {
             "number": epoch.number,
             "commitment": epoch.commitment,
-            "seed": epoch.seed.hex() if epoch.revealed is not None else None,
+            "seed": epoch.seed.hex() if epoch.revealed is not None or secrets else None,
             "revealed": epoch.revealed.isoformat() if epoch.revealed is not None else None,
         }
         for epoch in store.epochs(campaign.id)
     ]
     rows = store.journal(campaign.id)
-    entries = [_public(row).to_json(row.hash) for row in rows]
-    fights = [exported_fight(store, campaign, f.id) for f in store.fights(campaign.id)]
+    shown = entry_of if secrets else _public
+    entries = [shown(row).to_json(row.hash) for row in rows]
+    fights = [exported_fight(store, campaign, f.id, secrets) for f in store.fights(campaign.id)]
     return {
         "format": FORMAT,
         "v": VERSION,
@@ -437,20 +440,20 @@ def export(store: Store, campaign: Campaign) -> Json:
         "epochs": epochs,
         "entries": entries,
         "fights": [fight for fight in fights if fight["events"]],
-        "sheets": exported_sheets(store, campaign),
+        "sheets": exported_sheets(store, campaign, secrets),
     }
 
 
-def exported_sheets(store: Store, campaign: Campaign) -> list[Json]:
+def exported_sheets(store: Store, campaign: Campaign, secrets: bool = False) -> list[Json]:
     """The campaign's stored sheets as `journal export` shows them, for `verify` to compare with
     the entries that recorded their last revisions: `{"character", "name", "revision", "seq",
     "sheet"}` each, whole numbers as integers. A sheet whose last revision's entry is hidden (a
-    sealed roll made through it) is left out, as that entry's body is; one written before the
-    journal kept sheets, too."""
+    sealed roll made through it) is left out, as that entry's body is (unless `secrets`); one
+    written before the journal kept sheets, too."""
     shown = []
     for character in store.characters(campaign.id):
         row = store.revision_entry(character.id, character.version)
-        if row is None or (row.hidden and not row.disclosed):
+        if row is None or (row.hidden and not row.disclosed and not secrets):
             continue
         shown.append(
             {
@@ -464,15 +467,16 @@ def exported_sheets(store: Store, campaign: Campaign) -> list[Json]:
     return shown
 
 
-def exported_fight(store: Store, campaign: Campaign, fight_id: int) -> Json:
+def exported_fight(store: Store, campaign: Campaign, fight_id: int, secrets: bool = False) -> Json:
     """A stored fight's log as `journal export` shows it, for `verify` to compare with the
     entries that recorded it: `{"fight": N, "events": [{"seq", "action", "event"}, …]}`, whole
     numbers as integers. The events of an action whose entry is hidden (a sealed choice not yet
-    opened) are left out, as its entry's body is; those of an action without entry are not."""
+    opened) are left out, as its entry's body is (unless `secrets`); those of an action without
+    entry are not."""
     sealed = {
         number
         for number, row in store.fight_entries(campaign.id, fight_id).items()
-        if row.hidden and not row.disclosed
+        if row.hidden and not row.disclosed and not secrets
     }
     events = [
         {"seq": item.seq, "action": item.action, "event": plain(item.event, LATEST)}

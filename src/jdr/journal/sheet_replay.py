@@ -189,9 +189,11 @@ class SheetLedger:
         data: Json = {"changes": shown.get("changes", [])}
         if kind in (UNDONE, REDONE):
             data["target"] = _target(tracked, kind)
+        rename = shown.get("rename")
+        if rename:  # an undo of this revision gives the name back too
+            data["rename"] = list(rename)
         tracked.revisions.append((number, kind, data))
         tracked.history.append(apply(tracked.sheet, data["changes"]))
-        rename = shown.get("rename")
         if rename:
             tracked.name = str(rename[1])
         if kind == REMOVED and tracked.id is not None:

@@ -65,6 +65,11 @@ MESSAGES = {
         "sheet {name} kept changing while the change was decided ({attempts} attempts): try again"
     ),
     "no_revision": N_("sheet {name} has no revision {revision} (revisions: 1..{last})"),
+    "backup_ids": N_(
+        "the database already uses ids the backup keeps (fights: {fights}; characters:"
+        " {characters}): its journal names them, so they cannot change; import it into a fresh"
+        " database (--db URL), or where the campaign was removed"
+    ),
 }
 
 

@@ -43,6 +43,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from jdr.i18n import _
 from jdr.names import check_name, duplicate, match
 from jdr.store.access import Access
+from jdr.store.backup import Backups
 from jdr.store.engine import (
     exposed,
     make_engine,
@@ -197,7 +198,7 @@ class Recorded:
     sheets: tuple[tuple[int, int], ...] = ()
 
 
-class Store(Revisions, Access, Live):
+class Store(Revisions, Access, Live, Backups):
     """The database behind one URL. Create with `open_store`."""
 
     def __init__(self, engine: Engine, url: str, file: Path | None = None) -> None:

@@ -276,6 +276,11 @@ async def stream(
                 cursor = change.seq
             if found:
                 continue
+            head = hub.heads.get(campaign_id, 0)
+            if head > cursor:  # changes counted but not kept (a campaign imported): refresh all
+                yield sse("reset", {"seq": head}, head)
+                cursor = head
+                continue
             await hub.wait(campaign_id, cursor, hub.keepalive_s)
             if hub.heads.get(campaign_id, 0) > cursor or hub.closing.is_set():
                 continue
