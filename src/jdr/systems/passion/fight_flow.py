@@ -237,8 +237,8 @@ def defence(defender: Json, kind: DamageType) -> tuple[Resistance, int, bool]:
 
     >>> kaito = {"potentials": {"Corps": 3, "Esprit": 1}, "talents": {},
     ...          "uses": {"body": "Corps", "mind": "Esprit"}, "protections": [
-    ...              {"type": "physique", "score": 2, "robustness": 1, "energy": 2},
-    ...              {"type": "mental", "score": 4, "robustness": 0, "energy": 0}]}
+    ...              dict(type="physique", score=2, robustness=1, energy=2),
+    ...              dict(type="mental", score=4, robustness=0, energy=0)]}
     >>> resisted, robustness, energy = defence(kaito, "physique")
     >>> resisted.total, robustness, energy, defence(kaito, "mental")[0].total
     (5, 1, True, 1)
