@@ -31,6 +31,8 @@ def find(state: Json, name: Any) -> str | None:
     None."""
     if not isinstance(name, str):
         return None
+    if name in state["fighters"]:  # as the fight spells it: the common case, no lookup
+        return name
     return find_name(name, list(state["fighters"]), _("fighter"))
 
 
@@ -56,7 +58,13 @@ def sides_left(state: Json) -> list[str]:
 
 
 def score(fighter: Json, name: str) -> tuple[str, int, bool] | None:
-    """`(key, score, is_potential)` of a talent or potential (no case, no accents), else None."""
+    """`(key, score, is_potential)` of a talent or potential (no case, no accents), else None.
+    A sheet never has a talent and a potential of the same folded name, so a key spelt as the
+    sheet spells it is the one."""
+    if name in fighter["talents"]:
+        return name, int(fighter["talents"][name]), False
+    if name in fighter["potentials"]:
+        return name, int(fighter["potentials"][name]), True
     wanted = fold_name(name)
     for key, value in fighter["talents"].items():
         if fold_name(key) == wanted:
@@ -71,6 +79,9 @@ def item(fighter: Json, kind: str, name: Any) -> Json | None:
     """The weapon or protection (`kind`: `weapons` | `protections`) called `name`, else None."""
     if not isinstance(name, str):
         return None
+    exact: Json | None = next((each for each in fighter[kind] if each["name"] == name), None)
+    if exact is not None:  # two items never share a folded name
+        return exact
     wanted = fold_name(name)
     found: Json | None = next(
         (each for each in fighter[kind] if fold_name(each["name"]) == wanted), None
