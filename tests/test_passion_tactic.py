@@ -3,6 +3,8 @@ against the exact odds of a single action (`jdr odds passion action`, exact)."""
 
 from __future__ import annotations
 
+import itertools
+import random
 import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
@@ -18,7 +20,14 @@ from jdr.systems.passion import SYSTEM as PASSION
 from jdr.systems.passion.actions import ActionParams
 from jdr.systems.passion.params import Conditions
 from jdr.systems.passion.sheet_files import example_path
-from jdr.systems.passion.tactic import best_marker, best_pools, tactic, weapon_for
+from jdr.systems.passion.tactic import (
+    best_marker,
+    best_pools,
+    ranked_pools,
+    same_count,
+    tactic,
+    weapon_for,
+)
 
 Json = dict[str, Any]
 RULES = PASSION.fight
@@ -79,6 +88,26 @@ def test_ps_9_ps_10_marker_the_highest_as_likely_to_hit_and_an_npc_its_highest()
         **fight.state["fighters"]["Romuald"], "passion": 0, "energy": 0}}}  # fmt: skip
     # without his pools no pool is sure: more dice help, so the highest marker as good as any
     assert best_marker(weak, "Romuald") == 10
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_ps_3_ps_7_conditions_that_count_alike_rank_alike(seed: int) -> None:
+    """The tactic asks the advisor once for all the conditions that count every roll alike
+    (`same_count`): the ranking of those conditions as given is the same, pool for pool."""
+    draw = random.Random(seed)
+    given = Conditions(
+        difficulty=draw.randint(0, 9),
+        talent=draw.randint(0, 8),
+        energy=draw.random() < 0.5,
+        passion=draw.randint(0, 5),
+        npc_energy=draw.randint(0, 2),
+        npc_passion=draw.randint(0, 2),
+    )
+    assert same_count(same_count(given)) == same_count(given)
+    for dice in itertools.product(range(6), repeat=2):  # every roll counts the same
+        assert given.resolve(dice).margin == same_count(given).resolve(dice).margin
+    alike = [choice.as_json() for choice in ranked_pools(same_count(given))]
+    assert [choice.as_json() for choice in ranked_pools(given)] == alike
 
 
 def test_ps_14_ps_16_weapon_with_the_most_damage_over_the_resistance() -> None:

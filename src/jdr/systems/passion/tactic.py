@@ -147,7 +147,6 @@ def attack_conditions(
     )
 
 
-@lru_cache(maxsize=4096)
 def best_pools(conditions: Conditions) -> tuple[Choice, ...]:
     """`best[k]`: the advisor's best pool of at least `k` dice (goal `success`, every size, at most
     `MOST_DICE` dice), for every `k` from 0 to `MOST_DICE`.
@@ -156,6 +155,32 @@ def best_pools(conditions: Conditions) -> tuple[Choice, ...]:
     >>> best[1].dice, best[1].sure, best[2].dice, best[3].dice
     ('1d4', True, '2d100', '4d100')
     """
+    return ranked_pools(same_count(conditions))
+
+
+def same_count(conditions: Conditions) -> Conditions:
+    """Conditions that count every roll as `conditions` do (PS-3 … PS-7), in one form: the
+    negatives left are max(0, dice negatives + difficulty + NPC Énergie − talent − Passion), so
+    only that sum matters (as a difficulty when ≥ 0, else as a talent). Rolls counted alike are
+    ranked alike: one ranking serves them all.
+
+    >>> same_count(Conditions(difficulty=6, talent=4, passion=1, npc_energy=1))
+    Conditions(difficulty=2, talent=0, energy=False, passion=0, npc_energy=0, npc_passion=0)
+    >>> same_count(Conditions(difficulty=1, talent=3, energy=True, npc_passion=2)).talent
+    2
+    """
+    net = conditions.difficulty + conditions.npc_energy - conditions.talent - conditions.passion
+    return Conditions(
+        difficulty=max(0, net),
+        talent=max(0, -net),
+        energy=conditions.energy,
+        npc_passion=conditions.npc_passion,
+    )
+
+
+@lru_cache(maxsize=4096)
+def ranked_pools(conditions: Conditions) -> tuple[Choice, ...]:
+    """`best_pools`, computed by the advisor (`rank_pools`) and kept for the process."""
     from jdr.systems.passion.advise import rank_pools  # NumPy: only when a fight is simulated
 
     ranked = rank_pools(conditions, SIZES, max_dice=MOST_DICE, goal="success")
