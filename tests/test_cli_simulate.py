@@ -12,6 +12,7 @@ import pytest
 
 from cli_run import answer as run_json
 from cli_run import run
+from jdr.systems import Registry
 
 SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
 JDR = Path(sys.executable).parent / "jdr"
@@ -144,13 +145,44 @@ def test_simulate_unreachable_scheduler_is_a_clear_error(
 
 
 def test_simulate_a_system_without_a_tactic_says_so(
+    installed_example: Registry, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The example plug-in has fight rules but no simulation: refused before any sheet is read."""
+    args = ["simulate", "example", "--with", str(tmp_path / "a.toml")]
+    code, _out, err = run(capsys, *args, "--against", str(tmp_path / "b.toml"), "--runs", "10")
+    assert code == 2
+    assert "example" in err and "simulation" in err and "Traceback" not in err
+
+
+def test_ps_9_passion_simulates_from_stored_sheets_and_sheet_files_alike(
     capsys: pytest.CaptureFixture[str], db: str
 ) -> None:
+    """Passion's default tactic (issue 21): the campaign's Romuald against its cyber-ninja, and
+    the same two sheet files, give the same report; the table reads in French."""
     campaign(capsys, db, "passion", "romuald.toml", "cyber-ninja.toml")
-    args = ["simulate", "passion", "--campaign", "C", "--with", "Romuald"]
-    code, _out, err = run(capsys, *args, "--against", "Cyber-ninja", "--runs", "10", "--db", db)
-    assert code != 0
-    assert "passion" in err and "simulation" in err and "Traceback" not in err
+    common = ["--runs", "200", "--seed", "5", "--workers", "1"]
+    stored = run_json(
+        capsys, "simulate", "passion", "--campaign", "C", "--with", "Romuald",
+        "--against", "cyber-ninja", *common, "--db", db,
+    )  # fmt: skip
+    folder = SYSTEMS / "passion" / "examples"
+    files = run_json(
+        capsys, "simulate", "passion", "--with", str(folder / "romuald.toml"),
+        "--against", str(folder / "cyber-ninja.toml"), *common,
+    )  # fmt: skip
+    assert {k: v for k, v in files.items() if k != "campaign"} == {
+        k: v for k, v in stored.items() if k != "campaign"
+    }
+    wins = stored["wins"]
+    assert wins["a"]["count"] + wins["b"]["count"] + stored["undecided"]["count"] == 200
+    assert wins["a"]["rate"] > wins["b"]["rate"]
+    assert set(stored["fighters"]) == {"Romuald", "Cyber-ninja"}
+    code, out, err = run(
+        capsys, "simulate", "passion", "--campaign", "C", "--with", "Romuald",
+        "--against", "Cyber-ninja", "--runs", "30", "--workers", "1", "--lang", "fr", "--db", db,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "victoires" in out and "Romuald" in out
 
 
 # --- sheet files (issue 21 item 3: "from stored sheets … or sheet files") ----------------------

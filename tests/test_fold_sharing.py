@@ -1,14 +1,18 @@
-"""Issue 21 item 1: Plus Ultra's `evolve` shares with the state before it every part an event
+"""Issue 21 item 1: every system's `evolve` shares with the state before it every part an event
 leaves alone instead of copying the whole fight, and nothing it returns is ever changed after:
 every state of a fight stays the state it was when it was made, and the last one is the fold
-from scratch (checked against a fold that copies everything, on fights the default tactic plays
-with techniques, defense, flight and KOs)."""
+from scratch (checked against a fold that copies everything) — on fights of all five systems
+that their default tactics play (Plus Ultra with techniques, defense, flight and KOs; Passion
+with a tactic that also splits, blasts, combines, rolls other actions and calls a deus ex
+machina at random)."""
 
 from __future__ import annotations
 
 import copy
 import json
+import random
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -37,16 +41,19 @@ def _fight(seed: int) -> list[Json]:
     return _played(rules, tactic, rules.evolve, setup, seed)
 
 
-def _played(rules: Any, tactic: Any, evolve: Any, setup: Json, seed: int) -> list[Json]:
-    """The events of the fight `setup` played to its end, each fighter following `tactic` (its
-    first command the rules accept), the state folded by `evolve`."""
+def _played(
+    rules: Any, tactic: Any, evolve: Any, setup: Json, seed: int, over: Any = None
+) -> list[Json]:
+    """The events of the fight `setup` played to its end (`over(state)`, by default its `over`
+    key) or 300 commands, each fighter following `tactic` (its first command the rules accept),
+    the state folded by `evolve`."""
     rng = Seeded(seed)
     events = list(rules.start(setup, rng))
     state: Json = {}
     for event in events:
         state = evolve(state, event)
     for _step in range(300):
-        if state["over"]:
+        if over(state) if over is not None else state["over"]:
             break
         chosen = tactic(state)
         for command in chosen if isinstance(chosen, list) else [chosen]:
@@ -141,3 +148,195 @@ def test_pk_every_state_stays_as_it_was_made_and_the_fold_is_unchanged(seed: int
     for event in events:
         scratch = pokemon_state.evolve(copy.deepcopy(scratch), event)
     assert scratch == state
+
+
+def _unchanged_and_the_fold_from_scratch(
+    evolve: Callable[[Json, Json], Json], events: list[Json]
+) -> None:
+    """Each state stays what it was when made; the last is a fold that deep-copies each state."""
+    states, taken = [], []
+    state: Json = {}
+    for event in events:
+        state = evolve(state, event)
+        states.append(state)
+        taken.append(json.dumps(state, sort_keys=True))
+    assert [json.dumps(s, sort_keys=True) for s in states] == taken
+    scratch: Json = {}
+    for event in events:
+        scratch = evolve(copy.deepcopy(scratch), event)
+    assert scratch == state
+
+
+# --- Passion ------------------------------------------------------------------------------------
+
+
+def _passion_sheet(name: str, side: str, **changes: Any) -> Json:
+    text = resources.files("jdr.systems.passion").joinpath("examples", name).read_text("utf-8")
+    return tomllib.loads(text) | {"side": side} | changes
+
+
+def _wild_passion(seed: int) -> Callable[[Json], list[Json]]:
+    """The default Passion tactic, but at a fighter's own turn, now and then (drawn from
+    `Random(seed)`), a split attack, a blast, a combined attack, another action roll or a deus ex
+    machina first, or a pass; at a dodge, now and then none: the decider plays it, or refuses it
+    and the default is played."""
+    from jdr.systems.passion.tactic import tactic, targets_of
+
+    draw = random.Random(seed)
+
+    def wild(state: Json) -> list[Json]:
+        default = tactic(state)
+        turn, waiting = state["turn"], state["waiting"]
+        if waiting and waiting["for"] == "dodge" and draw.random() < 0.2:
+            return [{"action": "no_dodge", "actor": waiting["actor"]}]
+        if waiting or turn is None or turn["part"] is not None:
+            return default
+        actor = turn["name"]
+        me = state["fighters"][actor]
+        opponents = targets_of(state, actor)
+        dice = f"{max(1, me['marker'])}d6"
+        roll = draw.random()
+        if roll < 0.15 and len(opponents) >= 2:
+            talent = int(me["talents"].get(me["uses"]["combat"], 0))
+            marker = int(me["marker"])
+            parts = [
+                {"target": opponents[0], "talent": talent // 2, "marker": marker // 2},
+                {"target": opponents[1], "talent": talent - talent // 2,
+                 "marker": marker - marker // 2},
+            ]  # fmt: skip
+            return [{"action": "split_attack", "actor": actor, "parts": parts}, *default]
+        if roll < 0.3 and len(opponents) >= 2:
+            blast = {"action": "blast", "actor": actor, "targets": opponents[:2], "dice": dice}
+            return [blast, *default]
+        if roll < 0.45 and opponents:
+            partners = [
+                slot["name"] for slot in state["slots"]
+                if slot["part"] is None and slot["name"] != actor
+                and state["fighters"][slot["name"]]["side"] == me["side"]
+            ]  # fmt: skip
+            together = {"action": "combined_attack", "actor": actor, "partners": partners[:1]}
+            return [together | {"target": opponents[0], "dice": dice}, *default]
+        if roll < 0.55:
+            other = {"action": "action", "actor": actor, "dice": dice, "difficulty": 2}
+            return [other | {"talent": me["uses"]["combat"]}, *default]
+        if roll < 0.6:
+            return [{"action": "deus_ex_machina", "actor": actor}, *default]
+        if roll < 0.65:
+            return [{"action": "pass", "actor": actor}]
+        return default
+
+    return wild
+
+
+def _passion_fight(seed: int) -> list[Json]:
+    """The events of a Passion 2-against-2: Romuald and Rosalie (a kick of 1: her XP raises it,
+    PS-17, PS-18) against two cyber-ninjas."""
+    from jdr.systems.passion import fight_state as passion_state
+
+    system: Any = default_registry().get("passion")
+    romuald = _passion_sheet("romuald.toml", "heroes")
+    rosalie = romuald | {
+        "name": "Rosalie",
+        "potentials": {"Corps": 2, "Esprit": 3, "Mobilité": 3},
+        "talents": romuald["talents"] | {"Coup de pied circulaire": 1},
+    }
+    ninja = _passion_sheet("cyber-ninja.toml", "ninjas")
+    setup = {"fighters": [romuald, rosalie, ninja, ninja | {"name": "Ninja 2"}]}
+    return _played(system.fight, _wild_passion(seed), passion_state.evolve, setup, seed)
+
+
+PASSION_SEEDS = [1, 2, 3, 5, 8, 13]
+
+
+@pytest.mark.parametrize("seed", PASSION_SEEDS)
+def test_ps_9_every_state_stays_as_it_was_made_and_the_fold_is_unchanged(seed: int) -> None:
+    from jdr.systems.passion import fight_state as passion_state
+
+    events = _passion_fight(seed)
+    assert {"wounded", "roll_settled", "marker_chosen", "round_started"} <= {
+        e["type"] for e in events
+    }
+    _unchanged_and_the_fold_from_scratch(passion_state.evolve, events)
+
+
+def test_ps_9_the_passion_fights_play_every_kind_of_event() -> None:
+    """The fights above reach every handler of the fold (splits, blasts, combined attacks, the
+    NPCs' Passion, damage dice, XP, ticked markers …)."""
+    from jdr.systems.passion.fight_state import _HANDLERS
+
+    kinds = {e["type"] for seed in PASSION_SEEDS for e in _passion_fight(seed)}
+    assert set(_HANDLERS) <= kinds, set(_HANDLERS) - kinds
+
+
+def test_ps_16_an_event_copies_only_the_fighters_it_touches() -> None:
+    from jdr.systems.passion import fight_state as passion_state
+
+    events = _passion_fight(1)
+    state: Json = {}
+    for event in events[:2]:
+        state = passion_state.evolve(state, event)
+    hit = {"type": "wounded", "name": "Rosalie", "wounds": 2}
+    after = passion_state.evolve(state, hit)
+    assert after["fighters"]["Rosalie"]["wounds"] == state["fighters"]["Rosalie"]["wounds"] + 2
+    assert after["fighters"]["Romuald"] is state["fighters"]["Romuald"]
+    assert after["fighters"]["Rosalie"] is not state["fighters"]["Rosalie"]
+    assert after["fighters"]["Rosalie"]["weapons"] is state["fighters"]["Rosalie"]["weapons"]
+    assert after["settings"] is state["settings"]
+
+
+# --- Ilvermorny, Polédémos -------------------------------------------------------------------
+
+
+def _ilvermorny_duel(seed: int) -> list[Json]:
+    """A duel of the shipped wizard against a rival with spells of two elements."""
+    from jdr.systems.ilvermorny import fight_state as ilvermorny_state
+
+    system: Any = default_registry().get("ilvermorny")
+    text = resources.files("jdr.systems.ilvermorny").joinpath("examples", "wizard.toml")
+    wizard = tomllib.loads(text.read_text("utf-8"))
+    rival = {
+        "name": "Rival",
+        "stats": dict(wizard["stats"]) | {"magic": 6},
+        "spells": [
+            {"name": "Incendio", "difficulty": 1, "element": "feu", "level": 2},
+            {"name": "Aguamenti", "difficulty": 1, "element": "eau", "level": 1},
+        ],
+    }
+    setup = {"wizards": [wizard, rival]}
+    rules, tactic = system.fight, system.simulation.tactic
+    return _played(rules, tactic, ilvermorny_state.evolve, setup, seed)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5])
+def test_il_10_every_state_stays_as_it_was_made_and_the_fold_is_unchanged(seed: int) -> None:
+    from jdr.systems.ilvermorny import fight_state as ilvermorny_state
+
+    events = _ilvermorny_duel(seed)
+    assert {"spell_chosen", "spells_opened", "spell_cast", "duel_ended"} <= {
+        e["type"] for e in events
+    }
+    _unchanged_and_the_fold_from_scratch(ilvermorny_state.evolve, events)
+
+
+def _poledemos_game(seed: int) -> list[Json]:
+    """The shipped warband against a smaller one, each hand played by the best policy."""
+    from jdr.systems.poledemos import play_state as poledemos_state
+
+    system: Any = default_registry().get("poledemos")
+    text = resources.files("jdr.systems.poledemos").joinpath("examples", "warband.toml")
+    warband = tomllib.loads(text.read_text("utf-8"))
+    other = {"name": "Bob", "figures": [{"name": f"B{i}", "val": "4+"} for i in range(3)]}
+    setup = {"players": [warband | {"name": "Alice"}, other]}
+    rules, simulation = system.fight, system.simulation
+    return _played(rules, simulation.tactic, poledemos_state.evolve, setup, seed, simulation.over)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5])
+def test_pd_4_every_state_stays_as_it_was_made_and_the_fold_is_unchanged(seed: int) -> None:
+    from jdr.systems.poledemos import play_state as poledemos_state
+
+    events = _poledemos_game(seed)
+    assert {"hand_started", "activation_rolled", "action_taken", "activation_ended"} <= {
+        e["type"] for e in events
+    }
+    _unchanged_and_the_fold_from_scratch(poledemos_state.evolve, events)

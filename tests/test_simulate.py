@@ -256,3 +256,81 @@ def test_pd_4_pd_5_simulated_hand_agrees_with_the_exact_best_policy() -> None:
         variance += float(p) * (pa - mean) ** 2
     assert abs(report.dealt["Alice"] - mean) < 4 * math.sqrt(variance / runs)
     assert report.wins["Alice"].hits + report.wins["Bob"].hits + report.undecided.hits == runs
+
+
+def test_pk_14_simulated_counters_agree_with_the_exact_counter_chain() -> None:
+    """A tactic that counters every attack it may (`pokemon.tactic.countering`, passed as a
+    user's tactic): the first counter of each simulated fight (`play_fight`, the simulation's
+    own runs) is won by the attacker as often as the exact Markov chain of PK-14 says
+    (`counter_odds`, `jdr odds pokemon counter`: the attacker's Force against the defender's
+    Constitution, rolled first, and the other way round), whoever attacks first, within the
+    95 % interval (the defender wins the rest: a draw after 50 exchanges has odds of 1e-97). The
+    chain with the thresholds swapped (each side needing its own Constitution) falls outside: the
+    test tells the rule from a mistake. The default tactic never counters."""
+    from jdr.simulate import play_fight
+    from jdr.simulate.core import Rate
+    from jdr.systems.pokemon import SYSTEM as POKEMON
+    from jdr.systems.pokemon.counter import counter_odds
+    from jdr.systems.pokemon.tactic import countering
+
+    def fighter(name: str, side: str, strength: int, constitution: int) -> dict[str, object]:
+        sheet = mon(name, side, ["Normal"], [move("Charge", "Normal")])
+        stats = dict(strength=strength, concentration=2, constitution=constitution)
+        return sheet | {"stats": stats | {"willpower": 2, "dexterity": 2}}
+
+    stats = {"Carapuce": (3, 4), "Salamèche": (4, 2)}  # (Force, Constitution)
+    setup = {"pokemon": [fighter("Carapuce", "a", *stats["Carapuce"]),
+                         fighter("Salamèche", "b", *stats["Salamèche"])]}  # fmt: skip
+    simulation = POKEMON.simulation
+    assert simulation is not None
+    runs, seed = 2000, 21
+    first_attacks = dict.fromkeys(stats, 0)
+    attacker_won = dict.fromkeys(stats, 0)
+    for index in range(runs):
+        played = play_fight(simulation, POKEMON.fight, setup, run_seed(seed, index), countering)
+        first = next(e for e in played.events if e["type"] == "counter_resolved")
+        first_attacks[first["attacker"]] += 1
+        attacker_won[first["attacker"]] += first["winner"] == first["attacker"]
+    for attacker, (strength, constitution) in stats.items():
+        (their_strength, their_constitution) = next(v for k, v in stats.items() if k != attacker)
+        exact = counter_odds(strength, their_constitution, their_strength, constitution, exact=True)
+        assert exact["none"] < 1e-90
+        assert first_attacks[attacker] > runs // 4  # each attacks first often enough to check
+        low, high = Rate(attacker_won[attacker], first_attacks[attacker]).interval
+        assert low <= float(exact["attacker"]) <= high, (
+            attacker,
+            float(exact["attacker"]),
+            low,
+            high,
+        )
+        swapped = counter_odds(strength, constitution, their_strength, their_constitution)
+        assert not low <= swapped["attacker"] <= high
+    for index in range(100):
+        seed_i = run_seed(seed, index)
+        default = play_fight(simulation, POKEMON.fight, setup, seed_i, simulation.tactic)
+        assert not any(e["type"] == "counter_started" for e in default.events)
+
+
+def test_pk_12_pk_14_an_attack_waiting_for_its_answer_is_endured_or_countered() -> None:
+    """A table that asks defenders (`reactions = ask`) and an order given without an answer: the
+    default tactic endures (its answer names the defender, as the decider asks), `countering`
+    counters; the decider accepts both."""
+    from jdr.systems.pokemon import SYSTEM as POKEMON
+    from jdr.systems.pokemon.tactic import countering
+    from jdr.systems.pokemon.tactic import tactic as pokemon_tactic
+
+    fight = Fight.start(POKEMON.fight, pokemon_fight(), Seeded(4))  # type: ignore[arg-type]
+    actor = fight.state["to_play"][0]
+    order = {key: pokemon_tactic(fight.state)[0][key] for key in ("action", "actor", "move")}
+    order["target"] = pokemon_tactic(fight.state)[0]["target"]
+    fight.act(order, Seeded(5))
+    reaction = fight.state["reaction"]
+    assert reaction is not None and reaction["attacker"] == actor
+    defender = reaction["pokemon"]
+    assert pokemon_tactic(fight.state) == [
+        {"action": "respond", "actor": defender, "response": "endure"}
+    ]
+    answer = countering(fight.state)[0]
+    assert answer["response"] == "counter" and answer["actor"] == defender
+    events = fight.act(answer, Seeded(6))
+    assert [e["type"] for e in events][:2] == ["reaction_given", "counter_started"]

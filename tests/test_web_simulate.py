@@ -12,7 +12,7 @@ import pytest
 
 from cli_run import answer
 from jdr.store import Store
-from web_helpers import join, plus_ultra_table, unique
+from web_helpers import example_table, join, plus_ultra_table, unique
 
 HERO, VILLAIN = "Kaito Arashi", "Maître Corbeau"
 
@@ -75,3 +75,29 @@ def test_pu_4_a_malformed_number_is_a_clear_refusal(table: tuple[Any, Store, int
             f"/c/{campaign_id}/simulate", params={"with": HERO, "against": VILLAIN, "runs": bad}
         )
         assert answer.status_code == 422 and "a whole number" in answer.text, bad
+
+
+def test_ps_9_a_passion_fight_is_simulated_on_the_page_as_jdr_simulate_does(
+    database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Passion's default tactic (issue 21) behind the same page: Romuald against the ninja."""
+    app, store, campaign_id = example_table(
+        database_url, "SimPassion", "passion", ("romuald", "cyber-ninja")
+    )
+    try:
+        gm = join(app, store, campaign_id, "gm")
+        both: dict[str, str | int] = {"with": "Romuald", "against": "Cyber-ninja"}
+        both |= {"runs": 100, "seed": 3}
+        page = gm.client.get(f"/c/{campaign_id}/simulate", params=both)
+        assert page.status_code == 200, page.text
+        assert "100 fights, seed 3" in page.text and "Cyber-ninja" in page.text
+        cli = answer(
+            capsys, "simulate", "passion", "--campaign", store.campaign_by_id(campaign_id).name,
+            "--with", "Romuald", "--against", "Cyber-ninja", "--runs", "100", "--seed", "3",
+            "--workers", "1",
+            "--db", str(store.engine.url.render_as_string(hide_password=False)),
+        )  # fmt: skip
+        expected = [f"{100 * cli['wins'][side]['rate']:.1f} %" for side in ("a", "b")]
+        assert _percents(page.text)[:2] == expected
+    finally:
+        store.close()

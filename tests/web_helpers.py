@@ -56,6 +56,14 @@ def join(app: Any, store: Store, campaign_id: int, role: str, character: str | N
 def plus_ultra_table(database_url: str, name: str) -> tuple[Any, Store, int]:
     """The web application on `database_url` and a new Plus Ultra campaign holding the two
     example characters (Kaito Arashi, Maître Corbeau): the app, its store, the campaign's id."""
+    return example_table(database_url, name, "plus-ultra", ("hero", "villain"))
+
+
+def example_table(
+    database_url: str, name: str, system: str, examples: tuple[str, ...]
+) -> tuple[Any, Store, int]:
+    """The web application on `database_url` and a new campaign of `system` holding its shipped
+    example sheets `examples`: the app, its store, the campaign's id."""
     import tomllib
 
     from jdr.characters import service
@@ -64,8 +72,8 @@ def plus_ultra_table(database_url: str, name: str) -> tuple[Any, Store, int]:
 
     app = create_app(database_url, host_token=HOST, invite_attempts=1000)
     store: Store = app.state.store
-    campaign_id = store.create_campaign("plus-ultra", unique(name))
+    campaign_id = store.create_campaign(system, unique(name))
     campaign = store.campaign_by_id(campaign_id)
-    for kind in ("hero", "villain"):
-        service.add(store, campaign, tomllib.loads(systems_example("plus-ultra", kind)))
+    for kind in examples:
+        service.add(store, campaign, tomllib.loads(systems_example(system, kind)))
     return app, store, campaign_id

@@ -388,7 +388,8 @@ def luck(store: Store, viewer: Viewer, campaign: Campaign) -> list[Any]:
 
 WEB_MAX_RUNS = 2_000
 """The most fights one simulation page plays (about a second of one core for a Plus Ultra
-duel; `jdr simulate` on the command line goes to 10 million, over every core)."""
+duel, eight for a Passion or Pokémon one: benchmarks/bench_simulate.py; `jdr simulate` on the
+command line goes to 10 million, over every core)."""
 
 
 def simulate(

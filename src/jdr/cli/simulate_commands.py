@@ -131,12 +131,14 @@ def simulate_cli(
 ) -> None:
     from jdr.cli.sheet_files import read_sheet
     from jdr.errors import InputError
+    from jdr.simulate.core import simulation_of
     from jdr.simulate.service import run, sheet_fighter, sides_checked, stored_fighter
     from jdr.systems import default_registry
 
     if chart is not None:
         _check_matplotlib()
     system = default_registry().get(system_id)
+    simulation_of(system)  # a system without a simulation says so before any sheet is read
     given = ((with_, "a"), (against, "b"))
     sides = [(typed, side) for text, side in given for typed in _names(text)]
     fighters: list[Json] = []

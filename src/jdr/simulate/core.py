@@ -152,8 +152,21 @@ class Report:
         }
 
 
-def play_one(simulation: Simulation, rules: Any, setup: Json, seed: int, tactic: Tactic) -> Ending:
-    """One fight from `setup`, every fighter playing `tactic`, dice from `Seeded(seed)`.
+@dataclass(frozen=True)
+class Played:
+    """One simulated fight as it was played: every event, the final state, and whether it ended
+    (False: cut after `MAX_ACTIONS` commands)."""
+
+    events: list[Json]
+    state: Json
+    ended: bool
+
+
+def play_fight(
+    simulation: Simulation, rules: Any, setup: Json, seed: int, tactic: Tactic
+) -> Played:
+    """One fight from `setup`, every fighter playing `tactic`, dice from `Seeded(seed)`: what run
+    `i` of a simulation seeded `s` plays with `seed = run_seed(s, i)`.
 
     The state is folded event by event as the decider writes them (never re-folded)."""
     rng = Seeded(seed)
@@ -163,15 +176,21 @@ def play_one(simulation: Simulation, rules: Any, setup: Json, seed: int, tactic:
         state = rules.evolve(state, event)
     for _step in range(MAX_ACTIONS):
         if simulation.over(state):
-            break
+            return Played(events, state, True)
         new = _first_legal(rules, state, tactic(state), rng)
         for event in new:
             state = rules.evolve(state, event)
         events.extend(new)
-    else:
-        ending = simulation.ending(events, state)
-        return Ending(None, ending.rounds, ending.knocked_out, ending.dealt, ending.taken)
-    return simulation.ending(events, state)
+    return Played(events, state, False)
+
+
+def play_one(simulation: Simulation, rules: Any, setup: Json, seed: int, tactic: Tactic) -> Ending:
+    """How one fight (`play_fight`) ended; a fight cut short has no winner."""
+    played = play_fight(simulation, rules, setup, seed, tactic)
+    ending = simulation.ending(played.events, played.state)
+    if played.ended:
+        return ending
+    return Ending(None, ending.rounds, ending.knocked_out, ending.dealt, ending.taken)
 
 
 def _first_legal(rules: Any, state: Json, chosen: Json | list[Json], rng: Any) -> list[Json]:
@@ -193,7 +212,7 @@ def play_chunk(
     installed system's id (looked up in the worker) or the system itself."""
     if isinstance(system, str):
         system = default_registry().get(system)
-    simulation = _simulation_of(system)
+    simulation = simulation_of(system)
     chosen = tactic or simulation.tactic
     return [
         play_one(simulation, system.fight, setup, run_seed(seed, index), chosen)
@@ -223,7 +242,7 @@ def simulate(
     `progress(done)` is called as chunks finish, with the number of runs done so far."""
     if runs < 1:
         raise RulesError(_("the number of runs must be at least 1"), "")
-    simulation = _simulation_of(system)
+    simulation = simulation_of(system)
     probe = system.fight.start(setup, Seeded(0))  # type: ignore[union-attr]
     state: Json = {}
     for event in probe:
@@ -287,7 +306,9 @@ def _by_id(system: RuleSystem) -> RuleSystem | str:
     return system
 
 
-def _simulation_of(system: RuleSystem) -> Simulation:
+def simulation_of(system: RuleSystem) -> Simulation:
+    """What `system` simulates with, or `RulesError` saying it has none (no fight rules or no
+    default tactic)."""
     simulation = getattr(system, "simulation", None)
     if simulation is None or system.fight is None:
         raise RulesError(

@@ -16,6 +16,7 @@ from jdr.systems.passion.pool import luck
 from jdr.systems.passion.progress import PROGRESSION
 from jdr.systems.passion.sheet_rolls import SHEET_ROLLS
 from jdr.systems.passion.sheets import EXAMPLES, Sheet
+from jdr.systems.passion.tactic import SIMULATION
 from jdr.systems.protocol import System
 
 SYSTEM = System(
@@ -25,6 +26,7 @@ SYSTEM = System(
     sheet=Sheet,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
+    simulation=SIMULATION,
     narration=NARRATION,
     fight_view=view,
     fight_commands=COMMANDS,

@@ -15,6 +15,7 @@ from typing import Any
 from jdr.errors import RulesError
 from jdr.fights.commands import as_list
 from jdr.i18n import _
+from jdr.systems.passion.damage import DamageType
 from jdr.systems.passion.fight_commands import (
     check_standing,
     dice_count,
@@ -88,8 +89,9 @@ def _defense(state: Json, target: str) -> int:
     return found[1]
 
 
-def _weapon(fighter: Json, value: Any) -> tuple[str | None, int, str, int]:
-    """PS-14: `(name, damage, type, violence)`; no weapon: the body potential, physical."""
+def weapon_of(fighter: Json, value: Any) -> tuple[str | None, int, DamageType, int]:
+    """PS-14: `(name, damage, type, violence)`; no weapon: the body potential, physical. An
+    unknown weapon, or one at 0 Énergie (unusable), is a `RulesError`."""
     if value is None:
         body = fighter["uses"]["body"]
         return None, int(fighter["potentials"].get(body, 0)), "physique", 0
@@ -264,7 +266,7 @@ def attack(script: Script, actor: str, command: Json) -> None:
     else:
         target = _target(state, actor, command.get("target"), "PS-11")
         talent = talent_of(fighter, command.get("talent"), "PS-11")
-    weapon, damage, kind, violence = _weapon(fighter, command.get("weapon"))
+    weapon, damage, kind, violence = weapon_of(fighter, command.get("weapon"))
     plan = _plan(state, "attack", actor, [target], talent)
     plan |= {"weapon": weapon, "damage": damage, "damage_type": kind, "violence": violence}
     _declare(script, plan, command)
@@ -276,7 +278,7 @@ def blast(script: Script, actor: str, command: Json) -> None:
     fighter = state["fighters"][actor]
     targets = _targets(state, actor, command.get("targets"), "PS-13", 2)
     talent = talent_of(fighter, command.get("talent"), "PS-13")
-    weapon, damage, kind, violence = _weapon(fighter, command.get("weapon"))
+    weapon, damage, kind, violence = weapon_of(fighter, command.get("weapon"))
     plan = _plan(state, "blast", actor, targets, talent)
     plan |= {"weapon": weapon, "damage": damage, "damage_type": kind, "violence": violence}
     _declare(script, plan, command)
@@ -308,7 +310,7 @@ def combined_attack(script: Script, actor: str, command: Json) -> None:
     for name in participants:
         member = state["fighters"][name]
         total += talent_of(member, _value(talents, name, state), "PS-13")[1]
-        weapon, hurt, kind, extra = _weapon(member, _value(weapons, name, state))
+        weapon, hurt, kind, extra = weapon_of(member, _value(weapons, name, state))
         damage, violence = damage + hurt, violence + extra
         kinds.add(kind)
         used = weapon if name == actor else used

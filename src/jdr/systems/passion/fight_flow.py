@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jdr.systems.passion.damage import cut_violence, resistance, wounds
+from jdr.systems.passion.damage import DamageType, Resistance, cut_violence, resistance, wounds
 from jdr.systems.passion.fight_rolls import ATTACK_KINDS, Script
 from jdr.systems.passion.fight_state import choice_of, in_fight, sides_left, standing
 from jdr.systems.passion.initiative import Entry, order, tick
@@ -202,19 +202,7 @@ def hit_fields(state: Json, action: Json, target: str) -> Json:
     and the protections that count have Énergie left to spend (the steps are asked then too)."""
     defender = state["fighters"][target]
     kind = action["damage_type"]
-    protections: dict[str, int] = {}
-    robustness, soak_energy = 0, False
-    for protection in defender["protections"]:
-        if protection["energy"] is not None and protection["energy"] < 1:
-            continue  # PS-15: at 0 the protection is gone
-        protections[protection["type"]] = protections.get(protection["type"], 0)
-        protections[protection["type"]] += protection["score"]
-        if counts_against(protection["type"], kind):
-            robustness += protection["robustness"]
-            soak_energy = soak_energy or bool(protection["energy"])
-    body = _role(defender, "body")
-    mind = _role(defender, "mind")
-    resisted = resistance(kind, body, mind, protections)
+    resisted, robustness, soak_energy = defence(defender, kind)
     violence, energy_left = 0, False
     if action["roller"] == "attacker":
         violence = action["violence"]
@@ -240,6 +228,34 @@ def hit_fields(state: Json, action: Json, target: str) -> Json:
         "weapon_energy": bool(action["weapon_bonus"]),
         "weapon_energy_left": energy_left,
     }
+
+
+def defence(defender: Json, kind: DamageType) -> tuple[Resistance, int, bool]:
+    """PS-15, PS-16: against damage of type `kind`, the defender's resistance, the Robustesse
+    dice of its protections that count against it, and whether one of those has Énergie left;
+    a protection at 0 Énergie is gone (PS-15) and counts for nothing.
+
+    >>> kaito = {"potentials": {"Corps": 3, "Esprit": 1}, "talents": {},
+    ...          "uses": {"body": "Corps", "mind": "Esprit"}, "protections": [
+    ...              dict(type="physique", score=2, robustness=1, energy=2),
+    ...              dict(type="mental", score=4, robustness=0, energy=0)]}
+    >>> resisted, robustness, energy = defence(kaito, "physique")
+    >>> resisted.total, robustness, energy, defence(kaito, "mental")[0].total
+    (5, 1, True, 1)
+    """
+    protections: dict[str, int] = {}
+    robustness, soak_energy = 0, False
+    for protection in defender["protections"]:
+        if protection["energy"] is not None and protection["energy"] < 1:
+            continue  # PS-15: at 0 the protection is gone
+        protections[protection["type"]] = protections.get(protection["type"], 0)
+        protections[protection["type"]] += protection["score"]
+        if counts_against(protection["type"], kind):
+            robustness += protection["robustness"]
+            soak_energy = soak_energy or bool(protection["energy"])
+    body = _role(defender, "body")
+    mind = _role(defender, "mind")
+    return resistance(kind, body, mind, protections), robustness, soak_energy
 
 
 def counts_against(protection: str, damage: str) -> bool:

@@ -16,6 +16,7 @@ every number is in the events (the vocabulary is in `jdr.systems.passion.fight`)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from jdr.i18n import _
@@ -30,6 +31,8 @@ def find(state: Json, name: Any) -> str | None:
     None."""
     if not isinstance(name, str):
         return None
+    if name in state["fighters"]:  # as the fight spells it: the common case, no lookup
+        return name
     return find_name(name, list(state["fighters"]), _("fighter"))
 
 
@@ -55,7 +58,13 @@ def sides_left(state: Json) -> list[str]:
 
 
 def score(fighter: Json, name: str) -> tuple[str, int, bool] | None:
-    """`(key, score, is_potential)` of a talent or potential (no case, no accents), else None."""
+    """`(key, score, is_potential)` of a talent or potential (no case, no accents), else None.
+    A sheet never has a talent and a potential of the same folded name, so a key spelt as the
+    sheet spells it is the one."""
+    if name in fighter["talents"]:
+        return name, int(fighter["talents"][name]), False
+    if name in fighter["potentials"]:
+        return name, int(fighter["potentials"][name]), True
     wanted = fold_name(name)
     for key, value in fighter["talents"].items():
         if fold_name(key) == wanted:
@@ -70,6 +79,9 @@ def item(fighter: Json, kind: str, name: Any) -> Json | None:
     """The weapon or protection (`kind`: `weapons` | `protections`) called `name`, else None."""
     if not isinstance(name, str):
         return None
+    exact: Json | None = next((each for each in fighter[kind] if each["name"] == name), None)
+    if exact is not None:  # two items never share a folded name
+        return exact
     wanted = fold_name(name)
     found: Json | None = next(
         (each for each in fighter[kind] if fold_name(each["name"]) == wanted), None
@@ -149,27 +161,85 @@ def _start(event: Json) -> Json:
 
 
 def evolve(state: Json, event: Json) -> Json:
-    """The state after `event`; `state` itself is not changed."""
+    """The state after `event`; `state` itself is not changed, and the new state shares with it
+    every part the event leaves alone (`Draft`: a fold copies the fighters and the parts of the
+    action an event touches, not the whole fight: issue 21)."""
     kind = event["type"]
     if kind == "fight_started":
         return _start(event)
-    new: Json = _copy(state)
+    draft = Draft(state)
     handler = _HANDLERS.get(kind)
     if handler is not None:
-        handler(new, event)
-    return new
+        handler(draft, event)
+    return draft.state
 
 
-def _round_started(state: Json, event: Json) -> None:
-    state.update(round=event["round"], phase="markers", slots=[], turn=None)
-    for fighter in state["fighters"].values():
+class Draft:
+    """The next state while an event is applied: a new top-level dict, and a copy of its own of
+    each part the event changes, made the first time it is asked for (`fighter`, `action`,
+    `result`, `waiting`); every other part is the previous state's, shared, never changed."""
+
+    __slots__ = ("_action", "_fighters", "_waiting", "state")
+
+    def __init__(self, state: Json) -> None:
+        self.state: Json = dict(state)
+        self._fighters: set[str] | None = None
+        self._action: set[str] | None = None
+        self._waiting = False
+
+    def fighter(self, name: str) -> Json:
+        """`name`'s fighter, a copy of its own (its containers still shared: replace them)."""
+        if self._fighters is None:
+            self.state["fighters"] = dict(self.state["fighters"])
+            self._fighters = set()
+        if name not in self._fighters:
+            self.state["fighters"][name] = dict(self.state["fighters"][name])
+            self._fighters.add(name)
+        found: Json = self.state["fighters"][name]
+        return found
+
+    def action(self) -> Json:
+        """The action in progress, a copy of its own with its own `results` table."""
+        if self._action is None:
+            action = dict(self.state["action"])
+            action["results"] = dict(action["results"])
+            self.state["action"] = action
+            self._action = set()
+        found: Json = self.state["action"]
+        return found
+
+    def result(self, target: str) -> Json:
+        """The action's result for `target`, a copy of its own."""
+        results = self.action()["results"]
+        assert self._action is not None
+        if target not in self._action:
+            results[target] = dict(results[target])
+            self._action.add(target)
+        found: Json = results[target]
+        return found
+
+    def waiting(self) -> Json:
+        """What the fight waits for, a copy of its own with its own `roll`."""
+        if not self._waiting:
+            waiting = dict(self.state["waiting"])
+            waiting["roll"] = dict(waiting["roll"])
+            self.state["waiting"] = waiting
+            self._waiting = True
+        found: Json = self.state["waiting"]
+        return found
+
+
+def _round_started(draft: Draft, event: Json) -> None:
+    draft.state.update(round=event["round"], phase="markers", slots=[], turn=None)
+    for name in draft.state["fighters"]:
+        fighter = draft.fighter(name)
         fighter.update(marker=None, potential=None, mobility=None, initiative=None, failed=False)
         fighter.pop("sealed", None)
         fighter.pop("secret", None)
 
 
-def _marker_chosen(state: Json, event: Json) -> None:
-    fighter = state["fighters"][event["name"]]
+def _marker_chosen(draft: Draft, event: Json) -> None:
+    fighter = draft.fighter(event["name"])
     if "secret" in event:  # sealed until every fighter has chosen
         fighter.update(sealed=event["sealed"], secret=dict(event["secret"]))
         return
@@ -177,93 +247,93 @@ def _marker_chosen(state: Json, event: Json) -> None:
     fighter["mobility"] = event["mobility"]
 
 
-def _markers_revealed(state: Json, event: Json) -> None:
-    state.update(phase="actions", slots=_copy(event["slots"]))
+def _markers_revealed(draft: Draft, event: Json) -> None:
+    draft.state.update(phase="actions", slots=_copy(event["slots"]))
     for name, shown in event["fighters"].items():
-        fighter = state["fighters"][name]
+        fighter = draft.fighter(name)
         fighter.update(marker=shown["marker"], potential=shown["potential"])
         fighter.update(mobility=shown["mobility"], initiative=shown["initiative"])
         fighter.pop("secret", None)
 
 
-def _turn_started(state: Json, event: Json) -> None:
-    state["turn"] = _copy(event["slot"])
-    state["slots"] = _copy(event["slots"])
+def _turn_started(draft: Draft, event: Json) -> None:
+    draft.state["turn"] = _copy(event["slot"])
+    draft.state["slots"] = _copy(event["slots"])
 
 
-def _slots(state: Json, event: Json) -> None:
+def _slots(draft: Draft, event: Json) -> None:
     """`attack_split`: the parts take their places; the declaration was the fighter's turn."""
-    state["slots"] = _copy(event["slots"])
-    state["turn"] = None
+    draft.state["slots"] = _copy(event["slots"])
+    draft.state["turn"] = None
 
 
-def _action_started(state: Json, event: Json) -> None:
+def _action_started(draft: Draft, event: Json) -> None:
     action = {k: _copy(v) for k, v in event.items() if k not in ("type", "slots")}
-    state["action"] = action | {"results": {}, "outcome": None}
+    draft.state["action"] = action | {"results": {}, "outcome": None}
     if "slots" in event:
-        state["slots"] = _copy(event["slots"])
+        draft.state["slots"] = _copy(event["slots"])
 
 
-def _pool_spent(state: Json, event: Json) -> None:
-    fighter = state["fighters"][event["name"]]
+def _pool_spent(draft: Draft, event: Json) -> None:
+    fighter = draft.fighter(event["name"])
     if event["item"] is None:
         fighter[event["pool"]] -= event["amount"]
         return
     for kind in ("weapons", "protections"):
-        for each in fighter[kind]:
+        for index, each in enumerate(fighter[kind]):
             if each["name"] == event["item"]:
-                each["energy"] -= event["amount"]
+                items = list(fighter[kind])
+                items[index] = each | {"energy": each["energy"] - event["amount"]}
+                fighter[kind] = items
                 return
 
 
-def _roll_made(state: Json, event: Json) -> None:
+def _roll_made(draft: Draft, event: Json) -> None:
     roll = {k: _copy(v) for k, v in event.items() if k != "type"}
-    state["waiting"] = {
+    draft.state["waiting"] = {
         "for": "settle",
         "actor": event["roller"],
         "roll": roll | {"npc_passion": 0},
     }
 
 
-def _npc_passion_spent(state: Json, event: Json) -> None:
-    state["fighters"][event["name"]]["passion"] -= event["amount"]
-    state["waiting"]["roll"]["npc_passion"] += event["amount"]
+def _npc_passion_spent(draft: Draft, event: Json) -> None:
+    draft.fighter(event["name"])["passion"] -= event["amount"]
+    draft.waiting()["roll"]["npc_passion"] += event["amount"]
 
 
-def _roll_settled(state: Json, event: Json) -> None:
-    state["waiting"] = None
-    action = state["action"]
-    if action is None:
+def _roll_settled(draft: Draft, event: Json) -> None:
+    draft.state["waiting"] = None
+    if draft.state["action"] is None:
         return
     if event["kind"] in ("violence", "robustness"):
-        result = action["results"][event["target"]]
-        result[event["kind"]] = {
+        draft.result(event["target"])[event["kind"]] = {
             "dice": [event["dice_positives"], event["dice_negatives"]],
             "passion": event["passion"],
             "npc_passion": event["npc_passion"],
             "margin": event["margin"],
         }
     elif event["kind"] != "dodge":
-        action["outcome"] = event["outcome"]
+        draft.action()["outcome"] = event["outcome"]
 
 
-def _waiting(state: Json, event: Json) -> None:
-    state["waiting"] = {k: v for k, v in event.items() if k != "type"}
+def _waiting(draft: Draft, event: Json) -> None:
+    draft.state["waiting"] = {k: v for k, v in event.items() if k != "type"}
 
 
-def _dodge_declined(state: Json, _event: Json) -> None:
-    state["waiting"] = None
+def _dodge_declined(draft: Draft, _event: Json) -> None:
+    draft.state["waiting"] = None
 
 
-def _damage_dice_chosen(state: Json, event: Json) -> None:
-    state["waiting"] = None
-    result = state["action"]["results"][event["target"]]
+def _damage_dice_chosen(draft: Draft, event: Json) -> None:
+    draft.state["waiting"] = None
+    result = draft.result(event["target"])
     result[f"{event['step']}_chosen"] = True
     result[f"{event['step']}_energy"] = event["item_energy"]
 
 
-def _target_result(state: Json, event: Json) -> None:
-    state["waiting"] = None
+def _target_result(draft: Draft, event: Json) -> None:
+    draft.state["waiting"] = None
     hit = event["type"] == "target_hit"
     result: Json = {"hit": hit, "done": not hit}
     if hit:
@@ -278,50 +348,53 @@ def _target_result(state: Json, event: Json) -> None:
         }
         result |= {"robustness_energy": False}
         result |= {"violence": None, "robustness": None}
-    state["action"]["results"][event["target"]] = result
+    draft.action()["results"][event["target"]] = result
 
 
-def _wounded(state: Json, event: Json) -> None:
-    state["fighters"][event["name"]]["wounds"] += event["wounds"]
-    if state["action"] is not None and event["name"] in state["action"]["results"]:
-        state["action"]["results"][event["name"]]["done"] = True
+def _wounded(draft: Draft, event: Json) -> None:
+    draft.fighter(event["name"])["wounds"] += event["wounds"]
+    action = draft.state["action"]
+    if action is not None and event["name"] in action["results"]:
+        draft.result(event["name"])["done"] = True
 
 
-def _fighter_down(state: Json, event: Json) -> None:
-    state["fighters"][event["name"]]["down"] = True
+def _fighter_down(draft: Draft, event: Json) -> None:
+    draft.fighter(event["name"])["down"] = True
 
 
-def _action_ended(state: Json, event: Json) -> None:
-    for name in event["participants"]:
-        state["fighters"][name]["failed"] = state["fighters"][name]["failed"] or event["failed"]
-    state.update(action=None, turn=None)
+def _action_ended(draft: Draft, event: Json) -> None:
+    if event["failed"]:
+        for name in event["participants"]:
+            draft.fighter(name)["failed"] = True
+    draft.state.update(action=None, turn=None)
 
 
-def _passed(state: Json, _event: Json) -> None:
-    state["turn"] = None
+def _passed(draft: Draft, _event: Json) -> None:
+    draft.state["turn"] = None
 
 
-def _marker_ticked(state: Json, event: Json) -> None:
-    fighter = state["fighters"][event["name"]]
+def _marker_ticked(draft: Draft, event: Json) -> None:
+    fighter = draft.fighter(event["name"])
     fighter["available"] = [m for m in fighter["available"] if m != event["marker"]]
 
 
-def _xp_changed(state: Json, event: Json) -> None:
-    state["fighters"][event["fighter"]]["xp"][event["name"]] = event["xp"]
+def _xp_changed(draft: Draft, event: Json) -> None:
+    fighter = draft.fighter(event["fighter"])
+    fighter["xp"] = fighter["xp"] | {event["name"]: event["xp"]}
 
 
-def _level_changed(state: Json, event: Json) -> None:
-    fighter = state["fighters"][event["fighter"]]
+def _level_changed(draft: Draft, event: Json) -> None:
+    fighter = draft.fighter(event["fighter"])
     kind = "talents" if event["name"] in fighter["talents"] else "potentials"
-    fighter[kind][event["name"]] = event["level"]
-    fighter["xp"][event["name"]] = event["xp"]
+    fighter[kind] = fighter[kind] | {event["name"]: event["level"]}
+    fighter["xp"] = fighter["xp"] | {event["name"]: event["xp"]}
 
 
-def _fight_over(state: Json, event: Json) -> None:
-    state.update(over=True, winner=event["winner"], phase="over", turn=None, waiting=None)
+def _fight_over(draft: Draft, event: Json) -> None:
+    draft.state.update(over=True, winner=event["winner"], phase="over", turn=None, waiting=None)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Draft, Json], None]] = {
     "round_started": _round_started,
     "marker_chosen": _marker_chosen,
     "markers_revealed": _markers_revealed,
@@ -346,4 +419,5 @@ _HANDLERS = {
     "level_changed": _level_changed,
     "fight_over": _fight_over,
 }
-"""What each event does; any other event (`deus_ex_machina`, `marker_kept`) is a record."""
+"""What each event does to the draft of the next state; any other event (`deus_ex_machina`,
+`marker_kept`) is a record."""

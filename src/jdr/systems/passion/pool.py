@@ -15,7 +15,7 @@ even face 1 positive, odd face 1 negative. A pool mixes sizes freely (`2d4+1d12`
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from jdr.dice.pool import Pool, ScoredDie, Vector
 from jdr.errors import InputError
@@ -56,8 +56,10 @@ def passion_die(size: int) -> ScoredDie:
     return ScoredDie.from_function(size, lambda f: score(f, size), lambda f: _mark(f, size))
 
 
+@lru_cache(maxsize=1024)
 def parse_dice(text: str) -> Pool:
-    """`8d6`, `2d4+1d12` (PS-1; mixed sizes are the tool's reading) → a pool, sizes in order.
+    """`8d6`, `2d4+1d12` (PS-1; mixed sizes are the tool's reading) → a pool, sizes in order (a
+    `Pool` is frozen: the last texts read are kept, a fight reads the same few again and again).
 
     >>> parse_dice("2d4 + 1d12").notation()
     '2d4+1d12'

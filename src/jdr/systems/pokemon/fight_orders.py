@@ -9,6 +9,7 @@ is rolled before a command is known to be legal, so a refused command changes no
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from jdr.errors import RulesError
@@ -258,14 +259,24 @@ def possible_responses(state: Json, move: Json, target: str) -> list[str]:
         found.append("dodge")
     except RulesError:
         pass
+    if next(_counters(state, move, target), None) is not None:
+        found.append("counter")
+    return found
+
+
+def counter_moves(state: Json, move: Json, target: str) -> list[Json]:
+    """The moves `target` may counter `move` with now (PK-14: the same category, one it can use
+    and pay for, its action not spent this round), in its sheet's order."""
+    return list(_counters(state, move, target))
+
+
+def _counters(state: Json, move: Json, target: str) -> Iterator[Json]:
     for each in state["pokemon"][target]["moves"]:
         try:
             _check_response(state, move, target, "counter", each["name"])
         except RulesError:
             continue
-        found.append("counter")
-        break
-    return found
+        yield each
 
 
 def _check_target(state: Json, actor: str, move: Json, given: Any) -> str | None:

@@ -12,6 +12,27 @@ refuse (too little Énergie, a condition) falls back to the next, and to `pass` 
   (none, endure, dodge: the one that lowers that mean the most), and that answer is given with the
   order. A status move is not chosen (its worth is not a damage).
 - An attack waiting for an answer (a table that asks defenders) is endured.
+
+The default never counters (PK-14): a counter spends the defender's action and Énergie, and it is
+worth neither a damage to lower nor a gain to count against them. `countering` is the same
+tactic with the defender countering every attack it may counter, with its counter move that
+would take the most Vitalité from the attacker: pass it as a user's tactic,
+`simulate(SYSTEM, setup, tactic=countering)` (a module-level function, so it pickles for process
+pools and Dask).
+
+>>> def mon(name, side, strength):
+...     stats = dict(strength=strength, concentration=2, constitution=3, willpower=2, dexterity=2)
+...     moves = [{"name": "Charge", "type": "Normal", "category": "physique", "damage_dice": 2}]
+...     return {"name": name, "types": ["Normal"], "stats": stats, "side": side, "moves": moves,
+...             "vitality": {"current": 9, "max": 9}, "energy": {"current": 5, "max": 5}}
+>>> from jdr.dice import Seeded
+>>> from jdr.fights import Fight
+>>> from jdr.systems.pokemon.fight import fight_rules
+>>> fight = Fight.start(fight_rules(), {"pokemon": [mon("Evoli", "a", 3), mon("Rattata", "b", 2)]},
+...                     Seeded(1))
+>>> first = countering(fight.state)[0]
+>>> first["response"], first["counter_move"]
+('counter', 'Charge')
 """
 
 from __future__ import annotations
@@ -23,7 +44,7 @@ from functools import lru_cache
 from jdr.systems.pokemon.attack import Defence, defence_difficulty
 from jdr.systems.pokemon.attack_odds import attack_odds
 from jdr.systems.pokemon.fight_moves import ATTACK_STAT, TOUGHNESS
-from jdr.systems.pokemon.fight_orders import is_attack, possible_responses
+from jdr.systems.pokemon.fight_orders import counter_moves, is_attack, possible_responses
 from jdr.systems.pokemon.fight_state import accuracy, opponents, stat
 from jdr.systems.pokemon.types import default_chart
 from jdr.systems.protocol import Ending, Json, Simulation
@@ -31,8 +52,9 @@ from jdr.systems.protocol import Ending, Json, Simulation
 
 def tactic(state: Json) -> list[Json]:
     """The orders of the Pokémon to play, best first (PK-10 … PK-13)."""
-    if state.get("reaction") is not None:
-        return [{"action": "respond", "response": "endure"}]
+    reaction = state.get("reaction")
+    if reaction is not None:
+        return [{"action": "respond", "actor": reaction["pokemon"], "response": "endure"}]
     actor = state["to_play"][0]
     me = state["pokemon"][actor]
     targets = opponents(state, actor)
@@ -48,6 +70,54 @@ def tactic(state: Json) -> list[Json]:
         rated.append((value, order | {"response": response}))
     rated.sort(key=lambda pair: -pair[0])
     return [order for _value, order in rated] + [{"action": "pass", "actor": actor}]
+
+
+def countering(state: Json) -> list[Json]:
+    """The default tactic's orders, each attack answered by a counter when its target may counter
+    it (PK-14), the order with its default answer next; an attack waiting for an answer is
+    countered when it may be, else endured."""
+    reaction = state.get("reaction")
+    if reaction is not None:
+        defender, attacker = reaction["pokemon"], reaction["attacker"]
+        move = next(m for m in state["pokemon"][attacker]["moves"] if m["name"] == reaction["move"])
+        answer: Json = {"action": "respond", "actor": defender}
+        counter = counter_move(state, attacker, move, defender)
+        countered = [] if counter is None else [answer | {"response": "counter"} | counter]
+        return [*countered, answer | {"response": "endure"}]
+    orders: list[Json] = []
+    for order in tactic(state):
+        if order["action"] == "move":
+            move = next(m for m in state["pokemon"][order["actor"]]["moves"]
+                        if m["name"] == order["move"])  # fmt: skip
+            counter = counter_move(state, order["actor"], move, order["target"])
+            if counter is not None:
+                orders.append(order | {"response": "counter"} | counter)
+        orders.append(order)
+    return orders
+
+
+def counter_move(state: Json, attacker: str, move: Json, defender: str) -> Json | None:
+    """`{"counter_move": name}`: of the moves `defender` may counter `move` with, the one that
+    takes the most Vitalité from `attacker` on average when the counter wins (its move then
+    strikes with no defence and no accuracy check, PK-14); None when it may not counter."""
+    them, me = state["pokemon"][defender], state["pokemon"][attacker]
+    rated: list[tuple[float, str]] = []
+    for counter in counter_moves(state, move, defender):
+        multiplier = default_chart().multiplier(counter["type"], me["types"], them["types"])
+        mean = _mean_lost(
+            stat(them, ATTACK_STAT[counter["category"]]),
+            counter["damage_dice"],
+            bool(counter.get("high_crit")),
+            multiplier.value,
+            "none",
+            0,
+            0,
+        )
+        rated.append((mean, counter["name"]))
+    if not rated:
+        return None
+    best = max(range(len(rated)), key=lambda index: (rated[index][0], -index))
+    return {"counter_move": rated[best][1]}
 
 
 def best_against(state: Json, attacker: Json, move: Json, target: str) -> tuple[float, str]:
