@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -105,10 +106,8 @@ class Connection:
     async def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
-            try:
+            with contextlib.suppress(OSError):
                 await self.writer.wait_closed()
-            except OSError:
-                pass
         self.reader = self.writer = None
 
 
@@ -116,7 +115,9 @@ class Connection:
 class Tally:
     """What the players saw."""
 
-    latencies: dict[str, list[float]] = field(default_factory=lambda: {"roll": [], "read": [], "act": []})
+    latencies: dict[str, list[float]] = field(
+        default_factory=lambda: {"roll": [], "read": [], "act": []}
+    )
     errors: list[str] = field(default_factory=list)
     refused: int = 0
     rolled: list[str] = field(default_factory=list)
@@ -163,7 +164,9 @@ def setup(url: str, players: int) -> tuple[int, list[Player]]:
                 token = secrets.token_urlsafe(32)
                 stored = store.character_named(campaign_id, name)
                 expires = datetime.now(UTC) + timedelta(days=1)
-                store.add_session(campaign_id, access.token_hash(token), "player", stored.id, expires)
+                store.add_session(
+                    campaign_id, access.token_hash(token), "player", stored.id, expires
+                )
                 found.append(Player(name, fight, f"jdr_session={token}", access.csrf_token(token)))
         return campaign_id, found
     finally:
@@ -180,8 +183,15 @@ async def play(port: int, campaign_id: int, me: Player, actions: int, think: flo
                 return
             action_id = f"{me.name}-{n}"
             params = {"willpower": 5, "target_energy": 6, "rank": "C"}
-            payload = {"action": "attack", "params": params, "actor": me.name, "action_id": action_id}
-            status = await timed(tally, "roll", conn.request("POST", f"/api/c/{campaign_id}/roll", payload))
+            payload = {
+                "action": "attack",
+                "params": params,
+                "actor": me.name,
+                "action_id": action_id,
+            }
+            status = await timed(
+                tally, "roll", conn.request("POST", f"/api/c/{campaign_id}/roll", payload)
+            )
             if status == 200:
                 tally.rolled.append(action_id)
             elif status is not None:
@@ -209,13 +219,13 @@ async def turn(conn: Connection, campaign_id: int, me: Player, tally: Tally) -> 
     if me.name not in fight["awaited"]:
         return
     payload = {"actor": me.name, "command": "defend", "version": fight["version"]}
-    status = await timed(tally, "act", conn.request("POST", path, payload))
-    if status == 200:
+    played = await timed(tally, "act", conn.request("POST", path, payload))
+    if played == 200:
         tally.acted += 1
-    elif status == 409:
+    elif played == 409:
         tally.refused += 1
-    elif status is not None:
-        tally.errors.append(f"act {status}")
+    elif played is not None:
+        tally.errors.append(f"act {played}")
 
 
 async def timed(tally: Tally, kind: str, request: Any) -> int | None:
@@ -229,7 +239,9 @@ async def timed(tally: Tally, kind: str, request: Any) -> int | None:
     return int(status)
 
 
-async def listen(port: int, campaign_id: int, me: Player, stop: asyncio.Event, tally: Tally) -> None:
+async def listen(
+    port: int, campaign_id: int, me: Player, stop: asyncio.Event, tally: Tally
+) -> None:
     """The player's page: its live stream open, counting the changes it hears."""
     heard = 0
     try:
@@ -238,8 +250,10 @@ async def listen(port: int, campaign_id: int, me: Player, stop: asyncio.Event, t
         tally.errors.append(f"live {failed}")
         return
     writer.write(
-        (f"GET /c/{campaign_id}/live HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {me.cookie}\r\n"
-         "Accept: text/event-stream\r\n\r\n").encode()  # fmt: skip
+        (
+            f"GET /c/{campaign_id}/live HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {me.cookie}\r\n"
+            "Accept: text/event-stream\r\n\r\n"
+        ).encode()
     )
     await writer.drain()
     try:
@@ -263,7 +277,9 @@ async def warm(port: int, campaign_id: int, players: list[Player]) -> None:
     for me in players:
         conn = Connection(port, me.cookie, me.csrf)
         params = {"willpower": 5, "target_energy": 6, "rank": "C"}
-        await conn.request("POST", f"/api/c/{campaign_id}/roll", {"action": "attack", "params": params})
+        await conn.request(
+            "POST", f"/api/c/{campaign_id}/roll", {"action": "attack", "params": params}
+        )
         await conn.request("GET", f"/api/c/{campaign_id}/fights/{me.fight}")
         await conn.close()
 
@@ -278,7 +294,12 @@ async def drive(port: int, campaign_id: int, players: list[Player], actions: int
     until = time.monotonic() + seconds
     start = time.perf_counter()
     rng = random.Random(20)
-    await asyncio.gather(*(play(port, campaign_id, p, actions, think, until, tally, random.Random(rng.random())) for p in players))
+    await asyncio.gather(
+        *(
+            play(port, campaign_id, p, actions, think, until, tally, random.Random(rng.random()))
+            for p in players
+        )
+    )
     elapsed = time.perf_counter() - start
     await asyncio.sleep(1.5)  # the last changes reach the pages
     stop.set()
@@ -297,7 +318,9 @@ def served(url: str, workers: int) -> Iterator[int]:
     jdr = str(Path(sys.executable).with_name("jdr"))
     command = [jdr, "serve", "--port", str(port), "--db", url, "--workers", str(workers)]
     env = {**os.environ, "JDR_LANG": "en"}
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env) as server:
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    ) as server:
         try:
             assert server.stdout is not None
             assert "jdr serves on" in server.stdout.readline()
@@ -328,7 +351,9 @@ def checked(url: str, campaign_id: int, tally: Tally) -> tuple[int, int, int, bo
         ids = [r.action_id for r in rows]
         lost = sum(1 for a in tally.rolled if a not in set(ids))
         doubled = len(ids) - len(set(ids))
-        fight_actions = sum(1 for r in rows if r.action_id.startswith("#fight") and not r.action_id.endswith(".1"))
+        fight_actions = sum(
+            1 for r in rows if r.action_id.startswith("#fight") and not r.action_id.endswith(".1")
+        )
         report = verify(export(store, store.campaign_by_id(campaign_id)), replayer_for)
         return lost, doubled, tally.acted - fight_actions, report.ok
     finally:
@@ -338,7 +363,9 @@ def checked(url: str, campaign_id: int, tally: Tally) -> tuple[int, int, int, bo
 def measure(label: str, url: str, workers: int, args: argparse.Namespace) -> tuple[str, ...]:
     campaign_id, players = setup(url, args.players)
     with served(url, workers) as port:
-        tally, elapsed = asyncio.run(drive(port, campaign_id, players, args.actions, args.think, args.seconds))
+        tally, elapsed = asyncio.run(
+            drive(port, campaign_id, players, args.actions, args.think, args.seconds)
+        )
     lost, doubled, missing, verified = checked(url, campaign_id, tally)
     ERRORS[label] = tally.errors
     requests = sum(len(v) for v in tally.latencies.values()) + len(tally.errors)
@@ -381,11 +408,16 @@ def main() -> int:
         for workers in (1, 4):
             if args.only in (None, f"pg{workers}"):
                 with pg_url(args.pg) as url:
-                    rows.append(measure(f"PostgreSQL, {workers} worker{'s' * (workers > 1)}", url, workers, args))
+                    rows.append(
+                        measure(
+                            f"PostgreSQL, {workers} worker{'s' * (workers > 1)}", url, workers, args
+                        )
+                    )
     header = ("server", "players", "requests", "req/s", "roll p50/p99 ms", "act p50/p99 ms",
               "read p50/p99 ms", "errors", "refused 409", "lost/doubled/missing", "verifies",
               "changes heard", "targets")  # fmt: skip
-    print(f"think {args.think} s, {args.actions} actions per player, at most {args.seconds:.0f} s per server")
+    most = f"at most {args.seconds:.0f} s per server"
+    print(f"think {args.think} s, {args.actions} actions per player, {most}")
     for label, errors in ERRORS.items():
         if errors:
             kinds = {e: errors.count(e) for e in sorted(set(errors))}
