@@ -195,7 +195,7 @@ def test_french_help_translates_click_required_and_default(
         (("frobnicate",), "unknown command frobnicate", "commande frobnicate : introuvable"),
         (
             ("campaign", "nope"),
-            "unknown command nope (known: export, import, invite, list, new",
+            "unknown command nope (known: export, feed, import, invite, list, new",
             "commande nope",
         ),
     ],
@@ -372,7 +372,19 @@ def test_a_bare_store_group_lists_its_subcommands(
     code, out, err = run(capsys, group)
     assert (code, err) == (0, "")
     expected = {
-        "campaign": ["new", "list", "show", "rm", "invite", "revoke", "reveal", "export", "import"],
+        "campaign": [
+            "new",
+            "list",
+            "show",
+            "rm",
+            "invite",
+            "revoke",
+            "reveal",
+            "export",
+            "import",
+            "webhook",
+            "feed",
+        ],
         "sheet": [
             "add",
             "list",
@@ -405,6 +417,8 @@ def test_a_bare_store_group_lists_its_subcommands(
             "recap",
             "outcome",
             "end",
+            "pace",
+            "late",
         ],
         "journal": ["show", "export", "luck", "disclose"],
         "db": ["upgrade"],

@@ -151,56 +151,6 @@ def build_fight() -> typer.Typer:
         _new(campaign, with_, side, order, setting, seed, faces, db, json, deadline, on_late)
 
     @app.command(
-        "pace",
-        help=_(
-            "Set a fight's turn deadline (play by post) and what happens when it passes; the"
-            " clock starts again now."
-        ),
-    )
-    def pace_command(
-        fight: fight_argument,
-        deadline: Annotated[
-            str | None,
-            typer.Option("--deadline", metavar="48h", help=_("48h, 2d, 30m, or none.")),
-        ] = None,
-        on_late: Annotated[
-            str | None,
-            typer.Option(
-                "--on-late",
-                metavar="default|gm",
-                help=_("The system's safe default, or the GM decides."),
-            ),
-        ] = None,
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        _pace(fight, deadline, on_late, db, json)
-
-    @app.command(
-        "late",
-        help=_(
-            "Play every turn gone past its deadline now, as each fight's pace says (what the"
-            " web table's clock does; for a cron job)."
-        ),
-    )
-    def late_command(
-        campaign: Annotated[
-            str | None,
-            typer.Option(
-                "--campaign",
-                metavar="NAME",
-                help=_("Only this campaign's fights."),
-                autocompletion=complete.campaigns,
-            ),
-        ] = None,
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        _late(campaign, db, json)
-
-    @app.command(
         "act",
         cls=_ActCommand,
         help=_(
@@ -347,6 +297,57 @@ def build_fight() -> typer.Typer:
     from jdr.cli.fight_outcome import add_outcome_commands
 
     add_outcome_commands(app)  # `outcome`, and `end` with --apply/--no-apply (sheets, issue 16)
+
+    @app.command(
+        "pace",
+        help=_(
+            "Set a fight's turn deadline (play by post) and what happens when it passes; the"
+            " clock starts again now."
+        ),
+    )
+    def pace_command(
+        fight: fight_argument,
+        deadline: Annotated[
+            str | None,
+            typer.Option("--deadline", metavar="48h", help=_("48h, 2d, 30m, or none.")),
+        ] = None,
+        on_late: Annotated[
+            str | None,
+            typer.Option(
+                "--on-late",
+                metavar="default|gm",
+                help=_("The system's safe default, or the GM decides."),
+            ),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _pace(fight, deadline, on_late, db, json)
+
+    @app.command(
+        "late",
+        help=_(
+            "Play every turn gone past its deadline now, as each fight's pace says (what the"
+            " web table's clock does; for a cron job)."
+        ),
+    )
+    def late_command(
+        campaign: Annotated[
+            str | None,
+            typer.Option(
+                "--campaign",
+                metavar="NAME",
+                help=_("Only this campaign's fights."),
+                autocompletion=complete.campaigns,
+            ),
+        ] = None,
+        db: db_option = None,
+        json: json_option = False,
+        lang: lang_option = None,
+    ) -> None:
+        _late(campaign, db, json)
+
     return app
 
 
@@ -550,7 +551,7 @@ def _show(fight: int, db: str | None, json: bool) -> None:
     print_state(fight, campaign.name, view, legal)
     if record.status == ENDED:
         console().print(_("this fight has ended"), markup=False)
-    else:
+    elif record.deadline is not None:  # who is awaited, by when (the legal commands say who)
         console().print(pace.line(), markup=False, highlight=False)
 
 

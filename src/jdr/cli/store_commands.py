@@ -210,9 +210,6 @@ def build_campaign() -> typer.Typer:
     from jdr.cli.invite_commands import add_invite_commands
 
     add_invite_commands(app)
-    from jdr.cli.live_commands import add_live_commands
-
-    add_live_commands(app)
 
     @app.command(
         "reveal",
@@ -239,6 +236,9 @@ def build_campaign() -> typer.Typer:
     from jdr.cli.backup_commands import add_backup_commands
 
     add_backup_commands(app)
+    from jdr.cli.live_commands import add_live_commands
+
+    add_live_commands(app)
     return app
 
 
