@@ -51,6 +51,8 @@ from timing import pg_url, sqlite_url
 
 ROLL_P99_TARGET_S = 0.100
 ERRORS: dict[str, list[str]] = {}
+LISTENERS = 10**6
+"""Players whose page is open on the live stream (all, unless `--listeners` says fewer)."""
 IDLE_S = 4.0
 """A connection idle this long is not reused (uvicorn closes them after 5 s)."""
 Json = dict[str, Any]
@@ -256,16 +258,18 @@ async def listen(
         ).encode()
     )
     await writer.drain()
+    tail = b""
     try:
         while not stop.is_set():
             try:
-                line = await asyncio.wait_for(reader.readline(), 0.5)
+                chunk = await asyncio.wait_for(reader.read(65536), 0.5)
             except TimeoutError:
                 continue
-            if not line:
+            if not chunk:
                 break
-            if line.startswith(b"event: change"):
-                heard += 1
+            seen = tail + chunk  # an event's name may be cut between two reads
+            heard += seen.count(b"event: change") - tail.count(b"event: change")
+            tail = seen[-16:]
     finally:
         writer.close()
         tally.heard.append(heard)
@@ -284,12 +288,35 @@ async def warm(port: int, campaign_id: int, players: list[Player]) -> None:
         await conn.close()
 
 
+def pages(port: int, campaign_id: int, players: list[Player], stop: Any, out: Any) -> None:
+    """The players' open pages, in a process of their own (as browsers are): each one's live
+    stream until `stop` is set; how many changes each heard goes to `out`."""
+
+    async def run() -> list[int]:
+        tally = Tally()
+        done = asyncio.Event()
+        tasks = [asyncio.create_task(listen(port, campaign_id, p, done, tally)) for p in players]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        done.set()
+        await asyncio.gather(*tasks)
+        return tally.heard
+
+    out.put(asyncio.run(run()))
+
+
 async def drive(port: int, campaign_id: int, players: list[Player], actions: int, think: float,
                 seconds: float) -> tuple[Tally, float]:  # fmt: skip
+    import multiprocessing
+
     tally = Tally()
-    stop = asyncio.Event()
-    listeners = [asyncio.create_task(listen(port, campaign_id, p, stop, tally)) for p in players]
-    await asyncio.sleep(1.0)  # every page open first
+    spawn = multiprocessing.get_context("spawn")
+    stop, out = spawn.Event(), spawn.Queue()
+    listening = spawn.Process(
+        target=pages, args=(port, campaign_id, players[:LISTENERS], stop, out)
+    )
+    listening.start()
+    await asyncio.sleep(2.0)  # every page open first
     await warm(port, campaign_id, players)
     until = time.monotonic() + seconds
     start = time.perf_counter()
@@ -303,7 +330,8 @@ async def drive(port: int, campaign_id: int, players: list[Player], actions: int
     elapsed = time.perf_counter() - start
     await asyncio.sleep(1.5)  # the last changes reach the pages
     stop.set()
-    await asyncio.gather(*listeners)
+    tally.heard = out.get(timeout=30)
+    listening.join(30)
     return tally, elapsed
 
 
@@ -398,7 +426,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=90.0)
     parser.add_argument("--pg", default=os.environ.get("JDR_TEST_DATABASE_URL"))
     parser.add_argument("--only", choices=["sqlite", "pg1", "pg4"])
+    parser.add_argument(
+        "--listeners", type=int, help="pages open on the live stream (default: all)"
+    )
     args = parser.parse_args()
+    global LISTENERS
+    LISTENERS = args.listeners if args.listeners is not None else LISTENERS
     args.players -= args.players % 2  # duels
     rows = []
     if args.only in (None, "sqlite"):

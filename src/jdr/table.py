@@ -227,12 +227,16 @@ class FightPage:
 def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> Any:
     """The fight `fight_id`, if it is one of the session's campaign's."""
     from jdr.errors import NotFoundError
+    from jdr.store import StoreError
 
     viewer.require_campaign(campaign.id)
-    found = [f for f in store.fights(campaign.id) if f.id == fight_id]
-    if not found:
+    try:
+        found = store.fight(fight_id)
+    except StoreError:
+        found = None
+    if found is None or found.campaign_id != campaign.id:
         raise NotFoundError("fight", fight_id, _("a fight of this campaign"))
-    return found[0]
+    return found
 
 
 def start_fight(
@@ -337,12 +341,16 @@ def play(
 def character_in(store: Store, viewer: Viewer, campaign: Campaign, character_id: int) -> Any:
     """The character `character_id`, if it is one of the session's campaign's."""
     from jdr.errors import NotFoundError
+    from jdr.store import StoreError
 
     viewer.require_campaign(campaign.id)
-    found = [c for c in store.characters(campaign.id) if c.id == character_id]
-    if not found:
+    try:
+        found = store.character(character_id)
+    except StoreError:
+        found = None
+    if found is None or found.campaign_id != campaign.id:
         raise NotFoundError("character", character_id, _("a character of this campaign"))
-    return found[0]
+    return found
 
 
 def edit_sheet(

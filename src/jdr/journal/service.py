@@ -353,7 +353,7 @@ def actor_name(store: Store, campaign: Campaign, actor: str | None) -> str | Non
     if actor is None:
         return None
     actor = check_name("--actor", actor)
-    found = [c.name for c in store.characters(campaign.id) if same(c.name, actor)]
+    found = [c.name for c in store.roster(campaign.id) if same(c.name, actor)]
     return found[0] if len(found) == 1 else actor
 
 

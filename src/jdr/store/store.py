@@ -95,6 +95,14 @@ class Character:
 
 
 @dataclass(frozen=True)
+class CharacterRef:
+    """A character as a list shows it: its id and name."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
 class FightRecord:
     """A fight's row; `version` is the `seq` of its last event (0 before any). Its pace
     (`jdr.pace`): `deadline` seconds a turn may last (None: no deadline), `on_late` what
@@ -317,6 +325,16 @@ class Store(Revisions, Access, Live, Backups):
         )
         with self._translated(), self._reading() as conn:
             return [Character(**row._asdict()) for row in conn.execute(query)]
+
+    def roster(self, campaign_id: int) -> list[CharacterRef]:
+        """A campaign's characters by name, their ids and names only (no sheet read)."""
+        query = (
+            select(characters.c.id, characters.c.name)
+            .where(characters.c.campaign_id == campaign_id)
+            .order_by(characters.c.name)
+        )
+        with self._translated(), self._reading() as conn:
+            return [CharacterRef(int(row.id), str(row.name)) for row in conn.execute(query)]
 
     def character_named(self, campaign_id: int, name: str) -> Character:
         """The campaign's character `name` names (`jdr.names`); `UnknownNameError` with the

@@ -64,7 +64,8 @@ class Hub:
         self.recent: dict[int, deque[Change]] = {}
         self.watchers: dict[int, int] = {}
         self.streams: dict[str, int] = {}
-        self._events: dict[int, asyncio.Event] = {}
+        self._waiting: dict[int, set[asyncio.Event]] = {}
+        """Each watched campaign's streams, by the event each one waits on."""
         self._refreshing: set[int] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -80,18 +81,16 @@ class Hub:
         self._loop = asyncio.get_running_loop()
         self.closing = asyncio.Event()
         self._stop = threading.Event()
-        self._events = {}
+        self._waiting = {}
         self._refreshing = set()
         self.heads, self.recent, self.watchers, self.streams = {}, {}, {}, {}
-        self._tasks = [asyncio.create_task(self._poll())]
+        self._tasks = [asyncio.create_task(self._poll()), asyncio.create_task(self._beat())]
         if self.listen:
             self._listener = threading.Thread(target=self._listen, name="jdr-listen", daemon=True)
             self._listener.start()
 
     async def stop(self) -> None:
-        self.closing.set()
-        for event in self._events.values():
-            event.set()
+        self._close()
         self._stop.set()
         for task in self._tasks:
             task.cancel()
@@ -111,8 +110,7 @@ class Hub:
 
     def _close(self) -> None:
         self.closing.set()
-        for event in self._events.values():
-            event.set()
+        self._wake_streams(list(self._waiting))
 
     def on_stop_signals(self) -> None:
         """Close the streams as soon as SIGTERM or SIGINT arrives, before the server's own
@@ -159,8 +157,7 @@ class Hub:
                 kept = self.recent.setdefault(campaign_id, deque(maxlen=RECENT))
                 kept.extend(found)
                 self.heads[campaign_id] = found[-1].seq
-                self._event(campaign_id).set()
-                self._events[campaign_id] = asyncio.Event()
+                self._wake_streams([campaign_id])
                 if len(found) < RECENT:
                     return
         except Exception:  # the database is away: the next poll tries again
@@ -205,18 +202,29 @@ class Hub:
 
     # watching
 
-    def _event(self, campaign_id: int) -> asyncio.Event:
-        return self._events.setdefault(campaign_id, asyncio.Event())
+    def _wake_streams(self, campaign_ids: list[int]) -> None:
+        for campaign_id in campaign_ids:
+            for event in self._waiting.get(campaign_id, ()):
+                event.set()
 
-    async def watch(self, campaign_id: int) -> None:
-        """One more stream on the campaign (counted before anything is awaited: a stream
-        that ends meanwhile must not forget the others)."""
+    async def _beat(self) -> None:
+        """Every `keepalive_s`, wake every stream: each then says it is alive (and checks its
+        session) if nothing else woke it. One timer for them all, not one per stream."""
+        while not self.closing.is_set():
+            await asyncio.sleep(self.keepalive_s)
+            self._wake_streams(list(self._waiting))
+
+    async def watch(self, campaign_id: int, event: asyncio.Event) -> None:
+        """One more stream on the campaign, waiting on `event` (counted before anything is
+        awaited: a stream that ends meanwhile must not forget the others)."""
         self.watchers[campaign_id] = self.watchers.get(campaign_id, 0) + 1
+        self._waiting.setdefault(campaign_id, set()).add(event)
         if campaign_id not in self.heads:
             heads = await run_in_threadpool(self.store.change_heads, [campaign_id])
             self.heads.setdefault(campaign_id, heads.get(campaign_id, 0))
 
-    def unwatch(self, campaign_id: int) -> None:
+    def unwatch(self, campaign_id: int, event: asyncio.Event) -> None:
+        self._waiting.get(campaign_id, set()).discard(event)
         left = self.watchers.get(campaign_id, 1) - 1
         if left > 0:
             self.watchers[campaign_id] = left
@@ -224,7 +232,7 @@ class Hub:
         self.watchers.pop(campaign_id, None)
         self.heads.pop(campaign_id, None)
         self.recent.pop(campaign_id, None)
-        self._events.pop(campaign_id, None)
+        self._waiting.pop(campaign_id, None)
 
     async def changes(self, campaign_id: int, after: int) -> list[Change]:
         """The campaign's changes after `after` (at most `BACKLOG` + 1, so a caller sees it is
@@ -238,15 +246,6 @@ class Hub:
         if self.heads.get(campaign_id, 0) <= after:
             return []
         return await run_in_threadpool(self.store.changes_after, campaign_id, after, BACKLOG + 1)
-
-    async def wait(self, campaign_id: int, after: int, timeout: float) -> None:
-        """Until the campaign has a change after `after`, `timeout` seconds pass, or the hub
-        closes."""
-        if self.heads.get(campaign_id, 0) > after or self.closing.is_set():
-            return
-        event = self._event(campaign_id)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -270,8 +269,9 @@ async def stream(
     disconnected: Callable[[], Any],
 ) -> AsyncIterator[bytes]:
     """The campaign's changes after `after`, then each one as it comes, until the client goes,
-    its session ends or the server stops."""
-    await hub.watch(campaign_id)
+    its session ends or the server stops. Each wake sends what came as one write."""
+    woken = asyncio.Event()
+    await hub.watch(campaign_id, woken)
     try:
         yield f"retry: {RETRY_MS}\n\n".encode()
         cursor = after if after >= 0 else hub.heads.get(campaign_id, 0)
@@ -282,17 +282,19 @@ async def stream(
                 yield sse("reset", {"seq": head}, head)
                 cursor = head
                 continue
-            for change in found:
-                yield told(change)
-                cursor = change.seq
             if found:
+                yield b"".join(told(change) for change in found)
+                cursor = found[-1].seq
                 continue
             head = hub.heads.get(campaign_id, 0)
             if head > cursor:  # changes counted but not kept (a campaign imported): refresh all
                 yield sse("reset", {"seq": head}, head)
                 cursor = head
                 continue
-            await hub.wait(campaign_id, cursor, hub.keepalive_s)
+            woken.clear()
+            if hub.heads.get(campaign_id, 0) > cursor:  # came while this stream was writing
+                continue
+            await woken.wait()  # a change, the heartbeat or the end
             if hub.heads.get(campaign_id, 0) > cursor or hub.closing.is_set():
                 continue
             if await disconnected():
@@ -302,7 +304,7 @@ async def stream(
                 return
             yield b": keep-alive\n\n"
     finally:
-        hub.unwatch(campaign_id)
+        hub.unwatch(campaign_id, woken)
 
 
 _CAMPAIGN_PATH = re.compile(r"^/(?:api/)?c/(\d{1,18})(?:/|$)")

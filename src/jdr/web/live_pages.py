@@ -83,7 +83,7 @@ def campaign_live(store: Any, who: Signed) -> dict[str, Any]:
     """What the campaign page's live part shows."""
     entries = table.journal(store, who.viewer, who.campaign)[-10:]
     return {
-        "characters": store.characters(who.campaign.id),
+        "characters": store.roster(who.campaign.id),
         "fights": store.fights(who.campaign.id),
         "paced": seat.fights_paced(store, who.campaign),
         "entries": list(reversed(entries)),

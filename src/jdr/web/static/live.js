@@ -15,7 +15,21 @@
     status.dataset.state = state;
     status.textContent = status.dataset[state] || "";
   };
-  const fire = (name) => body.dispatchEvent(new CustomEvent(name, { bubbles: true }));
+  // A busy table sends many changes a second: each part asks for itself again at most every
+  // COALESCE_MS, once for all the changes that came meanwhile (the last one is never dropped).
+  const COALESCE_MS = 300;
+  const pending = new Set();
+  let flushing = null;
+  const flush = () => {
+    flushing = null;
+    const names = [...pending];
+    pending.clear();
+    for (const name of names) body.dispatchEvent(new CustomEvent(name, { bubbles: true }));
+  };
+  const fire = (name) => {
+    pending.add(name);
+    if (flushing === null) flushing = setTimeout(flush, COALESCE_MS);
+  };
   const connect = () => {
     const source = new EventSource(`${base}?after=${seq}`);
     source.onopen = () => {
