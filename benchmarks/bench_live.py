@@ -51,8 +51,6 @@ from timing import pg_url, sqlite_url
 
 ROLL_P99_TARGET_S = 0.100
 ERRORS: dict[str, list[str]] = {}
-LISTENERS = 10**6
-"""Players whose page is open on the live stream (all, unless `--listeners` says fewer)."""
 IDLE_S = 4.0
 """A connection idle this long is not reused (uvicorn closes them after 5 s)."""
 Json = dict[str, Any]
@@ -306,14 +304,14 @@ def pages(port: int, campaign_id: int, players: list[Player], stop: Any, out: An
 
 
 async def drive(port: int, campaign_id: int, players: list[Player], actions: int, think: float,
-                seconds: float) -> tuple[Tally, float]:  # fmt: skip
+                seconds: float, listeners: int) -> tuple[Tally, float]:  # fmt: skip
     import multiprocessing
 
     tally = Tally()
     spawn = multiprocessing.get_context("spawn")
     stop, out = spawn.Event(), spawn.Queue()
     listening = spawn.Process(
-        target=pages, args=(port, campaign_id, players[:LISTENERS], stop, out)
+        target=pages, args=(port, campaign_id, players[:listeners], stop, out)
     )
     listening.start()
     await asyncio.sleep(2.0)  # every page open first
@@ -390,9 +388,10 @@ def checked(url: str, campaign_id: int, tally: Tally) -> tuple[int, int, int, bo
 
 def measure(label: str, url: str, workers: int, args: argparse.Namespace) -> tuple[str, ...]:
     campaign_id, players = setup(url, args.players)
+    listening = args.players if args.listeners is None else args.listeners
     with served(url, workers) as port:
         tally, elapsed = asyncio.run(
-            drive(port, campaign_id, players, args.actions, args.think, args.seconds)
+            drive(port, campaign_id, players, args.actions, args.think, args.seconds, listening)
         )
     lost, doubled, missing, verified = checked(url, campaign_id, tally)
     ERRORS[label] = tally.errors
@@ -430,8 +429,6 @@ def main() -> int:
         "--listeners", type=int, help="pages open on the live stream (default: all)"
     )
     args = parser.parse_args()
-    global LISTENERS
-    LISTENERS = args.listeners if args.listeners is not None else LISTENERS
     args.players -= args.players % 2  # duels
     rows = []
     if args.only in (None, "sqlite"):

@@ -123,6 +123,13 @@ def check_url(url: str, field: str) -> str:
     return url
 
 
+POOL_SIZE = 10
+POOL_OVERFLOW = 10
+"""PostgreSQL connections a process keeps (and may open beyond, when busy): a web worker's
+requests run in up to 40 threads, and a writer waiting for its campaign's lock holds one; 4
+workers stay under PostgreSQL's default 100 connections (each adds one that listens)."""
+
+
 def make_engine(url: str) -> Engine:
     """An engine for `url`; SQLite gets WAL mode, foreign keys on and a busy timeout."""
     if url.startswith("sqlite"):
@@ -132,7 +139,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

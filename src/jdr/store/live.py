@@ -22,6 +22,7 @@ every listening server process at commit (and never for a transaction rolled bac
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -103,6 +104,21 @@ def changed(
 ) -> int:
     """Number and record one change of the campaign in `conn`'s transaction; its seq. Call it
     first in the transaction: the campaign row's lock it takes orders writers from there on."""
+    touched = sorted(set(characters))
+    if conn.dialect.name == "postgresql":  # one round trip: bump, append, announce
+        seq = conn.execute(
+            _PG_CHANGE,
+            {
+                "campaign": campaign_id,
+                "kind": kind,
+                "fight": fight,
+                "entry": entry,
+                "characters": json.dumps(touched),
+                "created": now(),
+                "channel": CHANNEL,
+            },
+        ).scalar()
+        return int(seq or 0)
     bump = (
         update(campaigns)
         .where(campaigns.c.id == campaign_id)
@@ -118,14 +134,25 @@ def changed(
         "kind": kind,
         "fight_id": fight,
         "entry": entry,
-        "characters": sorted(set(characters)),
+        "characters": touched,
         "created": now(),
     }
     conn.execute(insert(changes).values(row))
-    if conn.dialect.name == "postgresql":
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL, "payload": f"{campaign_id}:{seq}"})  # fmt: skip
     return int(seq)
+
+
+_PG_CHANGE = text(
+    "WITH bumped AS (UPDATE campaigns SET changes = changes + 1 WHERE id = :campaign"
+    " RETURNING changes),"
+    " added AS (INSERT INTO changes (campaign_id, seq, kind, fight_id, entry, characters, created)"
+    " SELECT :campaign, changes, CAST(:kind AS VARCHAR), CAST(:fight AS INTEGER),"
+    " CAST(:entry AS INTEGER), CAST(:characters AS JSON), CAST(:created AS TIMESTAMPTZ)"
+    " FROM bumped RETURNING seq)"
+    " SELECT seq, pg_notify(:channel, CAST(:campaign AS TEXT) || ':' || CAST(seq AS TEXT))"
+    " FROM added"
+)
+"""`changed` on PostgreSQL: the campaign's counter bumped, the change appended and announced
+(delivered at commit), in one statement."""
 
 
 class Live:

@@ -39,14 +39,12 @@ def viewer_of(request: Request, store: Store) -> Signed | None:
     token = request.cookies.get(SESSION_COOKIE)
     if token is None or not well_formed(token):
         return None
-    session = store.web_session(token_hash(token))
-    if session is None:
+    found = store.signed_in(token_hash(token))
+    if found is None:
         return None
-    name = None
-    if session.character_id is not None:
-        name = store.character(session.character_id).name
+    session, name, campaign = found
     viewer = Viewer(session.campaign_id, session.role, name, session.character_id)
-    return Signed(viewer, store.campaign_by_id(session.campaign_id), csrf_token(token))
+    return Signed(viewer, Campaign(**campaign), csrf_token(token))
 
 
 def signed(request: Request, store: StoreDep) -> Signed:
