@@ -106,6 +106,8 @@ class TypeChart:
         """A type id from a French or English name, an id, or an alias, as people type them
         (`jdr.names`); an unknown one is refused listing the types in the reader's language,
         with the closest."""
+        if name in self.names:  # already an id, as a fight's state holds them: no search
+            return name
         spellings = {type_id: type_id for type_id in self.names}
         spellings |= {display: type_id for type_id, display in self.names.items()}
         spellings |= {english: type_id for type_id, english in self.english.items()}
