@@ -10,7 +10,7 @@ character, a pace set) announce nothing. Announcements are plain text in the rea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -45,45 +45,51 @@ class Announcement:
         return "\n".join(body)
 
     def markdown(self, link: str | None = None) -> str:
-        """For Discord and Slack: the title in bold, what players typed escaped."""
-        body = [f"**{escape(self.title, 'markdown')}**"]
-        body += [escape(line, "markdown") for line in self.lines]
-        if self.awaited:
-            body.append(f"_{escape(self.awaited, 'markdown')}_")
-        if self.journal_line:
-            quoted = self.journal_line.replace("`", "'")
-            body.append(f"`{quoted}`")
-        if link:
-            body.append(link)
-        return "\n".join(body)
+        """For Discord and a forum that reads Markdown: the title in bold, what players typed
+        escaped."""
+        return self._rendered(MARKDOWN, link)
 
     def slack(self, link: str | None = None) -> str:
         """For Slack's mrkdwn: `&`, `<`, `>` escaped (no mention, no link a player typed),
         the title in bold."""
-
-        def plain(text: str) -> str:
-            return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-        body = [f"*{plain(self.title)}*", *(plain(line) for line in self.lines)]
-        if self.awaited:
-            body.append(f"_{plain(self.awaited)}_")
-        if self.journal_line:
-            body.append(f"`{plain(self.journal_line)}`")
-        if link:
-            body.append(f"<{plain(link)}>")
-        return "\n".join(body)
+        return self._rendered(SLACK, link)
 
     def bbcode(self, link: str | None = None) -> str:
         """For a forum: the title in bold, what players typed escaped."""
-        body = [f"[b]{escape(self.title, 'bbcode')}[/b]"]
-        body += [escape(line, "bbcode") for line in self.lines]
+        return self._rendered(BBCODE, link)
+
+    def _rendered(self, medium: Medium, link: str | None) -> str:
+        body = [medium.bold.format(medium.escape(self.title))]
+        body += [medium.escape(line) for line in self.lines]
         if self.awaited:
-            body.append(f"[i]{escape(self.awaited, 'bbcode')}[/i]")
+            body.append(medium.italic.format(medium.escape(self.awaited)))
         if self.journal_line:
-            body.append(f"[size=85]{escape(self.journal_line, 'bbcode')}[/size]")
+            body.append(medium.code.format(medium.escape(self.journal_line)))
         if link:
-            body.append(f"[url]{escape(link, 'bbcode')}[/url]")
+            body.append(medium.link.format(medium.escape(link)))
         return "\n".join(body)
+
+
+@dataclass(frozen=True)
+class Medium:
+    """How a chat or a forum writes an announcement: its escape, and its bold, italic, code
+    and link forms (`{}` is the escaped text)."""
+
+    escape: Callable[[str], str]
+    bold: str
+    italic: str
+    code: str
+    link: str
+
+
+def _slack_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+MARKDOWN = Medium(lambda t: escape(t, "markdown"), "**{}**", "_{}_", "`{}`", "{}")
+SLACK = Medium(_slack_escape, "*{}*", "_{}_", "`{}`", "<{}>")
+BBCODE = Medium(lambda t: escape(t, "bbcode"), "[b]{}[/b]", "[i]{}[/i]", "[size=85]{}[/size]",
+                "[url]{}[/url]")  # fmt: skip
 
 
 def announcements(
