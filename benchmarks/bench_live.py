@@ -33,20 +33,19 @@ import os
 import random
 import secrets
 import statistics
-import subprocess
 import sys
 import time
 import tomllib
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from live_helpers import serving
 from timing import pg_url, sqlite_url
 
 ROLL_P99_TARGET_S = 0.100
@@ -333,37 +332,6 @@ async def drive(port: int, campaign_id: int, players: list[Player], actions: int
     return tally, elapsed
 
 
-@contextmanager
-def served(url: str, workers: int) -> Iterator[int]:
-    """`jdr serve` on a free port of 127.0.0.1, until the block ends: its port."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    jdr = str(Path(sys.executable).with_name("jdr"))
-    command = [jdr, "serve", "--port", str(port), "--db", url, "--workers", str(workers)]
-    env = {**os.environ, "JDR_LANG": "en"}
-    with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
-    ) as server:
-        try:
-            assert server.stdout is not None
-            assert "jdr serves on" in server.stdout.readline()
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), 0.5):
-                        break
-                except OSError:
-                    time.sleep(0.1)
-            time.sleep(1.0 if workers > 1 else 0.2)  # every worker up
-            yield port
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-
-
 def checked(url: str, campaign_id: int, tally: Tally) -> tuple[int, int, int, bool]:
     """(lost, doubled, fight actions missing, the journal verifies)."""
     from jdr.journal.replay import replayer_for
@@ -389,7 +357,9 @@ def checked(url: str, campaign_id: int, tally: Tally) -> tuple[int, int, int, bo
 def measure(label: str, url: str, workers: int, args: argparse.Namespace) -> tuple[str, ...]:
     campaign_id, players = setup(url, args.players)
     listening = args.players if args.listeners is None else args.listeners
-    with served(url, workers) as port:
+    with serving("--db", url, "--workers", str(workers)) as (base, _host):
+        port = int(base.rsplit(":", 1)[1])
+        time.sleep(1.0 if workers > 1 else 0.2)  # every worker up
         tally, elapsed = asyncio.run(
             drive(port, campaign_id, players, args.actions, args.think, args.seconds, listening)
         )
