@@ -37,6 +37,8 @@ SWITCH_S = 0.001
 """How long a thread may keep Python's interpreter lock while others wait (5 ms by default): a
 request holding a campaign's writer lock gets it back sooner after its disk write, so the
 writers queued behind it wait less."""
+FEED_READS = 60
+"""Feed reads a minute from one address (a feed reader asks every few minutes)."""
 TICK_S = 5.0
 """How often the table's clock looks for late turns and changes to announce."""
 
@@ -108,6 +110,7 @@ def create_app(
     )
     app.state.host_token = host_token or secrets.token_urlsafe(32)
     app.state.invite_limit = RateLimit(invite_attempts, 60.0)
+    app.state.feed_limit = RateLimit(FEED_READS, 60.0, "feed")
     app.state.templates = templates()
     app.state.base_url = base_url
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

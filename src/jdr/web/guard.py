@@ -88,9 +88,10 @@ class RateLimit:
     (True, True, False, True)
     """
 
-    def __init__(self, limit: int, window: float) -> None:
+    def __init__(self, limit: int, window: float, field: str = "invite") -> None:
         self.limit = limit
         self.window = window
+        self.field = field
         self._seen: dict[str, deque[float]] = {}
 
     def allow(self, who: str, at: float | None = None) -> bool:
@@ -108,7 +109,7 @@ class RateLimit:
     def check(self, who: str) -> None:
         if not self.allow(who):
             raise TooManyError(
-                "invite",
+                self.field,
                 None,
                 _("{n} attempts a minute").format(n=self.limit),
                 _("too many attempts: wait a minute"),

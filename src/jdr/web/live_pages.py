@@ -231,7 +231,7 @@ def feed(request: Request, store: StoreDep, token: str) -> Response:
     """The campaign's Atom feed, at the secret link the GM made (no session: a feed reader)."""
     from jdr.live.feed import campaign_feed
 
-    request.app.state.invite_limit.check(request.client.host if request.client else "-")
+    request.app.state.feed_limit.check(request.client.host if request.client else "-")
     found = seat.feed_of(store, token)
     campaign = store.campaign_by_id(found.campaign_id)
     with language(found.lang):
