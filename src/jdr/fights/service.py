@@ -478,7 +478,7 @@ def _played_since(store: Store, record: FightRecord, actor: Any, seen: int) -> b
 
     if not isinstance(actor, str):
         return False
-    rows = store.fight_entries(record.campaign_id, record.id)
+    rows = store.fight_entries(record.campaign_id, record.id, seen + 1)  # the actions since
     return any(
         number > seen and same(str((row.entry.get("context") or {}).get("actor") or ""), actor)
         for number, row in rows.items()
