@@ -74,6 +74,25 @@ def build_fight() -> typer.Typer:
         str | None, typer.Option("--faces", metavar="F,F,…", help=_(FACES_HELP))
     ]
     seed_option = Annotated[str | None, typer.Option("--seed", metavar="N", help=_(SEED_HELP))]
+    deadline_option = Annotated[
+        str | None,
+        typer.Option(
+            "--deadline",
+            metavar="48h",
+            help=_("A turn's deadline, for play by post: 48h, 2d, 30m, or none."),
+        ),
+    ]
+    on_late_option = Annotated[
+        str | None,
+        typer.Option(
+            "--on-late",
+            metavar="default|gm",
+            help=_(
+                "When a turn passes its deadline: the system's safe default (defend, wait,"
+                " pass …) or the GM decides."
+            ),
+        ),
+    ]
     fight_argument = Annotated[int, typer.Argument(metavar="FIGHT", help=_(FIGHT_HELP))]
     app = typer.Typer(
         help=_("Fights: start one from stored sheets, act, show, undo and redo."),
@@ -123,25 +142,8 @@ def build_fight() -> typer.Typer:
                 ),
             ),
         ] = None,
-        deadline: Annotated[
-            str | None,
-            typer.Option(
-                "--deadline",
-                metavar="48h",
-                help=_("A turn's deadline, for play by post: 48h, 2d, 30m (default: none)."),
-            ),
-        ] = None,
-        on_late: Annotated[
-            str | None,
-            typer.Option(
-                "--on-late",
-                metavar="default|gm",
-                help=_(
-                    "When a turn passes its deadline: the system's safe default (defend, wait,"
-                    " pass …) or the GM decides."
-                ),
-            ),
-        ] = None,
+        deadline: deadline_option = None,
+        on_late: on_late_option = None,
         seed: seed_option = None,
         faces: faces_option = None,
         db: db_option = None,
@@ -307,18 +309,8 @@ def build_fight() -> typer.Typer:
     )
     def pace_command(
         fight: fight_argument,
-        deadline: Annotated[
-            str | None,
-            typer.Option("--deadline", metavar="48h", help=_("48h, 2d, 30m, or none.")),
-        ] = None,
-        on_late: Annotated[
-            str | None,
-            typer.Option(
-                "--on-late",
-                metavar="default|gm",
-                help=_("The system's safe default, or the GM decides."),
-            ),
-        ] = None,
+        deadline: deadline_option = None,
+        on_late: on_late_option = None,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,

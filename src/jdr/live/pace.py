@@ -126,7 +126,6 @@ class LateTurn:
     campaign_id: int
     played: list[tuple[str, str]] = field(default_factory=list)
     for_gm: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
 
 
 def resolve_late(
@@ -177,8 +176,7 @@ def _resolve(store: Store, system: RuleSystem, record: FightRecord) -> LateTurn:
         pairs = [f"{key}={_pair(value)}" for key, value in keys.items()]
         try:
             play(store, record.id, system, actor, name, pairs, late=True)
-        except JdrError as refused:  # the system's default no longer legal: the GM decides
-            turn.problems.append(f"{actor}: {refused}")
+        except JdrError:  # the system's default refused after all: the GM decides
             turn.for_gm.append(actor)
             continue
         turn.played.append((actor, name))

@@ -84,7 +84,6 @@ def campaign_live(store: Any, who: Signed) -> dict[str, Any]:
     entries = table.journal(store, who.viewer, who.campaign)[-10:]
     return {
         "characters": store.roster(who.campaign.id),
-        "fights": store.fights(who.campaign.id),
         "paced": seat.fights_paced(store, who.campaign),
         "entries": list(reversed(entries)),
     }
