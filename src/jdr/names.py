@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from jdr.errors import REORDERING, InputError, UnknownNameError
 from jdr.i18n import N_, _
@@ -112,8 +113,10 @@ def check_name(field: str, value: str) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
 def fold(text: str) -> str:
-    """How names are compared: lower case, accents off, only letters, digits and `+`.
+    """How names are compared: lower case, accents off, only letters, digits and `+` (the same
+    few names are compared again and again in a fight: each is folded once).
 
     >>> fold("  Très_DIFFICILE "), fold("Roulés-boulés"), fold("Maître  Corbeau"), fold("c+")
     ('tresdifficile', 'roulesboules', 'maitrecorbeau', 'c+')

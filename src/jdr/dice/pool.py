@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from jdr.dice.source import GivenFaces, RandomSource
 from jdr.errors import InputError
@@ -108,10 +109,12 @@ class ScoredDie:
         return cls.from_function(size, lambda f: (f,))
 
     @classmethod
+    @lru_cache(maxsize=256)
     def threshold(cls, size: int, success_at: int, failure_at: int | None = None) -> ScoredDie:
         """`(successes, failures)`: a success on a face ≥ `success_at`, a failure on ≤ `failure_at`.
 
-        Both may apply to one face (a d10 at difficulty 1 showing 1 is one of each).
+        Both may apply to one face (a d10 at difficulty 1 showing 1 is one of each). A die is an
+        immutable value: the same question gives the same die, built once (a fight rolls it often).
         """
 
         def score(face: int) -> Vector:
@@ -230,8 +233,10 @@ def roll_pool(pool: Pool, rng: RandomSource) -> PoolRoll:
     """Roll every die of `pool` from `rng` (group by group, in order) and sum the vectors."""
     rolls: list[DieRoll] = []
     for die, count in pool.groups:
+        scores, marks = die.scores, die.marks
         for face in rng.faces(die.size, count):
-            rolls.append(DieRoll(die.size, face, die.score(face), die.mark(face)))
+            mark = marks[face - 1] if marks else ""
+            rolls.append(DieRoll(die.size, face, scores[face - 1], mark))
     return PoolRoll(pool, tuple(rolls), sum_vectors((r.score for r in rolls), pool.width))
 
 

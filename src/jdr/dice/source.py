@@ -52,7 +52,9 @@ class Seeded:
         self._random = random.Random(seed)
 
     def faces(self, size: int, count: int) -> list[int]:
-        return [self._random.randint(1, size) for _ in range(count)]
+        # `randrange(size) + 1` draws exactly what `randint(1, size)` draws, with less work.
+        draw = self._random.randrange
+        return [draw(size) + 1 for _ in range(count)]
 
     def __repr__(self) -> str:
         return f"Seeded({self.seed})"
