@@ -12,6 +12,7 @@ import pytest
 
 from cli_run import answer as run_json
 from cli_run import run
+from jdr.simulate.core import checkpoints
 from jdr.systems import Registry
 
 SYSTEMS = Path(__file__).parent.parent / "src" / "jdr" / "systems"
@@ -286,3 +287,38 @@ def test_pu_2_compare_another_sheet_for_a_fighter(
         "--compare", f"Nobody={other}", *common,
     )  # fmt: skip
     assert code == 2 and "no such fighter" in err
+
+
+def test_pu_4_without_runs_simulate_plays_until_one_point_and_says_so(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
+    report = run_json(capsys, *args, "--workers", "1", "--seed", "2", "--db", db)
+    assert report["precision"] == 0.01 and report["runs"] in checkpoints()
+    for rate in [*report["wins"].values(), report["undecided"]]:
+        assert rate["high"] - rate["rate"] <= 0.01 + 1e-12
+        assert rate["rate"] - rate["low"] <= 0.01 + 1e-12
+    code, out, err = run(capsys, *args, "--workers", "1", "--seed", "2", "--lang", "fr", "--db", db)
+    assert code == 0, err
+    assert f"{report['runs']} combats (jusqu’à connaître chaque camp à ±1 point près)" in out
+
+
+def test_pk_14_simulate_tactic_countering_by_name_and_a_wrong_name_lists_them(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Chu")
+    args = ["simulate", "pokemon", "--campaign", "C", "--with", "Pika", "--against", "Chu"]
+    default = run_json(capsys, *args, "--runs", "60", "--workers", "1", "--db", db)
+    countering = run_json(
+        capsys, *args, "--runs", "60", "--workers", "1", "--tactic", "COUNTERING", "--db", db
+    )
+    assert default["tactic"] == "default" and countering["tactic"] == "countering"
+    code, out, err = run(
+        capsys, *args, "--runs", "60", "--workers", "1", "--tactic", "contre-attaque", "--lang",
+        "fr", "--db", db,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "tactique contre-attaque" in out
+    code, _out, err = run(capsys, *args, "--tactic", "counter", "--db", db)
+    assert code == 2 and "--tactic" in err and "countering" in err and "Traceback" not in err

@@ -10,7 +10,14 @@ from jdr.dice.source import Seeded
 from jdr.errors import RulesError
 from jdr.fights import Fight
 from jdr.simulate import compare, run_seed, simulate, wilson
-from jdr.simulate.core import DEFAULT_RUNS, chunks
+from jdr.simulate.core import (
+    DEFAULT_PRECISION,
+    DEFAULT_RUNS,
+    FIRST_CHECKPOINT,
+    Report,
+    checkpoints,
+    chunks,
+)
 from jdr.systems.plus_ultra import SYSTEM as PLUS_ULTRA
 from jdr.systems.plus_ultra.duel import duel_odds
 from jdr.systems.plus_ultra.sheets import Duelist
@@ -334,3 +341,104 @@ def test_pk_12_pk_14_an_attack_waiting_for_its_answer_is_endured_or_countered() 
     assert answer["response"] == "counter" and answer["actor"] == defender
     events = fight.act(answer, Seeded(6))
     assert [e["type"] for e in events][:2] == ["reaction_given", "counter_started"]
+
+
+WALKOVER = {
+    "characters": [hero("Izuku", "a", "B", 11, 11), hero("Mineta", "b", "E", 2, 2)],
+}
+
+
+def test_pu_1_without_runs_a_walkover_stops_at_the_first_checkpoint_within_one_point() -> None:
+    report = simulate(PLUS_ULTRA, WALKOVER, seed=3)
+    assert report.runs == FIRST_CHECKPOINT and report.precision == DEFAULT_PRECISION
+    low, high = report.wins["a"].interval
+    assert high - report.wins["a"].rate <= 0.01 and report.wins["a"].rate - low <= 0.01
+    # the same runs as asking for that many: the checkpoint is a prefix of the seeded sequence
+    fixed = simulate(PLUS_ULTRA, WALKOVER, runs=FIRST_CHECKPOINT, seed=3)
+    assert fixed.precision is None
+    assert {**report.to_json(), "precision": None} == fixed.to_json()
+
+
+def test_pu_1_without_runs_a_close_duel_plays_on_until_every_side_is_within_one_point() -> None:
+    # a mirror duel: p = ½, so ±1 point needs all 9,604 runs (the worst case)
+    mirror = {"characters": [hero("Izuku", "a", "C", 8, 8), hero("Shoto", "b", "C", 8, 8)]}
+    report = simulate(PLUS_ULTRA, mirror, seed=1)
+    assert report.runs in checkpoints()
+    assert precise_enough(report) and report.runs > FIRST_CHECKPOINT
+    earlier = [mark for mark in checkpoints() if mark < report.runs]
+    assert not precise_enough(simulate(PLUS_ULTRA, mirror, runs=earlier[-1], seed=1))
+
+
+def precise_enough(report: Report) -> bool:
+    return all(
+        max(rate.rate - rate.interval[0], rate.interval[1] - rate.rate) <= 0.01 + 1e-12
+        for rate in [*report.wins.values(), report.undecided]
+    )
+
+
+def test_pu_10_a_precision_run_stops_at_the_same_checkpoint_whatever_the_workers() -> None:
+    setup = {"characters": [hero("Izuku", "a", "C", 10, 6), hero("Shoto", "b", "C", 6, 10)]}
+    alone = simulate(PLUS_ULTRA, setup, seed=4)
+    with ProcessPoolExecutor(2) as pool:
+        two = simulate(PLUS_ULTRA, setup, seed=4, executor=pool, workers=2)
+    assert alone.to_json() == two.to_json()
+    assert FIRST_CHECKPOINT < alone.runs < DEFAULT_RUNS  # stopped between two checkpoints
+
+
+def test_checkpoints_grow_to_the_most_and_chunks_start_where_asked() -> None:
+    assert checkpoints(700) == [500, 700]
+    assert checkpoints(300) == [300]
+    assert chunks(1000, 2, start=500) == [
+        (500, 563), (563, 626), (626, 689), (689, 752),
+        (752, 815), (815, 878), (878, 941), (941, 1000),
+    ]  # fmt: skip
+
+
+def test_pk_14_a_named_tactic_is_found_as_people_type_it_and_reported() -> None:
+    from jdr.errors import UnknownNameError
+    from jdr.systems.pokemon import SYSTEM as POKEMON
+    from jdr.systems.pokemon.tactic import countering
+
+    setup = {"pokemon": [pokemon_mon("Evoli", "a"), pokemon_mon("Rattata", "b")]}
+    by_name = simulate(POKEMON, setup, runs=40, seed=2, tactic="Countering")
+    by_function = simulate(POKEMON, setup, runs=40, seed=2, tactic=countering)
+    assert by_name.tactic == by_function.tactic == "countering"
+    assert by_name.to_json() == by_function.to_json()
+    assert simulate(POKEMON, setup, runs=40, seed=2).tactic == "default"
+    with pytest.raises(UnknownNameError) as refused:
+        simulate(POKEMON, setup, runs=40, seed=2, tactic="counter")
+    assert "default, countering" in str(refused.value)
+
+
+def pokemon_mon(name: str, side: str) -> dict[str, object]:
+    stats = dict(strength=3, concentration=2, constitution=3, willpower=2, dexterity=2)
+    moves = [{"name": "Charge", "type": "Normal", "category": "physique", "damage_dice": 2}]
+    return {"name": name, "types": ["Normal"], "stats": stats, "side": side, "moves": moves,
+            "vitality": {"current": 9, "max": 9}, "energy": {"current": 5, "max": 5}}  # fmt: skip
+
+
+def test_pk_10_a_fight_nobody_can_pay_a_move_for_stops_as_a_stalemate_with_no_winner() -> None:
+    """Énergie is only spent (PK-10): two Pokémon of 99 Vitalité with 2 Énergie each and moves
+    costing 1 cannot knock each other out; the simulation stops once both are spent, rather than
+    playing passes until its cut."""
+    from jdr.simulate import play_fight
+    from jdr.simulate.core import MAX_ACTIONS, simulation_of
+    from jdr.systems.pokemon import SYSTEM as POKEMON
+
+    def tough(name: str, side: str) -> dict[str, object]:
+        mon = pokemon_mon(name, side)
+        moves = [{"name": "Charge", "type": "Normal", "category": "physique", "damage_dice": 1,
+                  "energy": 1}]  # fmt: skip
+        return mon | {"moves": moves, "vitality": {"current": 99, "max": 99},
+                      "energy": {"current": 2, "max": 2}}  # fmt: skip
+
+    setup = {"pokemon": [tough("Evoli", "a"), tough("Rattata", "b")]}
+    simulation = simulation_of(POKEMON)
+    played = play_fight(simulation, POKEMON.fight, setup, 5, simulation.tactic)
+    assert not played.ended and not played.state["over"]
+    assert all(p["energy"] == 0 for p in played.state["pokemon"].values())
+    assert sum(e["type"] == "move_used" for e in played.events) == 4
+    assert sum(e["type"] == "passed" for e in played.events) < 4  # not MAX_ACTIONS of them
+    assert MAX_ACTIONS > 100
+    report = simulate(POKEMON, setup, runs=20, seed=1)
+    assert report.undecided.hits == 20 and report.mean_rounds < 5

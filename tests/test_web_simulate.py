@@ -101,3 +101,42 @@ def test_ps_9_a_passion_fight_is_simulated_on_the_page_as_jdr_simulate_does(
         assert _percents(page.text)[:2] == expected
     finally:
         store.close()
+
+
+def test_pk_14_the_page_offers_the_systems_tactics_and_plays_the_one_chosen(
+    database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pokémon names a second tactic (countering): the page offers it, in the reader's
+    language, plays it, and says so above the report, as `jdr simulate --tactic` does."""
+    import tomllib
+
+    from jdr.characters import service
+    from jdr.sheet_check import systems_example
+
+    app, store, campaign_id = example_table(database_url, "SimPokemon", "pokemon", ("pokemon",))
+    try:
+        other = tomllib.loads(systems_example("pokemon", "pokemon")) | {"name": "Raichu"}
+        service.add(store, store.campaign_by_id(campaign_id), other)
+        gm = join(app, store, campaign_id, "gm")
+        path = f"/c/{campaign_id}/simulate"
+        form = gm.client.get(path)
+        assert '<option value="countering">countering</option>' in form.text
+        params: dict[str, str | int] = {"with": "Pikachu", "against": "Raichu", "runs": 40}
+        params |= {"seed": 2, "tactic": "countering"}
+        page = gm.client.get(path, params=params)
+        assert page.status_code == 200, page.text
+        assert "40 fights, seed 2, tactic countering" in page.text
+        assert '<option value="countering" selected>' in page.text
+        cli = answer(
+            capsys, "simulate", "pokemon", "--campaign", store.campaign_by_id(campaign_id).name,
+            "--with", "Pikachu", "--against", "Raichu", "--runs", "40", "--seed", "2",
+            "--workers", "1", "--tactic", "countering",
+            "--db", str(store.engine.url.render_as_string(hide_password=False)),
+        )  # fmt: skip
+        assert cli["tactic"] == "countering"
+        wrong = gm.client.get(path, params=params | {"tactic": "nope"})
+        assert wrong.status_code == 404 and "countering" in wrong.text  # an unknown name
+        french = gm.client.get(path, params=params, headers={"Accept-Language": "fr"})
+        assert "contre-attaque" in french.text
+    finally:
+        store.close()

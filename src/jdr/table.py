@@ -408,10 +408,12 @@ def simulate(
     against: list[str],
     runs: int,
     seed: int,
+    tactic: str | None = None,
 ) -> Any:
     """`jdr simulate` at the table: the campaign's stored characters, one side against the
-    other, `runs` fights (at most `WEB_MAX_RUNS`) in this process; any member may ask (it
-    changes nothing and reads only sheets they can read)."""
+    other, `runs` fights (at most `WEB_MAX_RUNS`) in this process, every fighter playing
+    `tactic` (a name of the system's; None, its default); any member may ask (it changes nothing
+    and reads only sheets they can read)."""
     from jdr.simulate.service import run, sides_checked, stored_fighter
 
     viewer.require_campaign(campaign.id)
@@ -423,7 +425,16 @@ def simulate(
         for names, side in ((with_, "a"), (against, "b"))
         for name in names
     ]
-    return run(system, sides_checked(fighters), runs=runs, seed=seed, workers=1)
+    return run(system, sides_checked(fighters), runs=runs, seed=seed, workers=1, tactic=tactic)
+
+
+def simulation_tactics(campaign: Campaign) -> list[str]:
+    """The tactics a simulation of the campaign's system may play (`default` first); none when
+    its system has no simulation."""
+    from jdr.simulate.core import tactic_names
+
+    simulation = getattr(system_of(campaign), "simulation", None)
+    return tactic_names(simulation) if simulation is not None else []
 
 
 def disclose(store: Store, viewer: Viewer, campaign: Campaign) -> list[int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,7 +24,10 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 
-RUNS_HELP = N_("Fights to play (default 9604: a 95 % interval of ±1 % on a win rate at worst).")
+RUNS_HELP = N_(
+    "Fights to play (default: until each side's 95 % interval is within ±1 point; 500 fights for"
+    " a walkover, 9604 at most)."
+)
 PROGRESS_AFTER = 1.0
 """Seconds before the progress bar shows (a shorter simulation prints only its report)."""
 
@@ -62,7 +66,21 @@ def register(app: typer.Typer) -> None:
                 help=_("The campaign of the stored characters (not needed for sheet files)."),
             ),
         ] = None,
-        runs: Annotated[int, typer.Option("--runs", metavar="N", help=_(RUNS_HELP))] = 9604,
+        runs: Annotated[
+            int | None, typer.Option("--runs", metavar="N", help=_(RUNS_HELP), show_default=False)
+        ] = None,
+        tactic: Annotated[
+            str | None,
+            typer.Option(
+                "--tactic",
+                metavar="NAME",
+                help=_(
+                    "The tactic every fighter plays: default, or another the system names"
+                    " (pokemon: countering; a wrong name lists them)."
+                ),
+                show_default=False,
+            ),
+        ] = None,
         seed: Annotated[
             int,
             typer.Option("--seed", metavar="N", help=_("Seed: the same seed, the same report.")),
@@ -111,8 +129,27 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         simulate_cli(
-            system, campaign, with_, against, runs, seed, workers, scheduler, vary, chart, db, json
+            system,
+            campaign,
+            with_,
+            against,
+            Plan(runs, seed, workers, scheduler, tactic),
+            vary,
+            chart,
+            db,
+            json,
         )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How to play the runs: how many (None: until ±1 point), the seed, where, which tactic."""
+
+    runs: int | None
+    seed: int
+    workers: int | None
+    scheduler: str | None
+    tactic: str | None
 
 
 def simulate_cli(
@@ -120,10 +157,7 @@ def simulate_cli(
     campaign: str | None,
     with_: str,
     against: str,
-    runs: int,
-    seed: int,
-    workers: int | None,
-    scheduler: str | None,
+    plan: Plan,
     vary: list[str] | None,
     chart: Path | None,
     db: str | None,
@@ -131,14 +165,16 @@ def simulate_cli(
 ) -> None:
     from jdr.cli.sheet_files import read_sheet
     from jdr.errors import InputError
-    from jdr.simulate.core import simulation_of
+    from jdr.simulate.core import DEFAULT_RUNS, simulation_of, tactic_named
     from jdr.simulate.service import run, sheet_fighter, sides_checked, stored_fighter
     from jdr.systems import default_registry
 
     if chart is not None:
         _check_matplotlib()
     system = default_registry().get(system_id)
-    simulation_of(system)  # a system without a simulation says so before any sheet is read
+    simulation = simulation_of(system)  # a system without one says so before any sheet is read
+    if plan.tactic is not None:
+        tactic_named(simulation, plan.tactic)
     given = ((with_, "a"), (against, "b"))
     sides = [(typed, side) for text, side in given for typed in _names(text)]
     fighters: list[Json] = []
@@ -180,17 +216,19 @@ def simulate_cli(
             swaps.append(sheet_fighter(system, data, label, "-") | {"name": name.strip()})
         else:
             changes.append(change)
-    with _progress(runs, not json) as progress:
+    most = (plan.runs or DEFAULT_RUNS) * (2 if vary else 1)
+    with _progress(most, not json) as progress:
         report = run(
             system,
             fighters,
-            runs=runs,
-            seed=seed,
-            workers=workers,
-            scheduler=scheduler,
+            runs=plan.runs,
+            seed=plan.seed,
+            workers=plan.workers,
+            scheduler=plan.scheduler,
             variant=changes,
             progress=progress,
             swaps=swaps,
+            tactic=plan.tactic,
         )
     if chart is not None:
         draw_chart(report, chart)
@@ -246,12 +284,17 @@ def _progress(total: int, enabled: bool) -> _Progress:
 def print_report(report: Report, vary: list[str] | None) -> None:
     from rich.table import Table
 
-    from jdr.simulate.view import differences, fighter_rows, mean_rounds, round_rows, side_rows
+    from jdr.simulate.view import (
+        differences,
+        fighter_rows,
+        heading,
+        mean_rounds,
+        round_rows,
+        side_rows,
+    )
 
     out = console()
-    out.print(
-        _("{runs} fights, seed {seed}").format(runs=report.runs, seed=report.seed), markup=False
-    )
+    out.print(heading(report), markup=False)
     sides = Table(_("side"), _("wins"), _("95 % interval"))
     for row in side_rows(report):
         sides.add_row(*row)

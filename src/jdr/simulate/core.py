@@ -6,6 +6,12 @@ so a report depends only on the setup, the tactic, the number of runs and the se
 executor or the number of workers. Runs are cut into chunks handed to a `concurrent.futures`
 executor (a process pool, a thread pool, Dask's client executor …) and gathered in run order.
 
+Without a number of runs, a simulation plays until its answer is as precise as asked: it stops at
+the first of the fixed `checkpoints` (500, 1,000, 2,000 … 9,604 runs) where every side's 95 %
+interval is within ±1 point (`DEFAULT_PRECISION`). A walkover is answered in 500 fights, a close
+fight takes the 9,604 that ±1 point needs at worst; the checkpoints do not depend on the workers,
+so the seeded answer does not either.
+
 >>> from jdr.systems.plus_ultra import SYSTEM
 >>> setup = {"characters": [
 ...     {"name": "Izuku", "rank": "D", "energy": 5, "willpower": 5, "side": "a"},
@@ -20,9 +26,9 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jdr.dice.source import Seeded
@@ -35,6 +41,10 @@ Z95 = 1.959963984540054
 """The two-sided 95 % quantile of the normal law."""
 DEFAULT_RUNS = 9604
 """Runs for a 95 % interval of ±1 % on a win rate in the worst case (p = ½): 1.96² / (4 × 0.01²)."""
+DEFAULT_PRECISION = 0.01
+"""The half-width of every side's 95 % interval a simulation without a number of runs plays to."""
+FIRST_CHECKPOINT = 500
+"""Runs before a simulation looks at its precision (fewer would say little of rare knock-outs)."""
 MAX_ACTIONS = 2000
 """A fight still going after this many commands is cut (no winner): a bound on every loop."""
 
@@ -124,6 +134,9 @@ class Report:
     dealt: dict[str, float]
     taken: dict[str, float]
     compare: list[Difference] = field(default_factory=list)
+    precision: float | None = None
+    """The precision it played to (`DEFAULT_PRECISION`), None when its number of runs was given."""
+    tactic: str = "default"
 
     @property
     def mean_rounds(self) -> float:
@@ -133,6 +146,8 @@ class Report:
         return {
             "runs": self.runs,
             "seed": self.seed,
+            "precision": self.precision,
+            "tactic": self.tactic,
             "wins": {side: rate.to_json() for side, rate in self.wins.items()},
             "undecided": self.undecided.to_json(),
             "rounds": {
@@ -155,7 +170,7 @@ class Report:
 @dataclass(frozen=True)
 class Played:
     """One simulated fight as it was played: every event, the final state, and whether it ended
-    (False: cut after `MAX_ACTIONS` commands)."""
+    (False: stalled — `Simulation.stalled` — or cut after `MAX_ACTIONS` commands)."""
 
     events: list[Json]
     state: Json
@@ -174,9 +189,12 @@ def play_fight(
     state: Json = {}
     for event in events:
         state = rules.evolve(state, event)
+    stalled = simulation.stalled
     for _step in range(MAX_ACTIONS):
         if simulation.over(state):
             return Played(events, state, True)
+        if stalled is not None and stalled(state):
+            return Played(events, state, False)
         new = _first_legal(rules, state, tactic(state), rng)
         for event in new:
             state = rules.evolve(state, event)
@@ -205,67 +223,148 @@ def _first_legal(rules: Any, state: Json, chosen: Json | list[Json], rng: Any) -
     return list(rules.decide(state, commands[-1], rng))
 
 
+DEFAULT_TACTIC = "default"
+"""The name of a system's default tactic (`Simulation.tactic`)."""
+
+
+def tactic_of(simulation: Simulation, tactic: Tactic | str | None) -> Tactic:
+    """The tactic `tactic` stands for: a function as it is; a name among the system's
+    (`tactic_names`, as people type names); None, the default."""
+    if tactic is None:
+        return simulation.tactic
+    if not isinstance(tactic, str):
+        return tactic
+    return {DEFAULT_TACTIC: simulation.tactic, **simulation.tactics}[
+        tactic_named(simulation, tactic)
+    ]
+
+
+def tactic_names(simulation: Simulation) -> list[str]:
+    """The tactics a user may choose by name: `default`, then the system's others."""
+    return [DEFAULT_TACTIC, *simulation.tactics]
+
+
+def tactic_named(simulation: Simulation, typed: str) -> str:
+    """The name of the tactic `typed` stands for (its name, or its name in the reader's
+    language: `contre-attaque` in French), or `UnknownNameError` listing them."""
+    from jdr.names import match
+
+    names = tactic_names(simulation)
+    spellings = {name: name for name in names} | {_(name): name for name in names}
+    return match("--tactic", typed, spellings, names)
+
+
 def play_chunk(
-    system: RuleSystem | str, setup: Json, seed: int, start: int, stop: int, tactic: Tactic | None
+    system: RuleSystem | str,
+    setup: Json,
+    seed: int,
+    start: int,
+    stop: int,
+    tactic: Tactic | str | None,
 ) -> list[Ending]:
     """Runs `start … stop - 1` (a picklable unit of work for any executor): `system` is an
     installed system's id (looked up in the worker) or the system itself."""
     if isinstance(system, str):
         system = default_registry().get(system)
     simulation = simulation_of(system)
-    chosen = tactic or simulation.tactic
+    chosen = tactic_of(simulation, tactic)
     return [
         play_one(simulation, system.fight, setup, run_seed(seed, index), chosen)
         for index in range(start, stop)
     ]
 
 
-def chunks(runs: int, workers: int) -> list[tuple[int, int]]:
-    """`(start, stop)` slices of the runs, a few per worker so that they balance."""
-    size = max(1, math.ceil(runs / (max(1, workers) * 4)))
-    return [(start, min(runs, start + size)) for start in range(0, runs, size)]
+def chunks(runs: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
+    """`(start, stop)` slices of the runs `start … runs - 1`, a few per worker so that they
+    balance."""
+    size = max(1, math.ceil((runs - start) / (max(1, workers) * 4)))
+    return [(first, min(runs, first + size)) for first in range(start, runs, size)]
+
+
+def checkpoints(most: int = DEFAULT_RUNS) -> list[int]:
+    """Where a simulation without a number of runs looks at its precision: 500, 1,000, then
+    every 1,000 runs, and `most` last.
+
+    >>> checkpoints()
+    [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 9604]
+    """
+    marks = [FIRST_CHECKPOINT, *range(1000, most, 1000)]
+    return [mark for mark in marks if mark < most] + [most]
+
+
+def precise(endings: Sequence[Ending], sides: Iterable[str], precision: float) -> bool:
+    """Whether every side's 95 % interval on its win rate (and on the fights nobody won) is
+    within ±`precision` of it.
+
+    >>> from jdr.systems.protocol import Ending
+    >>> precise([Ending("a", 1)] * 500, ["a", "b"], 0.01)
+    True
+    >>> precise([Ending("a", 1), Ending("b", 1)] * 250, ["a", "b"], 0.01)
+    False
+    """
+    winners = Counter(e.winner for e in endings)
+    for side in [*sides, None]:
+        rate = Rate(winners[side], len(endings))
+        low, high = rate.interval
+        if max(rate.rate - low, high - rate.rate) > precision + 1e-12:
+            return False
+    return True
 
 
 def simulate(
     system: RuleSystem,
     setup: Json,
     *,
-    runs: int = DEFAULT_RUNS,
+    runs: int | None = None,
     seed: int = 0,
     executor: Executor | None = None,
     workers: int = 1,
-    tactic: Tactic | None = None,
+    tactic: Tactic | str | None = None,
     progress: Callable[[int], None] | None = None,
+    precision: float = DEFAULT_PRECISION,
 ) -> Report:
     """Play `runs` fights from `setup` and report (see `Report`); `executor` None plays them here.
 
-    `progress(done)` is called as chunks finish, with the number of runs done so far."""
-    if runs < 1:
+    `runs` None plays until every side's win rate is known within ±`precision` (the module), at
+    most `DEFAULT_RUNS` fights. `tactic` is a function, a name of the system's tactics, or None
+    (the default). `progress(done)` is called as chunks finish, with the number of runs done."""
+    if runs is not None and runs < 1:
         raise RulesError(_("the number of runs must be at least 1"), "")
     simulation = simulation_of(system)
+    chosen = tactic_of(simulation, tactic)
     probe = system.fight.start(setup, Seeded(0))  # type: ignore[union-attr]
     state: Json = {}
     for event in probe:
         state = system.fight.evolve(state, event)  # type: ignore[union-attr]
     sides = dict(simulation.sides(state))
+    marks = [runs] if runs is not None else checkpoints()
+    shipped = _by_id(system) if executor is not None else system
+    sent = tactic if isinstance(tactic, str) or tactic is None else chosen
     endings: list[Ending] = []
-    slices = chunks(runs, workers)
-    if executor is None:
-        for start, stop in slices:
-            endings.extend(play_chunk(system, setup, seed, start, stop, tactic))
-            if progress:
-                progress(len(endings))
+    for mark in marks:
+        slices = chunks(mark, workers, start=len(endings))
+        if executor is None:
+            for start, stop in slices:
+                endings.extend(play_chunk(system, setup, seed, start, stop, chosen))
+                if progress:
+                    progress(len(endings))
+        else:
+            futures = [
+                executor.submit(play_chunk, shipped, setup, seed, start, stop, sent)
+                for start, stop in slices
+            ]
+            for future in futures:
+                endings.extend(future.result())
+                if progress:
+                    progress(len(endings))
+        if runs is None and precise(endings, dict.fromkeys(sides.values()), precision):
+            break
+    report = summarise(endings, sides, seed)
+    if isinstance(tactic, str):
+        name = tactic_named(simulation, tactic)
     else:
-        shipped = _by_id(system)
-        futures = [
-            executor.submit(play_chunk, shipped, setup, seed, start, stop, tactic)
-            for start, stop in slices
-        ]
-        for future in futures:
-            endings.extend(future.result())
-            if progress:
-                progress(len(endings))
-    return summarise(endings, sides, seed)
+        name = DEFAULT_TACTIC if tactic is None else getattr(tactic, "__name__", "?")
+    return replace(report, precision=precision if runs is None else None, tactic=name)
 
 
 def summarise(endings: Sequence[Ending], sides: dict[str, str], seed: int) -> Report:

@@ -19,7 +19,7 @@ from typing import Any
 from jdr.characters.binding import named
 from jdr.errors import InputError
 from jdr.i18n import _
-from jdr.simulate.core import DEFAULT_RUNS, Report, compare, simulate
+from jdr.simulate.core import Report, compare, simulate, simulation_of, tactic_named
 from jdr.systems.protocol import Json, RuleSystem
 
 MAX_RUNS = 10_000_000
@@ -165,21 +165,26 @@ def run(
     system: RuleSystem,
     fighters: list[Json],
     *,
-    runs: int = DEFAULT_RUNS,
+    runs: int | None = None,
     seed: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
     variant: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
     swaps: Sequence[Json] = (),
+    tactic: str | None = None,
 ) -> Report:
     """Simulate the fight of `fighters` (with `variant`, changes all applied together, and
     `swaps`, fighters whose sheet is replaced by another (`swapped`): also the varied fight,
-    and compare)."""
-    if not 1 <= runs <= MAX_RUNS:
+    and compare; `progress` then counts the runs of both). `runs` None plays until ±1 point
+    (`jdr.simulate.core`); `tactic` names one of the system's tactics (None: its default)."""
+    if runs is not None and not 1 <= runs <= MAX_RUNS:
         raise InputError("--runs", runs, f"1 … {MAX_RUNS}")
     from jdr.fights.setup import build_setup
 
+    simulation = simulation_of(system)
+    if tactic is not None:
+        tactic = tactic_named(simulation, tactic)  # refused before any work
     setup = build_setup(system, fighters, {})
     changed = fighters
     for swap in swaps:
@@ -189,9 +194,26 @@ def run(
     varied = build_setup(system, changed, {}) if variant or swaps else None
     with executor_for(workers, scheduler) as (executor, count):
         report = simulate(
-            system, setup, runs=runs, seed=seed, executor=executor, workers=count, progress=progress
+            system,
+            setup,
+            runs=runs,
+            seed=seed,
+            executor=executor,
+            workers=count,
+            progress=progress,
+            tactic=tactic,
         )
         if varied is None:
             return report
-        other = simulate(system, varied, runs=runs, seed=seed, executor=executor, workers=count)
+        done = report.runs
+        other = simulate(
+            system,
+            varied,
+            runs=runs,
+            seed=seed,
+            executor=executor,
+            workers=count,
+            progress=(lambda more: progress(done + more)) if progress else None,
+            tactic=tactic,
+        )
     return compare(report, other)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jdr.i18n import _
-from jdr.numbers import decimal
-from jdr.simulate.core import Report
+from jdr.i18n import N_, _
+from jdr.numbers import decimal, significant
+from jdr.simulate.core import DEFAULT_TACTIC, Report
 
 
 def percent(value: float) -> str:
@@ -27,6 +27,37 @@ def signed(value: float) -> str:
     """`+2.4`, `-0.6`: a difference in points, with its sign."""
     text = decimal(value, 1)
     return text if text.startswith("-") else f"+{text}"
+
+
+BUILT_IN_TACTICS = (N_("default"), N_("countering"))
+"""The built-in tactics' names, for the catalog: a name is shown through `_` (a plug-in's
+tactic without a translation shows as it is named)."""
+
+
+def tactic_label(name: str) -> str:
+    """A tactic's name in the reader's language: `countering` is `contre-attaque` in French."""
+    return _(name)
+
+
+def heading(report: Report) -> str:
+    """How the fights were played: how many, why that many, the seed, and the tactic when it is
+    not the default.
+
+    >>> from jdr.simulate.core import Rate, Report
+    >>> report = Report(500, 3, {}, {}, Rate(0, 500), {}, {}, {}, {}, precision=0.01)
+    >>> heading(report)
+    '500 fights (until each side is known within ±1 point), seed 3'
+    """
+    if report.precision is None:
+        text = _("{runs} fights, seed {seed}").format(runs=report.runs, seed=report.seed)
+    else:
+        text = _("{runs} fights (until each side is known within ±{points} point), seed {seed}")
+        text = text.format(
+            runs=report.runs, seed=report.seed, points=significant(100 * report.precision, 3)
+        )
+    if report.tactic != DEFAULT_TACTIC:
+        text += _(", tactic {tactic}").format(tactic=tactic_label(report.tactic))
+    return text
 
 
 def mean_rounds(report: Report) -> str:

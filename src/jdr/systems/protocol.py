@@ -242,12 +242,17 @@ class Ending:
 class Simulation:
     """What `jdr simulate` needs of a system: its default `tactic`, `sides(state)` (each fighter's
     side, by name, from the started fight), `over(state)` and `ending(events, state)` (read from
-    a finished fight's events and final state)."""
+    a finished fight's events and final state); `tactics`, other tactics a user may choose by
+    name (`jdr simulate --tactic NAME`), each a module-level function so that it pickles;
+    `stalled(state)`, whether a fight that is not over can no longer end (nobody can hurt anybody
+    any more): a simulation stops it there, with no winner, rather than play it to its cut."""
 
     tactic: Tactic
     sides: Callable[[Json], Mapping[str, str]]
     over: Callable[[Json], bool]
     ending: Callable[[Sequence[Json], Json], Ending]
+    tactics: Mapping[str, Tactic] = field(default_factory=dict)
+    stalled: Callable[[Json], bool] | None = None
 
 
 Late = Callable[[Json, str, Sequence[str]], "tuple[str, Mapping[str, Any]] | None"]

@@ -465,10 +465,11 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
     against = [str(v) for v in query.getlist("against")][:20]
     runs = _whole("runs", query.get("runs"), 1000)
     seed = _whole("seed", query.get("seed"), 0)
+    tactic = str(query.get("tactic") or "").strip()[:100] or None
     report = None
     if with_ or against:
         report = await run_in_threadpool(
-            table.simulate, store, who.viewer, who.campaign, with_, against, runs, seed
+            table.simulate, store, who.viewer, who.campaign, with_, against, runs, seed, tactic
         )
     return _page(
         request,
@@ -478,12 +479,16 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
         chosen={"a": with_, "b": against},
         runs=runs,
         seed=seed,
+        tactics=table.simulation_tactics(who.campaign),
+        tactic=report.tactic if report else (tactic or "default"),
         most=table.WEB_MAX_RUNS,
         report=report,
         sides=view.side_rows(report) if report else [],
         fighters=view.fighter_rows(report) if report else [],
         rounds=view.round_rows(report) if report else [],
         mean=view.mean_rounds(report) if report else "",
+        heading=view.heading(report) if report else "",
+        tactic_label=view.tactic_label,
     )
 
 

@@ -46,6 +46,7 @@ from jdr.systems.pokemon.attack_odds import attack_odds
 from jdr.systems.pokemon.fight_moves import ATTACK_STAT, TOUGHNESS
 from jdr.systems.pokemon.fight_orders import counter_moves, is_attack, possible_responses
 from jdr.systems.pokemon.fight_state import accuracy, opponents, stat
+from jdr.systems.pokemon.stalemate import stalled
 from jdr.systems.pokemon.types import default_chart
 from jdr.systems.protocol import Ending, Json, Simulation
 
@@ -190,4 +191,11 @@ def ending(events: Sequence[Json], state: Json) -> Ending:
     return Ending(state["winner"], state["round"], knocked, dealt, taken)
 
 
-SIMULATION = Simulation(tactic=tactic, sides=sides, over=over, ending=ending)
+SIMULATION = Simulation(
+    tactic=tactic,
+    sides=sides,
+    over=over,
+    ending=ending,
+    tactics={"countering": countering},
+    stalled=stalled,
+)
