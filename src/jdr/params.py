@@ -44,6 +44,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 import annotated_types
@@ -133,18 +134,34 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
     from jdr.names import find
 
     values = dict(raw)
+    readings = _readings(model)
     for field, value in raw.items():
-        info = model.model_fields.get(field)
-        if info is None:
+        reading = readings.get(field)
+        if reading is None:
             continue
-        choices = choices_of(info.annotation)
-        if is_list(info) and (isinstance(value, list | tuple) or _filled(value)):
+        kind, choices = reading
+        if kind == "list" and (isinstance(value, list | tuple) or _filled(value)):
             values[field] = split_items(value)
-        elif _strip_optional(info.annotation) is float:
+        elif kind == "number":
             values[field] = read_number(value)
         elif choices and isinstance(value, str):
-            values[field] = find(value, choices, field) or value
+            values[field] = find(value, list(choices), field) or value
     return values
+
+
+@lru_cache(maxsize=512)
+def _readings(model: type[BaseModel]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """How `prepared` reads each field of `model`: `list`, `number` or `other`, and its choices
+    (a model's fields do not change: read once per model, not at every command)."""
+    readings = {}
+    for field, info in model.model_fields.items():
+        kind = "other"
+        if is_list(info):
+            kind = "list"
+        elif _strip_optional(info.annotation) is float:
+            kind = "number"
+        readings[field] = (kind, tuple(choices_of(info.annotation)))
+    return readings
 
 
 def _filled(value: Any) -> bool:

@@ -162,12 +162,20 @@ def best_policy(vals: Sequence[int]) -> Policy:
     >>> best_policy([2]), best_policy([6, 6]).dice
     (Policy(dice=[3], mean=Fraction(5, 2)), [1, 3])
     """
+    dice, expected = _best(tuple(vals))
+    return Policy(list(dice), expected)
+
+
+@cache
+def _best(vals: tuple[int, ...]) -> tuple[tuple[int, ...], Fraction]:
+    """`best_policy`'s dice and mean, computed once per sequence of Vals (a simulated game asks
+    again at every activation)."""
     expected, chosen = Fraction(0), []
     for val in reversed(vals):
         options = [(law.mean + law.keep * expected, law.dice) for law in _laws(val)]
         expected, dice = max(options, key=lambda option: (option[0], -option[1]))
         chosen.append(dice)
-    return Policy(chosen[::-1], expected)
+    return tuple(chosen[::-1]), expected
 
 
 def _laws(val: int) -> list[ActivationLaw]:
