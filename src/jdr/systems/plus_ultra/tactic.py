@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from jdr.systems.plus_ultra.fight_commands import usable
 from jdr.systems.plus_ultra.rules import damage, defense, hit_chance
@@ -74,11 +75,20 @@ def tactic(state: Json) -> Json:
 
 def expected_damage(attacker: Json, target: Json, effects: Json) -> Fraction:
     """The Énergie an attack (or an attacking technique's `effects`) removes on average."""
-    rolls = 1 + int(effects.get("extra_attacks", 0) or 0)
-    guard = defense(target["energy"], target["defending"], bonus=target["defense_bonus"])
-    chance = hit_chance(attacker["willpower"] + int(effects.get("attack_bonus", 0) or 0), guard)
-    per_hit = damage(attacker["rank"]) + int(effects.get("extra_damage", 0) or 0)
-    return rolls * chance * per_hit
+    return _expected(
+        attacker["rank"],
+        attacker["willpower"] + int(effects.get("attack_bonus", 0) or 0),
+        defense(target["energy"], target["defending"], bonus=target["defense_bonus"]),
+        1 + int(effects.get("extra_attacks", 0) or 0),
+        int(effects.get("extra_damage", 0) or 0),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _expected(rank: str, modifier: int, guard: int, rolls: int, extra_damage: int) -> Fraction:
+    """`rolls` attacks at d20 + `modifier` against `guard`, each hit removing the rank's damage
+    plus `extra_damage`: the mean Énergie removed, exactly (asked again and again in a fight)."""
+    return rolls * hit_chance(modifier, guard) * (damage(rank) + extra_damage)
 
 
 def sides(state: Json) -> dict[str, str]:
