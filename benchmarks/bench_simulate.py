@@ -3,7 +3,7 @@ per system, against other versions measured in the same run, and the wall time o
 fight's simulation in each system.
 
     .venv/bin/python benchmarks/bench_simulate.py [--previous SRC …] [--scale 1] [--repeat 2]
-                                                  [--party-runs 1000] [--workers 2]
+                                                  [--party-runs N] [--workers 2]
 
 `--previous SRC` (repeatable) is the `src` folder of a version to compare with, e.g. the one
 before issue 21's last part: `git worktree add /tmp/before 93ef1fb`, then `--previous
@@ -21,7 +21,8 @@ its `src`), on the same setups:
 - **party**: this version only, `jdr simulate`'s own path (`jdr.simulate.service.run`, stored
   sheets in, a `Report` out) over `--workers` processes, pool start-up included, wall clock:
   a 2-against-2 in Plus Ultra, Pokémon and Passion, a duel in Ilvermorny, a game of two players
-  in Polédémos, `--party-runs` fights each.
+  in Polédémos, `--party-runs` fights each, by default as many as `jdr simulate` plays without
+  `--runs` (until every side is known within ±1 point: 500 to 9,604).
 """
 
 from __future__ import annotations
@@ -181,7 +182,9 @@ def _measure(src: Path, scale: float, repeat: int) -> Json:
     return found
 
 
-def _parties(runs: int, workers: int) -> list[str]:
+def _parties(runs: int | None, workers: int) -> list[str]:
+    """Each party fight through `jdr simulate`'s path; `runs` None: its default, until every
+    side is known within ±1 point (500 to 9,604 fights)."""
     from jdr.simulate.service import run
     from jdr.systems import default_registry
 
@@ -193,9 +196,11 @@ def _parties(runs: int, workers: int) -> list[str]:
         report = run(system, fighters, runs=runs, seed=1, workers=workers)
         elapsed = time.perf_counter() - start
         wins = ", ".join(f"{side} {100 * rate.rate:.1f} %" for side, rate in report.wins.items())
+        how = "until ±1 point" if runs is None else "fixed"
         lines.append(
-            f"{system_id:11} party of {len(fighters)}, {runs} fights, {workers} workers:"
-            f" {elapsed:5.2f} s ({runs / elapsed:5.0f} fights/s); wins {wins}"
+            f"{system_id:11} party of {len(fighters)}, {report.runs:5} fights ({how}),"
+            f" {workers} workers: {elapsed:5.2f} s ({report.runs / elapsed:5.0f} fights/s);"
+            f" wins {wins}"
         )
     return lines
 
@@ -205,7 +210,9 @@ def main() -> None:
     parser.add_argument("--previous", action="append", default=[], metavar="SRC")
     parser.add_argument("--scale", type=float, default=1.0, help="fights per measure, × this")
     parser.add_argument("--repeat", type=int, default=2, help="measures per case (the best)")
-    parser.add_argument("--party-runs", type=int, default=1000)
+    parser.add_argument(
+        "--party-runs", type=int, default=None, help="fights per party (default: jdr simulate's)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
