@@ -138,5 +138,7 @@ def test_pk_14_the_page_offers_the_systems_tactics_and_plays_the_one_chosen(
         assert wrong.status_code == 404 and "countering" in wrong.text  # an unknown name
         french = gm.client.get(path, params=params, headers={"Accept-Language": "fr"})
         assert "contre-attaque" in french.text
+        # two Pikachu dodging each other until their Énergie is spent: mostly stalemates, said so
+        assert "no winner: a draw, a fight that could no longer end" in page.text
     finally:
         store.close()

@@ -291,6 +291,7 @@ def print_report(report: Report, vary: list[str] | None) -> None:
         mean_rounds,
         round_rows,
         side_rows,
+        undecided_note,
     )
 
     out = console()
@@ -299,6 +300,8 @@ def print_report(report: Report, vary: list[str] | None) -> None:
     for row in side_rows(report):
         sides.add_row(*row)
     out.print(sides)
+    if report.undecided.hits:
+        out.print(undecided_note(report), markup=False)
     fighters = Table(
         _("fighter"), _("side"), _("knocked out"), _("damage dealt"), _("damage taken")
     )

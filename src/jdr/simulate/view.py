@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from jdr.i18n import N_, _
 from jdr.numbers import decimal, significant
-from jdr.simulate.core import DEFAULT_TACTIC, Report
+from jdr.simulate.core import DEFAULT_TACTIC, MAX_ACTIONS, Report
 
 
 def percent(value: float) -> str:
@@ -58,6 +58,16 @@ def heading(report: Report) -> str:
     if report.tactic != DEFAULT_TACTIC:
         text += _(", tactic {tactic}").format(tactic=tactic_label(report.tactic))
     return text
+
+
+def undecided_note(report: Report) -> str:
+    """Why some fights have no winner, when some have none (else ``)."""
+    if not report.undecided.hits:
+        return ""
+    return _(
+        "no winner: a draw, a fight that could no longer end (nobody able to hurt anybody any"
+        " more) or one cut after {most} commands"
+    ).format(most=MAX_ACTIONS)
 
 
 def mean_rounds(report: Report) -> str:

@@ -488,6 +488,7 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
         rounds=view.round_rows(report) if report else [],
         mean=view.mean_rounds(report) if report else "",
         heading=view.heading(report) if report else "",
+        undecided=view.undecided_note(report) if report else "",
         tactic_label=view.tactic_label,
     )
 
