@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from jdr.dice.pool import Pool, PoolRoll, ScoredDie, Vector, roll_pool
@@ -30,16 +31,20 @@ def effective_difficulty(difficulty: int) -> int:
     return max(1, difficulty)
 
 
+@lru_cache(maxsize=256)
 def d10(difficulty: int) -> ScoredDie:
-    """PK-2: `(successes, failures)` of one d10 at `difficulty`.
+    """PK-2: `(successes, failures)` of one d10 at `difficulty` (made once per difficulty: a die
+    is immutable).
 
     At DD1 a 1 is one success and one failure (net 0): both clauses of the text apply.
     """
     return ScoredDie.threshold(10, success_at=effective_difficulty(difficulty), failure_at=1)
 
 
+@lru_cache(maxsize=1024)
 def check_pool(dice: int, difficulty: int = DEFAULT_DIFFICULTY) -> Pool:
-    """PK-1: one d10 per point of stat and skill."""
+    """PK-1: one d10 per point of stat and skill (made once per size and difficulty: a pool is
+    immutable)."""
     return Pool.of((d10(difficulty), dice))
 
 
