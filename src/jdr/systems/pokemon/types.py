@@ -68,6 +68,11 @@ class TypeChart:
     aliases: Mapping[str, str]
     factors: Mapping[str, Mapping[str, Fraction]]
     english: Mapping[str, str] = field(default_factory=dict)
+    _products: dict[tuple[str, tuple[str, ...], bool], Multiplier] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """The multipliers already worked out, by (move type, defender types, STAB): type ids, so at
+    most 18 × 18² × 2 of them."""
 
     @classmethod
     def from_toml(cls, text: str, source: str = "chart") -> TypeChart:
@@ -147,11 +152,18 @@ class TypeChart:
     ) -> Multiplier:
         """PK-11: ×1.5 if the move's type is one of the user's; × the chart per defender type."""
         move = self.normalize(move_type)
+        stab = move in {self.normalize(t) for t in user_types}
+        key = (move, tuple(self.normalize(defender) for defender in defender_types), stab)
+        found = self._products.get(key)
+        if found is None:
+            found = self._products[key] = self._product(*key)
+        return found
+
+    def _product(self, move: str, defenders: tuple[str, ...], stab: bool) -> Multiplier:
         reasons: list[Reason] = []
-        if move in {self.normalize(t) for t in user_types}:
+        if stab:
             reasons.append(Reason("stab", STAB))
-        for defender in defender_types:
-            target = self.normalize(defender)
+        for target in defenders:
             reasons.append(Reason("type", self.factor(move, target), target))
         value = Fraction(1)
         for reason in reasons:
