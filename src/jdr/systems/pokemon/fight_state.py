@@ -126,9 +126,16 @@ def has_skill(pokemon: Json, skill: str) -> bool:
 
 
 def find_move(pokemon: Json, name: str) -> Json | None:
-    """The move `name` (case- and accent-insensitive) the Pokémon knows, else None."""
+    """The move `name` (case- and accent-insensitive) the Pokémon knows, else None.
+
+    A sheet's moves never fold alike (`sheets.Pokemon`), so a move spelt as its sheet spells it
+    is the one: looked for first, before folding names."""
+    moves: list[Json] = pokemon["moves"]
+    for move in moves:
+        if move["name"] == name:
+            return move
     key = fold_name(name)
-    return next((m for m in pokemon["moves"] if fold_name(m["name"]) == key), None)
+    return next((m for m in moves if fold_name(m["name"]) == key), None)
 
 
 def find_pokemon(state: Json, name: Any) -> str | None:
@@ -136,6 +143,8 @@ def find_pokemon(state: Json, name: Any) -> str | None:
     None."""
     if not isinstance(name, str):
         return None
+    if name in state["pokemon"]:  # spelt as the fight spells it (`find` would say the same)
+        return name
     return find(name, list(state["pokemon"]), _("Pokémon"))
 
 
