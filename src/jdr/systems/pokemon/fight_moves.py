@@ -38,7 +38,7 @@ from jdr.systems.pokemon.fight_state import (
 )
 from jdr.systems.pokemon.fight_turns import Script, roll_json
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS
-from jdr.systems.pokemon.types import chart_json
+from jdr.systems.pokemon.types import reasons_json
 from jdr.systems.protocol import Json
 
 RANGE_SKILLS = {"physique": "Déplacements rapides", "speciale": "Combat rapproché"}
@@ -191,7 +191,7 @@ def strike(
     )
     if result.damage_roll is None:
         return
-    reasons = chart_json(multiplier, script.chart)
+    reasons = reasons_json(multiplier)
     script.emit(
         {"type": "damage_rolled", "pokemon": user, "move": move["name"], "target": target}
         | roll_json(result.damage_roll)

@@ -172,8 +172,19 @@ class TypeChart:
 
 
 def apply(raw: int, multiplier: Fraction) -> int:
-    """PK-11: final damage = floor(raw × product)."""
-    return int(raw * multiplier) if raw >= 0 else 0
+    """PK-11: final damage = floor(raw × product).
+
+    In whole numbers (a `Fraction` product is slow), rounded towards 0 as `int(raw × product)`:
+
+    >>> apply(3, Fraction(3, 2)), apply(5, Fraction(1, 4)), apply(2, Fraction(-3, 4)), apply(-1, 2)
+    (4, 1, -1, 0)
+    """
+    if raw < 0:
+        return 0
+    product = raw * multiplier.numerator
+    if product >= 0:
+        return product // multiplier.denominator
+    return -(-product // multiplier.denominator)
 
 
 @cache
@@ -184,12 +195,17 @@ def default_chart() -> TypeChart:
 
 
 def chart_json(multiplier: Multiplier, chart: TypeChart) -> dict[str, Any]:
-    """The JSON of a multiplier: the value and each factor with its reason."""
+    """The JSON of a multiplier: the value and each factor with its reason, and the
+    explanation."""
+    return reasons_json(multiplier) | {"explanation": multiplier.explain(chart)}
+
+
+def reasons_json(multiplier: Multiplier) -> dict[str, Any]:
+    """`chart_json` without the explanation (what a fight's `damage_rolled` keeps)."""
     return {
         "multiplier": float(multiplier.value),
         "reasons": [
             {"kind": r.kind, "factor": float(r.factor), "against": r.against or None}
             for r in multiplier.reasons
         ],
-        "explanation": multiplier.explain(chart),
     }
