@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from jdr.dice.pool import Pool, PoolRoll, ScoredDie, Vector, roll_pool
+from jdr.dice.pool import DieRoll, Pool, PoolRoll, ScoredDie, Vector, roll_pool
 from jdr.dice.source import RandomSource
 from jdr.i18n import _
 from jdr.vocabulary import failures_text, successes_text
@@ -94,9 +94,30 @@ class CheckRoll:
 
 
 def roll_check(dice: int, difficulty: int, rng: RandomSource) -> CheckRoll:
-    """Roll `dice` d10 at `difficulty` (clamped to ≥ 1) from `rng`."""
+    """Roll `dice` d10 at `difficulty` (clamped to ≥ 1) from `rng`.
+
+    The record `roll_pool` would make (one `rng.faces(10, dice)`, every face with its score and
+    mark, the summed `(successes, failures)`), each face's record made once per difficulty
+    (`_face_rolls`) rather than once per die rolled."""
     final = effective_difficulty(difficulty)
-    return CheckRoll(dice, final, roll_pool(check_pool(dice, final), rng))
+    pool = check_pool(dice, final)
+    if dice <= 0:  # nothing to roll
+        return CheckRoll(dice, final, roll_pool(pool, rng))
+    records = _face_rolls(final)
+    rolls = tuple([records[face - 1] for face in rng.faces(10, dice)])
+    successes = failures = 0
+    for roll in rolls:
+        successes += roll.score[0]
+        failures += roll.score[1]
+    return CheckRoll(dice, final, PoolRoll(pool, rolls, (successes, failures)))
+
+
+@lru_cache(maxsize=256)
+def _face_rolls(difficulty: int) -> tuple[DieRoll, ...]:
+    """The record of each face of `d10(difficulty)`, 1 to 10 (a record is immutable)."""
+    die = d10(difficulty)
+    faces = range(1, die.size + 1)
+    return tuple(DieRoll(die.size, face, die.score(face), die.mark(face)) for face in faces)
 
 
 def net(score: Vector) -> Vector:
