@@ -85,6 +85,8 @@ turn start: `thaw_checked`, `wake_checked`, `paralysis_checked`, `confusion_chec
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -94,6 +96,7 @@ from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.names import duplicate
 from jdr.params import validate_params
+from jdr.systems.pokemon import json_keys
 from jdr.systems.pokemon.fight_moves import respond, use_move
 from jdr.systems.pokemon.fight_orders import (
     check_order,
@@ -101,7 +104,7 @@ from jdr.systems.pokemon.fight_orders import (
     legal_orders,
     usable_moves,
 )
-from jdr.systems.pokemon.fight_state import FightSettings, entry, evolve, stat
+from jdr.systems.pokemon.fight_state import FightSettings, copy_json, entry, evolve, stat
 from jdr.systems.pokemon.fight_turns import Script, advance
 from jdr.systems.pokemon.initiative import roll_initiative
 from jdr.systems.pokemon.sheet_files import input_error
@@ -209,7 +212,24 @@ def fight_rules() -> PokemonFight:
 
 
 def _entry(data: Any) -> Json:
-    """A setup or `join` Pokémon: its sheet validated (InputError), its side and item."""
+    """A setup or `join` Pokémon: its sheet validated (InputError), its side and item.
+
+    A simulation starts the same fight thousands of times: the entry of a plain JSON Pokémon is
+    made once (`_known_entry`) and copied."""
+    frozen = json_keys.key(data)
+    if frozen is None:
+        return _checked_entry(data)
+    copied: Json = copy_json(_known_entry(frozen))
+    return copied
+
+
+@lru_cache(maxsize=256)
+def _known_entry(frozen: Hashable) -> Json:
+    """`_checked_entry` of the JSON whose key is `frozen` (`json_keys`)."""
+    return _checked_entry(json_keys.data(frozen))
+
+
+def _checked_entry(data: Any) -> Json:
     if not isinstance(data, dict):
         raise RulesError(_("a Pokémon in a fight is a sheet with a side"), "PK-5")
     sheet_data = {k: v for k, v in data.items() if k not in ("side", "item")}

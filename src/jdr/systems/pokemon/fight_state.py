@@ -193,7 +193,7 @@ def _pokemon(data: Json) -> Json:
         "item": data.get("item"),
         "types": list(sheet["types"]),
         "skills": {fold_name(k): v for k, v in sheet["skills"].items()},
-        "moves": _copy(sheet["moves"]),
+        "moves": copy_json(sheet["moves"]),
         "stats": dict(data["stats"]),
         "accuracy_stage": 0,
         "vitality": sheet["vitality"]["current"],
@@ -231,12 +231,12 @@ def _start(event: Json) -> Json:
     }
 
 
-def _copy(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
     """A copy of JSON data (three times faster than `copy.deepcopy`)."""
     if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
+        return {key: copy_json(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_copy(item) for item in value]
+        return [copy_json(item) for item in value]
     return value
 
 
