@@ -248,11 +248,12 @@ def evolve(state: Json, event: Json) -> Json:
     kind = event["type"]
     if kind == "fight_started":
         return _start(event)
-    draft = Draft(state)
     if event.get("held"):
-        draft.state["held"] = [*state["held"], {k: v for k, v in event.items() if k != "held"}]
-    else:
-        _apply(draft, event)
+        return state | {"held": [*state["held"], {k: v for k, v in event.items() if k != "held"}]}
+    if kind not in _FOLDED:
+        return dict(state)
+    draft = Draft(state)
+    _apply(draft, event)
     return draft.state
 
 
@@ -260,46 +261,48 @@ class Draft:
     """The next state while an event is applied: a new top-level dict, and a copy of its own of
     each part the event changes, made the first time it is asked for (`pokemon`, `stats`,
     `volatile`); the turn's lists and the order are replaced whole when they change. Every other
-    part is the previous state's, shared, never changed."""
+    part is the previous state's (`before`), shared, never changed: a part is the draft's own
+    when it is not the very object `before` holds."""
 
-    __slots__ = ("_pokemon", "_stats", "_volatile", "state")
+    __slots__ = ("before", "state")
 
     def __init__(self, state: Json) -> None:
+        self.before = state
         self.state: Json = dict(state)
-        self._pokemon: set[str] | None = None
-        self._stats: set[str] = set()
-        self._volatile: set[str] = set()
 
     def pokemon(self, name: str) -> Json:
         """`name`'s Pokémon, a copy of its own (its `stats` and `volatile` still shared: ask
         `stats` or `volatile` to change them)."""
-        if self._pokemon is None:
-            self.state["pokemon"] = dict(self.state["pokemon"])
-            self._pokemon = set()
-        if name not in self._pokemon:
-            self.state["pokemon"][name] = dict(self.state["pokemon"][name])
-            self._pokemon.add(name)
-        found: Json = self.state["pokemon"][name]
-        return found
+        before: Json = self.before["pokemon"]
+        team: Json = self.state["pokemon"]
+        if team is before:
+            team = self.state["pokemon"] = dict(before)
+        pokemon: Json = team[name]
+        if pokemon is before.get(name):
+            pokemon = team[name] = dict(pokemon)
+        return pokemon
 
     def stats(self, name: str) -> Json:
         """`name`'s stats, a copy of its own."""
         pokemon = self.pokemon(name)
-        if name not in self._stats:
-            pokemon["stats"] = dict(pokemon["stats"])
-            self._stats.add(name)
-        found: Json = pokemon["stats"]
-        return found
+        stats: Json = pokemon["stats"]
+        if stats is self._before(name, "stats"):
+            stats = pokemon["stats"] = dict(stats)
+        return stats
 
     def volatile(self, name: str) -> Json:
         """`name`'s volatile conditions, a copy of its own with a copy of each condition's
         details (`turns_left`, `towards`)."""
         pokemon = self.pokemon(name)
-        if name not in self._volatile:
-            pokemon["volatile"] = {k: dict(v) for k, v in pokemon["volatile"].items()}
-            self._volatile.add(name)
-        found: Json = pokemon["volatile"]
-        return found
+        volatile: Json = pokemon["volatile"]
+        if volatile is self._before(name, "volatile"):
+            volatile = pokemon["volatile"] = {k: dict(v) for k, v in volatile.items()}
+        return volatile
+
+    def _before(self, name: str, part: str) -> Any:
+        """`name`'s `part` in the previous state (None for a Pokémon that was not in it)."""
+        previous = self.before["pokemon"].get(name)
+        return None if previous is None else previous[part]
 
 
 def _apply(draft: Draft, event: Json) -> None:
@@ -502,3 +505,5 @@ _CHANGES: dict[str, Callable[[Draft, str, Json], None]] = {
     "confusion_checked": _confusion_checked,
 }
 """What an event does to the Pokémon it names, when the fight knows it."""
+_FOLDED = frozenset(_ACTS) | frozenset(_HANDLERS) | frozenset(_CHANGES)
+"""The events that change the state: any other is a record."""
