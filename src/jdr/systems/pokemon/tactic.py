@@ -125,38 +125,38 @@ def best_against(state: Json, attacker: Json, move: Json, target: str) -> tuple[
     that answer."""
     defender = state["pokemon"][target]
     category = move["category"]
-    multiplier = default_chart().multiplier(move["type"], defender["types"], attacker["types"])
-    dodge = stat(defender, "dexterity") if may_dodge(state, move, target) else None
     return _best_answer(
+        move["type"],
+        tuple(defender["types"]),
+        tuple(attacker["types"]),
         stat(attacker, ATTACK_STAT[category]),
         move["damage_dice"],
         bool(move.get("high_crit")),
-        multiplier.value.numerator,
-        multiplier.value.denominator,
         accuracy(move["accuracy"], attacker["accuracy_stage"]),
         defence_difficulty(defender["waiting"]),
         stat(defender, TOUGHNESS[category]),
-        dodge,
+        stat(defender, "dexterity") if may_dodge(state, move, target) else None,
     )
 
 
 @lru_cache(maxsize=4096)
 def _best_answer(
+    move_type: str,
+    defender_types: tuple[str, ...],
+    user_types: tuple[str, ...],
     attack_dice: int,
     damage_dice: int,
     high_crit: bool,
-    numerator: int,
-    denominator: int,
     effective_accuracy: int,
     difficulty: int,
     endure_dice: int,
     dodge_dice: int | None,
 ) -> tuple[float, str]:
-    """`best_against` on the numbers it depends on (the type multiplier as its two whole numbers:
-    a `Fraction` hashes slowly): the least mean Vitalité lost among the answers none, endure and
-    dodge (None: the defender may not dodge), and that answer (the first by name on a tie)."""
+    """`best_against` on the values it depends on: the least mean Vitalité lost among the
+    answers none, endure and dodge (None: the defender may not dodge), and that answer (the
+    first by name on a tie)."""
+    multiplier = default_chart().multiplier(move_type, defender_types, user_types).value
     hit = min(100, effective_accuracy) / 100
-    multiplier = Fraction(numerator, denominator)
     answers = []
     for response, dice in (("none", 0), ("endure", endure_dice), ("dodge", dodge_dice)):
         if dice is None:
