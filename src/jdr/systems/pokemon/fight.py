@@ -95,6 +95,7 @@ from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.names import duplicate
+from jdr.names import fold as fold_name
 from jdr.params import validate_params
 from jdr.systems.pokemon import json_keys
 from jdr.systems.pokemon.fight_moves import respond, use_move
@@ -129,8 +130,9 @@ class PokemonFight:
         settings = validate_params(FightSettings, setup.get("settings") or {})
         entries = [_entry(data) for data in raw]
         names = [e["sheet"]["name"] for e in entries]
+        folded = [fold_name(name) for name in names]  # `duplicate`'s test, each name folded once
         for index, name in enumerate(names):
-            if duplicate(name, names[:index]) is not None:
+            if folded[index] in folded[:index]:
                 raise RulesError(_("two Pokémon are named {name}").format(name=name), "PK-5")
         if len({e["side"] for e in entries}) < 2:
             raise RulesError(_("a fight needs Pokémon on at least two sides"), "PK-5")

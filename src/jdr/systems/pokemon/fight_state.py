@@ -12,7 +12,8 @@ every computed number is in the events (see `jdr.systems.pokemon.fight` for the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,6 +22,7 @@ from jdr.i18n import N_, _
 from jdr.names import find
 from jdr.names import fold as fold_name
 from jdr.params import PERCENT
+from jdr.systems.pokemon import json_keys
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, Pokemon, effective_stats
 from jdr.systems.protocol import Json
 
@@ -211,11 +213,8 @@ def _pokemon(data: Json) -> Json:
 
 
 def _start(event: Json) -> Json:
-    settings = FightSettings.model_validate(event["settings"]).model_dump()
-    if "reactions" not in event["settings"]:
-        settings["reactions"] = LEGACY
     return {
-        "settings": settings,
+        "settings": _settings(event["settings"]),
         "round": 0,
         "phase": "actions",
         "pokemon": {p["name"]: p for p in map(_pokemon, event["pokemon"])},
@@ -229,6 +228,28 @@ def _start(event: Json) -> Json:
         "winner": None,
         "reaction": None,
     }
+
+
+def _settings(given: Json) -> Json:
+    """A fight's settings: those `fight_started` gives, the defaults for the others; `reactions`
+    left out is a fight from before defenders were asked (`LEGACY`). Worked out once per
+    distinct settings (a simulation starts the same fight thousands of times), then copied."""
+    frozen = json_keys.key(given)
+    if frozen is None:
+        return _validated_settings(given)
+    return dict(_known_settings(frozen))
+
+
+@lru_cache(maxsize=64)
+def _known_settings(frozen: Hashable) -> Json:
+    return _validated_settings(json_keys.data(frozen))
+
+
+def _validated_settings(given: Json) -> Json:
+    settings = FightSettings.model_validate(given).model_dump()
+    if "reactions" not in given:
+        settings["reactions"] = LEGACY
+    return settings
 
 
 def copy_json(value: Any) -> Any:
