@@ -73,7 +73,10 @@ class CheckRoll:
 
     @property
     def score(self) -> int:
-        return self.successes - self.failures
+        if not self.roll.rolls:
+            return 0
+        successes, failures = self.roll.total
+        return successes - failures
 
     @property
     def outcome(self) -> str:

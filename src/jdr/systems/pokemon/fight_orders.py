@@ -85,10 +85,10 @@ def _unknown_move(name: str, move: Any, pokemon: Json) -> RulesError:
 def move_refusal(state: Json, name: str, move: Json) -> RulesError | None:
     """Why `name` cannot use `move` now (condition, Énergie, nobody to target), else None."""
     pokemon = state["pokemon"][name]
-    key = fold_name(move["name"])
-    if pokemon["condition"] == "sleep" and key not in SNORE_MOVES:
+    condition = pokemon["condition"]
+    if condition == "sleep" and fold_name(move["name"]) not in SNORE_MOVES:
         return _asleep(name)
-    if pokemon["condition"] == "freeze" and key not in THAW_MOVES:
+    if condition == "freeze" and fold_name(move["name"]) not in THAW_MOVES:
         return _frozen(name)
     if "flinch" in pokemon["volatile"] and is_attack(move):
         return RulesError(
@@ -96,7 +96,9 @@ def move_refusal(state: Json, name: str, move: Json) -> RulesError | None:
         )
     if pokemon["energy"] < move["energy"]:
         return _too_little_energy(name, move, pokemon["energy"])
-    if needs_target(move) and not [o for o in in_order(state) if o != name and standing(state, o)]:
+    if needs_target(move) and not any(
+        other != name and standing(state, other) for other in in_order(state)
+    ):
         return RulesError(_("there is no Pokémon to target"), "PK-10")
     return None
 

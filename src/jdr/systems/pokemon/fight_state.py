@@ -52,7 +52,7 @@ BURNS_FIRE_TYPES = "triplattaque"
 CURSE_MOVE = "malediction"
 """PK-17: Malédiction only curses when a Spectre-type Pokémon uses it."""
 
-_ACTS = ("move_used", "waited", "free_order", "passed", "action_lost", "counter_started")
+_ACTS = frozenset(("move_used", "waited", "free_order", "passed", "action_lost", "counter_started"))
 """Events that spend a Pokémon's action for the round (PK-6)."""
 
 
@@ -526,5 +526,5 @@ _CHANGES: dict[str, Callable[[Draft, str, Json], None]] = {
     "confusion_checked": _confusion_checked,
 }
 """What an event does to the Pokémon it names, when the fight knows it."""
-_FOLDED = frozenset(_ACTS) | frozenset(_HANDLERS) | frozenset(_CHANGES)
+_FOLDED = _ACTS | frozenset(_HANDLERS) | frozenset(_CHANGES)
 """The events that change the state: any other is a record."""
