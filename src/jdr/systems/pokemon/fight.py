@@ -85,7 +85,6 @@ turn start: `thaw_checked`, `wake_checked`, `paralysis_checked`, `confusion_chec
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any
 
@@ -105,7 +104,7 @@ from jdr.systems.pokemon.fight_orders import (
     legal_orders,
     usable_moves,
 )
-from jdr.systems.pokemon.fight_state import FightSettings, copy_json, entry, evolve, stat
+from jdr.systems.pokemon.fight_state import FightSettings, entry, evolve, stat
 from jdr.systems.pokemon.fight_turns import Script, advance
 from jdr.systems.pokemon.initiative import roll_initiative
 from jdr.systems.pokemon.sheet_files import input_error
@@ -217,18 +216,22 @@ def _entry(data: Any) -> Json:
     """A setup or `join` Pokémon: its sheet validated (InputError), its side and item.
 
     A simulation starts the same fight thousands of times: the entry of a plain JSON Pokémon is
-    made once (`_known_entry`) and copied."""
+    made once (`_known_entry`), and each fight gets its own copy."""
     frozen = json_keys.key(data)
     if frozen is None:
         return _checked_entry(data)
-    copied: Json = copy_json(_known_entry(frozen))
+    copied: Json = json_keys.data(_known_entry(frozen))
     return copied
 
 
 @lru_cache(maxsize=256)
-def _known_entry(frozen: Hashable) -> Json:
-    """`_checked_entry` of the JSON whose key is `frozen` (`json_keys`)."""
-    return _checked_entry(json_keys.data(frozen))
+def _known_entry(frozen: bytes) -> bytes:
+    """`_checked_entry` of the JSON whose key is `frozen`, kept as its own key (`json_keys`: an
+    entry is plain JSON, and loading its key makes a new copy, faster than copying it in
+    Python)."""
+    entry_key = json_keys.key(_checked_entry(json_keys.data(frozen)))
+    assert entry_key is not None  # a validated sheet's JSON, a side and an item
+    return entry_key
 
 
 def _checked_entry(data: Any) -> Json:

@@ -12,7 +12,7 @@ every computed number is in the events (see `jdr.systems.pokemon.fight` for the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -241,7 +241,7 @@ def _settings(given: Json) -> Json:
 
 
 @lru_cache(maxsize=64)
-def _known_settings(frozen: Hashable) -> Json:
+def _known_settings(frozen: bytes) -> Json:
     return _validated_settings(json_keys.data(frozen))
 
 

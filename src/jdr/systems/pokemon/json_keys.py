@@ -1,66 +1,41 @@
 """Hashable keys for JSON data, so that work on a setup's data (validating a sheet) can be done
 once per distinct data and remembered (`functools.lru_cache`).
 
-`key(data)` is equal for two data only when they are the same JSON: the same keys in the same
-order, the same texts, and numbers of the same type (`1`, `1.0` and `true` differ); `data(key)`
-gives that JSON back. Anything else (a date, a tuple, a key that is not a text) has no key: None.
+`key(data)` is `data` written by `marshal` (format 2: no shared references), which writes only
+Python's own types, each exactly: two data have the same key only when they are the same, with
+the same keys in the same order and numbers of the same type (`1`, `1.0` and `True` differ, so do
+a list and a tuple). Data holding anything else (a date, an enum, a subclass of dict or str) has
+no key: None. `data(key)` loads the data back, a new copy of it. (A bytes-like object is written
+as bytes, which JSON data never holds.)
 
 >>> sheet = {"name": "Pika", "stats": {"dexterity": 3}, "moves": [], "shiny": True, "rate": 0.5}
->>> data(key(sheet)) == sheet, key(sheet) == key(dict(sheet)), hash(key(sheet)) is not None
-(True, True, True)
+>>> data(key(sheet)) == sheet, key(sheet) == key(dict(sheet)), data(key(sheet)) is sheet
+(True, True, False)
 >>> key({"level": 1}) == key({"level": True}), key({"level": 1}) == key({"level": 1.0})
 (False, False)
->>> key({"born": (1, 2)}) is None
+>>> import datetime
+>>> key({"born": datetime.date(2020, 1, 1)}) is None
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import marshal
 from typing import Any
 
-_OBJECT, _ARRAY = "{}", "[]"
+FORMAT = 2
+"""`marshal`'s format 2 writes every object in full, where later formats may write a reference
+to an object met before (depending on how many references to it there are)."""
 
 
-class _NotJsonError(Exception):
-    """Raised inside `key` on a value that is no plain JSON."""
-
-
-def key(value: Any) -> Hashable | None:
-    """`value`'s key, or None when it is no plain JSON (dicts with text keys, lists, texts,
-    whole numbers, floats, booleans, None)."""
+def key(value: Any) -> bytes | None:
+    """`value`'s key, or None when `marshal` refuses it."""
     try:
-        return _key(value)
-    except _NotJsonError:
+        return marshal.dumps(value, FORMAT)
+    except ValueError:
         return None
 
 
-def data(frozen: Hashable) -> Any:
-    """The JSON whose key is `frozen` (new dicts and lists)."""
-    if isinstance(frozen, str):
-        return frozen
-    assert isinstance(frozen, tuple)
-    tag, *items = frozen
-    if tag == _OBJECT:
-        return {name: data(item) for name, item in items}
-    if tag == _ARRAY:
-        return [data(item) for item in items]
-    (scalar,) = items
-    return float(scalar) if tag is float else scalar
-
-
-def _key(value: Any) -> Hashable:
-    kind = type(value)
-    if kind is str:
-        return value  # type: ignore[no-any-return]
-    if kind is dict:
-        if not all(type(name) is str for name in value):
-            raise _NotJsonError
-        return (_OBJECT, *((name, _key(item)) for name, item in value.items()))
-    if kind is list:
-        return (_ARRAY, *(_key(item) for item in value))
-    if kind is float:
-        return (float, repr(value))  # -0.0 and 0.0 differ; a NaN equals itself
-    if kind in (int, bool, type(None)):
-        return (kind, value)
-    raise _NotJsonError
+def data(frozen: bytes) -> Any:
+    """The data whose key is `frozen` (new dicts and lists)."""
+    return marshal.loads(frozen)
