@@ -253,11 +253,19 @@ def _validated_settings(given: Json) -> Json:
 
 
 def copy_json(value: Any) -> Any:
-    """A copy of JSON data (three times faster than `copy.deepcopy`)."""
+    """A copy of JSON data: loaded from its key (`json_keys`, written and read by `marshal`, far
+    faster than `copy.deepcopy`), or copied dict by dict and list by list when it has none."""
+    frozen = json_keys.key(value)
+    if frozen is not None:
+        return json_keys.data(frozen)
+    return _copy_containers(value)
+
+
+def _copy_containers(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key: copy_json(item) for key, item in value.items()}
+        return {key: _copy_containers(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [copy_json(item) for item in value]
+        return [_copy_containers(item) for item in value]
     return value
 
 
