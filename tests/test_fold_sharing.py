@@ -4,11 +4,12 @@ every state of a fight stays the state it was when it was made, and the last one
 from scratch (checked against a fold that copies everything) — on fights of all five systems
 that their default tactics play (Plus Ultra with techniques, defense, flight and KOs; Passion
 with a tactic that also splits, blasts, combines, rolls other actions and calls a deus ex
-machina at random)."""
+machina at random; Pokémon with one that gives any move, answer, wait or free order at random)."""
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 import tomllib
@@ -148,6 +149,117 @@ def test_pk_every_state_stays_as_it_was_made_and_the_fold_is_unchanged(seed: int
     for event in events:
         scratch = pokemon_state.evolve(copy.deepcopy(scratch), event)
     assert scratch == state
+
+
+POKEMON_MOVES: list[Json] = [
+    {"name": "Charge", "type": "Normal", "category": "physique", "damage_dice": 3},
+    {"name": "Flammèche", "type": "Feu", "category": "speciale", "damage_dice": 1, "energy": 1,
+     "inflicts": {"condition": "brulure", "chance": 50}},
+    {"name": "Morsure", "type": "Tenebres", "category": "physique", "damage_dice": 1,
+     "inflicts": {"condition": "flinch"}},
+    {"name": "Ultrason", "type": "Normal", "category": "statut", "accuracy": 80,
+     "inflicts": {"condition": "confusion"}},
+    {"name": "Hypnose", "type": "Psy", "category": "statut", "accuracy": 60,
+     "inflicts": {"condition": "sommeil"}},
+    {"name": "Toxik", "type": "Poison", "category": "statut",
+     "inflicts": {"condition": "Empoisonnement grave"}},
+    {"name": "Attraction", "type": "Normal", "category": "statut",
+     "inflicts": {"condition": "Attirance"}},
+    {"name": "Jet de Sable", "type": "Sol", "category": "statut",
+     "stat_change": {"stat": "précision", "stages": -1}},
+    {"name": "Groz'Yeux", "type": "Normal", "category": "statut",
+     "stat_change": {"stat": "Constitution", "stages": -2}},
+]  # fmt: skip
+"""Moves that reach every handler of the Pokémon fold (conditions, stat changes, flinch …)."""
+
+
+@functools.cache
+def _wild_pokemon_fight(seed: int) -> list[Json]:
+    """A Pokémon 2-against-2 (shared initiative slots: every Dextérité is 2) where each order is
+    drawn from `Random(seed)`: any move with any answer, or none (the defender is then asked and
+    answers at random), a wait or a free order; a fifth Pokémon joins in round 2. Refused
+    commands fall back to `pass` (or `endure`)."""
+    from jdr.systems.pokemon import fight_state as pokemon_state
+
+    system: Any = default_registry().get("pokemon")
+    rules = system.fight
+    draw = random.Random(seed)
+
+    def mon(name: str, side: str, kind: str) -> Json:
+        stats = dict(strength=3, concentration=3, constitution=2, willpower=2, dexterity=2)
+        return {
+            "name": name, "types": [kind], "stats": stats, "side": side,
+            "moves": draw.sample(POKEMON_MOVES, 5), "vitality": {"current": 8, "max": 8},
+            "energy": {"current": 8, "max": 8},
+        }  # fmt: skip
+
+    kinds = ["Eau", "Feu", "Plante", "Spectre"]
+    setup = {"pokemon": [mon(f"P{i}", "ab"[i % 2], kinds[i]) for i in range(4)]}
+
+    def wild(state: Json) -> list[Json]:
+        reaction = state["reaction"]
+        if reaction is not None:
+            answer = draw.choice(reaction["responses"])
+            counter = draw.choice(state["pokemon"][reaction["pokemon"]]["moves"])["name"]
+            respond = {"action": "respond", "actor": reaction["pokemon"]}
+            return [respond | {"response": answer, "counter_move": counter}, respond]
+        if state["round"] == 2 and "Late" not in state["pokemon"]:
+            return [{"action": "join", "pokemon": mon("Late", "a", "Normal")}]
+        actor = draw.choice(state["to_play"])
+        others = [name for name in state["pokemon"] if name != actor]
+        roll = draw.random()
+        if roll < 0.1:
+            order: Json = {"action": "wait", "actor": actor}
+        elif roll < 0.15:
+            order = {"action": "free", "actor": actor, "text": "hides"}
+        else:
+            target = draw.choice(others)
+            order = {"action": "move", "actor": actor, "target": target}
+            order |= {"move": draw.choice(state["pokemon"][actor]["moves"])["name"]}
+            order |= {"response": draw.choice([None, "none", "endure", "dodge", "counter"])}
+            order |= {"counter_move": draw.choice(state["pokemon"][target]["moves"])["name"]}
+        return [order, {"action": "pass", "actor": actor}]
+
+    return _played(rules, wild, pokemon_state.evolve, setup, seed)
+
+
+POKEMON_SEEDS = [1, 2, 3, 5]
+
+
+@pytest.mark.parametrize("seed", POKEMON_SEEDS)
+def test_pk_every_state_of_a_wild_fight_stays_as_it_was_made(seed: int) -> None:
+    from jdr.systems.pokemon import fight_state as pokemon_state
+
+    _unchanged_and_the_fold_from_scratch(pokemon_state.evolve, _wild_pokemon_fight(seed))
+
+
+def test_pk_the_wild_fights_play_every_kind_of_event() -> None:
+    """The fights above reach every handler of the fold (shared slots' held effects, joins,
+    answers asked of defenders, conditions, stat changes, flinch, confusion …)."""
+    from jdr.systems.pokemon.fight_state import _CHANGES, _HANDLERS
+
+    kinds = {e["type"] for seed in POKEMON_SEEDS for e in _wild_pokemon_fight(seed)}
+    assert set(_HANDLERS) | set(_CHANGES) <= kinds, (set(_HANDLERS) | set(_CHANGES)) - kinds
+    assert any(e.get("held") for seed in POKEMON_SEEDS for e in _wild_pokemon_fight(seed))
+
+
+def test_pk_an_event_copies_only_the_pokemon_it_touches() -> None:
+    from jdr.systems.pokemon import fight_state as pokemon_state
+
+    state: Json = {}
+    for event in _pokemon_fight(1)[:4]:
+        state = pokemon_state.evolve(state, event)
+    hit = {"type": "damage_taken", "pokemon": "Carapuce", "amount": 2, "by": "Salamèche"}
+    after = pokemon_state.evolve(state, hit)
+    before, now = state["pokemon"], after["pokemon"]
+    assert now["Carapuce"]["vitality"] == before["Carapuce"]["vitality"] - 2
+    assert now["Salamèche"] is before["Salamèche"]
+    assert now["Carapuce"] is not before["Carapuce"]
+    assert now["Carapuce"]["stats"] is before["Carapuce"]["stats"]
+    assert now["Carapuce"]["moves"] is before["Carapuce"]["moves"]
+    assert after["order"] is state["order"] and after["settings"] is state["settings"]
+    record = {"type": "attack_rolled", "pokemon": "Carapuce", "move": "Charge"}
+    assert pokemon_state.evolve(state, record)["pokemon"] is state["pokemon"]
 
 
 def _unchanged_and_the_fold_from_scratch(

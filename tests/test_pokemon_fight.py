@@ -1238,6 +1238,22 @@ def test_pk_5_a_bad_setup_is_refused(
         RULES.start(setup, GivenFaces([5, 5]))
 
 
+def test_pk_5_a_setup_started_again_is_checked_again_and_shares_nothing() -> None:
+    """A simulation starts one setup many times (its Pokémon validated once, then copied): a bad
+    sheet is refused every time, and a fight's events share nothing with another's."""
+    bad = {"pokemon": [mon("Evoli", "a"), mon("Pikachu", "b", strength=0)]}
+    for _time in range(2):
+        with pytest.raises(InputError, match="stats"):
+            RULES.start(bad, GivenFaces([5, 5]))
+    setup = {"pokemon": [mon("Evoli", "a", moves=(CHARGE,)), mon("Rattata", "b")]}
+    first, second = (RULES.start(setup, GivenFaces([5, 4]))[0] for _time in range(2))
+    assert first == second
+    first["pokemon"][0]["sheet"]["moves"][0]["name"] = "Griffe"
+    assert second["pokemon"][0]["sheet"]["moves"][0]["name"] == "Charge"
+    assert RULES.start(setup, GivenFaces([5, 4]))[0] == second
+    assert setup["pokemon"][0]["moves"][0]["name"] == "Charge"
+
+
 def test_pk_6_a_knocked_out_pokemon_cannot_enter_or_join() -> None:
     ko = mon("Pikachu", "b")
     ko["vitality"] = {"current": 0, "max": 10}

@@ -226,9 +226,8 @@ def resolve_attack(
         return AttackResult(attack, None, multiplier, defence, None)
     pool = damage_pool(damage_dice, attack.score)
     damage_roll = roll_check(pool, damage_difficulty(high_crit), rng)
-    result = AttackResult(attack, damage_roll, multiplier, defence, None)
-    if defence is None or result.damage <= 0:
-        return result
+    if defence is None or final_damage(damage_roll.score, multiplier.value) <= 0:
+        return AttackResult(attack, damage_roll, multiplier, defence, None)
     defence_roll = roll_check(defence.dice, defence.difficulty, defence_rng or rng)
     return AttackResult(attack, damage_roll, multiplier, defence, defence_roll)
 

@@ -11,9 +11,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from jdr.dice.pool import Pool, PoolRoll, ScoredDie, Vector, roll_pool
+from jdr.dice.pool import DieRoll, Pool, PoolRoll, ScoredDie, Vector, roll_pool
 from jdr.dice.source import RandomSource
 from jdr.i18n import _
 from jdr.vocabulary import failures_text, successes_text
@@ -30,16 +31,20 @@ def effective_difficulty(difficulty: int) -> int:
     return max(1, difficulty)
 
 
+@lru_cache(maxsize=256)
 def d10(difficulty: int) -> ScoredDie:
-    """PK-2: `(successes, failures)` of one d10 at `difficulty`.
+    """PK-2: `(successes, failures)` of one d10 at `difficulty` (made once per difficulty: a die
+    is immutable).
 
     At DD1 a 1 is one success and one failure (net 0): both clauses of the text apply.
     """
     return ScoredDie.threshold(10, success_at=effective_difficulty(difficulty), failure_at=1)
 
 
+@lru_cache(maxsize=1024)
 def check_pool(dice: int, difficulty: int = DEFAULT_DIFFICULTY) -> Pool:
-    """PK-1: one d10 per point of stat and skill."""
+    """PK-1: one d10 per point of stat and skill (made once per size and difficulty: a pool is
+    immutable)."""
     return Pool.of((d10(difficulty), dice))
 
 
@@ -68,7 +73,10 @@ class CheckRoll:
 
     @property
     def score(self) -> int:
-        return self.successes - self.failures
+        if not self.roll.rolls:
+            return 0
+        successes, failures = self.roll.total
+        return successes - failures
 
     @property
     def outcome(self) -> str:
@@ -89,9 +97,30 @@ class CheckRoll:
 
 
 def roll_check(dice: int, difficulty: int, rng: RandomSource) -> CheckRoll:
-    """Roll `dice` d10 at `difficulty` (clamped to ≥ 1) from `rng`."""
+    """Roll `dice` d10 at `difficulty` (clamped to ≥ 1) from `rng`.
+
+    The record `roll_pool` would make (one `rng.faces(10, dice)`, every face with its score and
+    mark, the summed `(successes, failures)`), each face's record made once per difficulty
+    (`_face_rolls`) rather than once per die rolled."""
     final = effective_difficulty(difficulty)
-    return CheckRoll(dice, final, roll_pool(check_pool(dice, final), rng))
+    pool = check_pool(dice, final)
+    if dice <= 0:  # nothing to roll
+        return CheckRoll(dice, final, roll_pool(pool, rng))
+    records = _face_rolls(final)
+    rolls = tuple([records[face - 1] for face in rng.faces(10, dice)])
+    successes = failures = 0
+    for roll in rolls:
+        successes += roll.score[0]
+        failures += roll.score[1]
+    return CheckRoll(dice, final, PoolRoll(pool, rolls, (successes, failures)))
+
+
+@lru_cache(maxsize=256)
+def _face_rolls(difficulty: int) -> tuple[DieRoll, ...]:
+    """The record of each face of `d10(difficulty)`, 1 to 10 (a record is immutable)."""
+    die = d10(difficulty)
+    faces = range(1, die.size + 1)
+    return tuple(DieRoll(die.size, face, die.score(face), die.mark(face)) for face in faces)
 
 
 def net(score: Vector) -> Vector:

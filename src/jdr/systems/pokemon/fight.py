@@ -85,6 +85,7 @@ turn start: `thaw_checked`, `wake_checked`, `paralysis_checked`, `confusion_chec
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -93,7 +94,9 @@ from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.names import duplicate
+from jdr.names import fold as fold_name
 from jdr.params import validate_params
+from jdr.systems.pokemon import json_keys
 from jdr.systems.pokemon.fight_moves import respond, use_move
 from jdr.systems.pokemon.fight_orders import (
     check_order,
@@ -126,8 +129,9 @@ class PokemonFight:
         settings = validate_params(FightSettings, setup.get("settings") or {})
         entries = [_entry(data) for data in raw]
         names = [e["sheet"]["name"] for e in entries]
+        folded = [fold_name(name) for name in names]  # `duplicate`'s test, each name folded once
         for index, name in enumerate(names):
-            if duplicate(name, names[:index]) is not None:
+            if folded[index] in folded[:index]:
                 raise RulesError(_("two Pokémon are named {name}").format(name=name), "PK-5")
         if len({e["side"] for e in entries}) < 2:
             raise RulesError(_("a fight needs Pokémon on at least two sides"), "PK-5")
@@ -209,7 +213,28 @@ def fight_rules() -> PokemonFight:
 
 
 def _entry(data: Any) -> Json:
-    """A setup or `join` Pokémon: its sheet validated (InputError), its side and item."""
+    """A setup or `join` Pokémon: its sheet validated (InputError), its side and item.
+
+    A simulation starts the same fight thousands of times: the entry of a plain JSON Pokémon is
+    made once (`_known_entry`), and each fight gets its own copy."""
+    frozen = json_keys.key(data)
+    if frozen is None:
+        return _checked_entry(data)
+    copied: Json = json_keys.data(_known_entry(frozen))
+    return copied
+
+
+@lru_cache(maxsize=256)
+def _known_entry(frozen: bytes) -> bytes:
+    """`_checked_entry` of the JSON whose key is `frozen`, kept as its own key (`json_keys`: an
+    entry is plain JSON, and loading its key makes a new copy, faster than copying it in
+    Python)."""
+    entry_key = json_keys.key(_checked_entry(json_keys.data(frozen)))
+    assert entry_key is not None  # a validated sheet's JSON, a side and an item
+    return entry_key
+
+
+def _checked_entry(data: Any) -> Json:
     if not isinstance(data, dict):
         raise RulesError(_("a Pokémon in a fight is a sheet with a side"), "PK-5")
     sheet_data = {k: v for k, v in data.items() if k not in ("side", "item")}

@@ -38,7 +38,7 @@ from jdr.systems.pokemon.fight_state import (
 )
 from jdr.systems.pokemon.fight_turns import Script, roll_json
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS
-from jdr.systems.pokemon.types import chart_json
+from jdr.systems.pokemon.types import reasons_json
 from jdr.systems.protocol import Json
 
 RANGE_SKILLS = {"physique": "Déplacements rapides", "speciale": "Combat rapproché"}
@@ -69,8 +69,15 @@ def use_move(script: Script, order: Json) -> None:
             | {"reason": "move", "move": move["name"]}
         )
     script.emit(
-        {"type": "move_used", "pokemon": user, "move": move["name"], "target": target}
-        | {"category": move["category"], "move_type": move["type"], "energy": move["energy"]}
+        {
+            "type": "move_used",
+            "pokemon": user,
+            "move": move["name"],
+            "target": target,
+            "category": move["category"],
+            "move_type": move["type"],
+            "energy": move["energy"],
+        }
     )
     if target is not None and not _accurate(script, user, move):
         return
@@ -184,32 +191,55 @@ def strike(
         defence_rng=script.dice_for(target),
     )
     script.emit(
-        {"type": "attack_rolled", "pokemon": user, "move": move["name"], "target": target}
-        | {"stat": ATTACK_STAT[category], "range_penalty": range_penalty and not cancelled}
-        | {"penalty_cancelled_by": skill if cancelled else None}
-        | roll_json(result.attack)
+        {
+            "type": "attack_rolled",
+            "pokemon": user,
+            "move": move["name"],
+            "target": target,
+            "stat": ATTACK_STAT[category],
+            "range_penalty": range_penalty and not cancelled,
+            "penalty_cancelled_by": skill if cancelled else None,
+            **roll_json(result.attack),
+        }
     )
     if result.damage_roll is None:
         return
-    reasons = chart_json(multiplier, script.chart)
+    reasons = reasons_json(multiplier)
     script.emit(
-        {"type": "damage_rolled", "pokemon": user, "move": move["name"], "target": target}
-        | roll_json(result.damage_roll)
-        | {"raw": result.raw_damage, "multiplier": reasons["multiplier"]}
-        | {"reasons": reasons["reasons"], "damage": result.damage}
+        {
+            "type": "damage_rolled",
+            "pokemon": user,
+            "move": move["name"],
+            "target": target,
+            **roll_json(result.damage_roll),
+            "raw": result.raw_damage,
+            "multiplier": reasons["multiplier"],
+            "reasons": reasons["reasons"],
+            "damage": result.damage,
+        }
     )
     if result.defence_roll is not None and defence is not None:
-        event: Json = {"type": f"{defence.kind}_rolled", "pokemon": target}
-        event |= {"stat": TOUGHNESS[category] if defence.kind == "endure" else "dexterity"}
-        event |= {"waiting": defender["waiting"]} | roll_json(result.defence_roll)
+        event: Json = {
+            "type": f"{defence.kind}_rolled",
+            "pokemon": target,
+            "stat": TOUGHNESS[category] if defence.kind == "endure" else "dexterity",
+            "waiting": defender["waiting"],
+            **roll_json(result.defence_roll),
+        }
         if defence.kind == "dodge":
             event |= {"against": result.attack.score, "dodged": result.dodged}
         script.emit(event)
     if result.dodged:
         return
     script.emit(
-        {"type": "damage_taken", "pokemon": target, "amount": result.vitality_lost, "by": user}
-        | {"move": move["name"], "cause": "move"},
+        {
+            "type": "damage_taken",
+            "pokemon": target,
+            "amount": result.vitality_lost,
+            "by": user,
+            "move": move["name"],
+            "cause": "move",
+        },
         effect=True,
     )
     if defender["condition"] == "freeze" and script.chart.normalize(move["type"]) == "feu":

@@ -85,10 +85,10 @@ def _unknown_move(name: str, move: Any, pokemon: Json) -> RulesError:
 def move_refusal(state: Json, name: str, move: Json) -> RulesError | None:
     """Why `name` cannot use `move` now (condition, Énergie, nobody to target), else None."""
     pokemon = state["pokemon"][name]
-    key = fold_name(move["name"])
-    if pokemon["condition"] == "sleep" and key not in SNORE_MOVES:
+    condition = pokemon["condition"]
+    if condition == "sleep" and fold_name(move["name"]) not in SNORE_MOVES:
         return _asleep(name)
-    if pokemon["condition"] == "freeze" and key not in THAW_MOVES:
+    if condition == "freeze" and fold_name(move["name"]) not in THAW_MOVES:
         return _frozen(name)
     if "flinch" in pokemon["volatile"] and is_attack(move):
         return RulesError(
@@ -96,7 +96,9 @@ def move_refusal(state: Json, name: str, move: Json) -> RulesError | None:
         )
     if pokemon["energy"] < move["energy"]:
         return _too_little_energy(name, move, pokemon["energy"])
-    if needs_target(move) and not [o for o in in_order(state) if o != name and standing(state, o)]:
+    if needs_target(move) and not any(
+        other != name and standing(state, other) for other in in_order(state)
+    ):
         return RulesError(_("there is no Pokémon to target"), "PK-10")
     return None
 
@@ -254,14 +256,17 @@ def possible_responses(state: Json, move: Json, target: str) -> list[str]:
     """The answers `target` may give to `move` now (PK-12 … PK-14): `none` and `endure` always,
     `dodge` unless asleep or frozen, `counter` with a move of the same category it can use."""
     found = ["none", "endure"]
-    try:
-        _check_response(state, move, target, "dodge", None)
+    if may_dodge(state, move, target):
         found.append("dodge")
-    except RulesError:
-        pass
     if next(_counters(state, move, target), None) is not None:
         found.append("counter")
     return found
+
+
+def may_dodge(state: Json, move: Json, target: str | None) -> bool:
+    """Whether `target` may dodge `move` now (PK-13: an attack, the defender neither asleep nor
+    frozen)."""
+    return _answer_refusal(state, move, target, "dodge") is None
 
 
 def counter_moves(state: Json, move: Json, target: str) -> list[Json]:
@@ -309,23 +314,36 @@ def _check_target(state: Json, actor: str, move: Json, given: Any) -> str | None
     return target
 
 
-def _check_response(
-    state: Json, move: Json, target: str | None, response: str, counter_name: Any
-) -> Json | None:
-    """PK-12 … PK-14: the defender's reaction is possible; returns the counter move, if any."""
+def _answer_refusal(
+    state: Json, move: Json, target: str | None, response: str
+) -> RulesError | None:
+    """Why `target` cannot answer `move` with `response` now, its counter move aside (PK-12,
+    PK-13, PK-16), else None."""
     if not is_attack(move) or target is None:
-        raise RulesError(
+        return RulesError(
             _("only a physical or special move can be endured, dodged or countered"), "PK-12"
         )
     if response == "endure":
         return None
-    defender = state["pokemon"][target]
-    if defender["condition"] == "sleep":
-        raise RulesError(_("{name} is asleep: it can only endure").format(name=target), "PK-16")
-    if defender["condition"] == "freeze":
-        raise RulesError(_("{name} is frozen: it can only endure").format(name=target), "PK-16")
-    if response == "dodge":
+    condition = state["pokemon"][target]["condition"]
+    if condition == "sleep":
+        return RulesError(_("{name} is asleep: it can only endure").format(name=target), "PK-16")
+    if condition == "freeze":
+        return RulesError(_("{name} is frozen: it can only endure").format(name=target), "PK-16")
+    return None
+
+
+def _check_response(
+    state: Json, move: Json, target: str | None, response: str, counter_name: Any
+) -> Json | None:
+    """PK-12 … PK-14: the defender's reaction is possible; returns the counter move, if any."""
+    refusal = _answer_refusal(state, move, target, response)
+    if refusal is not None:
+        raise refusal
+    if response in ("endure", "dodge"):
         return None
+    assert target is not None  # an answer to no target is refused above
+    defender = state["pokemon"][target]
     counter = find_move(defender, counter_name) if isinstance(counter_name, str) else None
     if counter is None:
         raise _unknown_move(target, counter_name, defender)

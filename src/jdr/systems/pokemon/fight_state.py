@@ -12,6 +12,8 @@ every computed number is in the events (see `jdr.systems.pokemon.fight` for the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +22,7 @@ from jdr.i18n import N_, _
 from jdr.names import find
 from jdr.names import fold as fold_name
 from jdr.params import PERCENT
+from jdr.systems.pokemon import json_keys
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, Pokemon, effective_stats
 from jdr.systems.protocol import Json
 
@@ -49,7 +52,7 @@ BURNS_FIRE_TYPES = "triplattaque"
 CURSE_MOVE = "malediction"
 """PK-17: Malédiction only curses when a Spectre-type Pokémon uses it."""
 
-_ACTS = ("move_used", "waited", "free_order", "passed", "action_lost", "counter_started")
+_ACTS = frozenset(("move_used", "waited", "free_order", "passed", "action_lost", "counter_started"))
 """Events that spend a Pokémon's action for the round (PK-6)."""
 
 
@@ -125,9 +128,16 @@ def has_skill(pokemon: Json, skill: str) -> bool:
 
 
 def find_move(pokemon: Json, name: str) -> Json | None:
-    """The move `name` (case- and accent-insensitive) the Pokémon knows, else None."""
+    """The move `name` (case- and accent-insensitive) the Pokémon knows, else None.
+
+    A sheet's moves never fold alike (`sheets.Pokemon`), so a move spelt as its sheet spells it
+    is the one: looked for first, before folding names."""
+    moves: list[Json] = pokemon["moves"]
+    for move in moves:
+        if move["name"] == name:
+            return move
     key = fold_name(name)
-    return next((m for m in pokemon["moves"] if fold_name(m["name"]) == key), None)
+    return next((m for m in moves if fold_name(m["name"]) == key), None)
 
 
 def find_pokemon(state: Json, name: Any) -> str | None:
@@ -135,6 +145,8 @@ def find_pokemon(state: Json, name: Any) -> str | None:
     None."""
     if not isinstance(name, str):
         return None
+    if name in state["pokemon"]:  # spelt as the fight spells it (`find` would say the same)
+        return name
     return find(name, list(state["pokemon"]), _("Pokémon"))
 
 
@@ -183,7 +195,7 @@ def _pokemon(data: Json) -> Json:
         "item": data.get("item"),
         "types": list(sheet["types"]),
         "skills": {fold_name(k): v for k, v in sheet["skills"].items()},
-        "moves": _copy(sheet["moves"]),
+        "moves": copy_json(sheet["moves"]),
         "stats": dict(data["stats"]),
         "accuracy_stage": 0,
         "vitality": sheet["vitality"]["current"],
@@ -201,11 +213,8 @@ def _pokemon(data: Json) -> Json:
 
 
 def _start(event: Json) -> Json:
-    settings = FightSettings.model_validate(event["settings"]).model_dump()
-    if "reactions" not in event["settings"]:
-        settings["reactions"] = LEGACY
     return {
-        "settings": settings,
+        "settings": _settings(event["settings"]),
         "round": 0,
         "phase": "actions",
         "pokemon": {p["name"]: p for p in map(_pokemon, event["pokemon"])},
@@ -221,12 +230,149 @@ def _start(event: Json) -> Json:
     }
 
 
-def _slot_in(state: Json, name: str, total: int) -> None:
+def _settings(given: Json) -> Json:
+    """A fight's settings: those `fight_started` gives, the defaults for the others; `reactions`
+    left out is a fight from before defenders were asked (`LEGACY`). Worked out once per
+    distinct settings (a simulation starts the same fight thousands of times), then copied."""
+    frozen = json_keys.key(given)
+    if frozen is None:
+        return _validated_settings(given)
+    return dict(_known_settings(frozen))
+
+
+@lru_cache(maxsize=64)
+def _known_settings(frozen: bytes) -> Json:
+    return _validated_settings(json_keys.data(frozen))
+
+
+def _validated_settings(given: Json) -> Json:
+    settings = FightSettings.model_validate(given).model_dump()
+    if "reactions" not in given:
+        settings["reactions"] = LEGACY
+    return settings
+
+
+def copy_json(value: Any) -> Any:
+    """A copy of JSON data: loaded from its key (`json_keys`, written and read by `marshal`, far
+    faster than `copy.deepcopy`), or copied dict by dict and list by list when it has none."""
+    frozen = json_keys.key(value)
+    if frozen is not None:
+        return json_keys.data(frozen)
+    return _copy_containers(value)
+
+
+def _copy_containers(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _copy_containers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_containers(item) for item in value]
+    return value
+
+
+def evolve(state: Json, event: Json) -> Json:
+    """The state after `event`; `state` itself is not changed, and the new state shares with it
+    every part the event leaves alone (`Draft`: a fold copies the Pokémon and the parts of the
+    turn an event touches, not the whole fight: issue 21). Records (`attack_rolled`,
+    `damage_rolled` …) change nothing."""
+    kind = event["type"]
+    if kind == "fight_started":
+        return _start(event)
+    if event.get("held"):
+        return state | {"held": [*state["held"], {k: v for k, v in event.items() if k != "held"}]}
+    if kind not in _FOLDED:
+        return dict(state)
+    draft = Draft(state)
+    _apply(draft, event)
+    return draft.state
+
+
+class Draft:
+    """The next state while an event is applied: a new top-level dict, and a copy of its own of
+    each part the event changes, made the first time it is asked for (`pokemon`, `stats`,
+    `volatile`); the turn's lists and the order are replaced whole when they change. Every other
+    part is the previous state's (`before`), shared, never changed: a part is the draft's own
+    when it is not the very object `before` holds."""
+
+    __slots__ = ("before", "state")
+
+    def __init__(self, state: Json) -> None:
+        self.before = state
+        self.state: Json = dict(state)
+
+    def pokemon(self, name: str) -> Json:
+        """`name`'s Pokémon, a copy of its own (its `stats` and `volatile` still shared: ask
+        `stats` or `volatile` to change them)."""
+        before: Json = self.before["pokemon"]
+        team: Json = self.state["pokemon"]
+        if team is before:
+            team = self.state["pokemon"] = dict(before)
+        pokemon: Json = team[name]
+        if pokemon is before.get(name):
+            pokemon = team[name] = dict(pokemon)
+        return pokemon
+
+    def stats(self, name: str) -> Json:
+        """`name`'s stats, a copy of its own."""
+        pokemon = self.pokemon(name)
+        stats: Json = pokemon["stats"]
+        if stats is self._before(name, "stats"):
+            stats = pokemon["stats"] = dict(stats)
+        return stats
+
+    def volatile(self, name: str) -> Json:
+        """`name`'s volatile conditions, a copy of its own with a copy of each condition's
+        details (`turns_left`, `towards`)."""
+        pokemon = self.pokemon(name)
+        volatile: Json = pokemon["volatile"]
+        if volatile is self._before(name, "volatile"):
+            volatile = pokemon["volatile"] = {k: dict(v) for k, v in volatile.items()}
+        return volatile
+
+    def _before(self, name: str, part: str) -> Any:
+        """`name`'s `part` in the previous state (None for a Pokémon that was not in it)."""
+        previous = self.before["pokemon"].get(name)
+        return None if previous is None else previous[part]
+
+
+def _apply(draft: Draft, event: Json) -> None:
+    """One event on the draft: the fight's clock here, a Pokémon's changes in `_CHANGES`."""
+    kind = event["type"]
+    if kind in _ACTS:
+        _act(draft, event["pokemon"])
+    handler = _HANDLERS.get(kind)
+    if handler is not None:
+        handler(draft, event)
+    elif kind in _CHANGES and event.get("pokemon") in draft.state["pokemon"]:
+        _CHANGES[kind](draft, event["pokemon"], event)
+
+
+def _act(draft: Draft, name: str) -> None:
+    state = draft.state
+    if name in state["to_play"]:
+        to_play = list(state["to_play"])
+        to_play.remove(name)
+        state["to_play"] = to_play
+    if name not in state["acted"]:
+        state["acted"] = [*state["acted"], name]
+    if state["pokemon"][name]["waiting"]:
+        draft.pokemon(name)["waiting"] = False
+
+
+def _joined(draft: Draft, event: Json) -> None:
+    new = _pokemon(event["entry"])
+    draft.state["pokemon"] = {**draft.state["pokemon"], new["name"]: new}
+
+
+def _initiative_rolled(draft: Draft, event: Json) -> None:
     """PK-5: slot a Pokémon by its total; an equal total shares the slot."""
-    order: list[Json] = state["order"]
+    name, total = event["pokemon"], event["total"]
+    draft.pokemon(name)["initiative"] = total
+    state = draft.state
+    order: list[Json] = list(state["order"])
+    state["order"] = order
     for index, slot in enumerate(order):
         if slot["total"] == total:
-            slot["members"].append(name)
+            order[index] = {**slot, "members": [*slot["members"], name]}
             return
         if slot["total"] < total:
             order.insert(index, {"total": total, "members": [name]})
@@ -236,152 +382,157 @@ def _slot_in(state: Json, name: str, total: int) -> None:
     order.append({"total": total, "members": [name]})
 
 
-def _act(state: Json, name: str) -> None:
-    if name in state["to_play"]:
-        state["to_play"].remove(name)
-    if name not in state["acted"]:
-        state["acted"].append(name)
-    state["pokemon"][name]["waiting"] = False
+def _round_started(draft: Draft, event: Json) -> None:
+    draft.state.update(round=event["round"], phase="actions", slot=-1, to_play=[], acted=[])
+    draft.state.update(holding=False, held=[])
 
 
-def _inflict(pokemon: Json, event: Json) -> None:
+def _slot_opened(draft: Draft, event: Json) -> None:
+    draft.state.update(slot=event["slot"], to_play=list(event["to_play"]), held=[])
+    draft.state["holding"] = len(event["to_play"]) > 1
+
+
+def _slot_resolved(draft: Draft, event: Json) -> None:
+    held = draft.state["held"]
+    draft.state.update(held=[], holding=False)
+    for effect in held:
+        _apply(draft, effect)
+
+
+def _knocked_out(draft: Draft, event: Json) -> None:
+    name = event["pokemon"]
+    draft.pokemon(name)["ko"] = True
+    if name in draft.state["to_play"]:
+        to_play = list(draft.state["to_play"])
+        to_play.remove(name)
+        draft.state["to_play"] = to_play
+
+
+def _phase_started(draft: Draft, event: Json) -> None:
+    draft.state["phase"] = event["phase"]
+    if event["phase"] == "end":
+        pokemon = draft.state["pokemon"]
+        for name in [name for name in pokemon if "flinch" in pokemon[name]["volatile"]]:
+            del draft.volatile(name)["flinch"]
+
+
+def _removed(draft: Draft, event: Json) -> None:
+    name = event["pokemon"]
+    draft.pokemon(name)["in_fight"] = False
+    order = []
+    for slot in draft.state["order"]:
+        members = slot["members"]
+        if name in members:
+            members = list(members)
+            members.remove(name)
+        if members:
+            order.append(slot if members is slot["members"] else {**slot, "members": members})
+    draft.state["order"] = order
+
+
+def _fight_over(draft: Draft, event: Json) -> None:
+    draft.state.update(over=True, winner=event["winner"], phase="over", to_play=[])
+
+
+def _reaction_asked(draft: Draft, event: Json) -> None:
+    draft.state["reaction"] = {k: v for k, v in event.items() if k != "type"}
+
+
+def _reaction_given(draft: Draft, event: Json) -> None:
+    draft.state["reaction"] = None
+
+
+_HANDLERS: dict[str, Callable[[Draft, Json], None]] = {
+    "joined": _joined,
+    "initiative_rolled": _initiative_rolled,
+    "round_started": _round_started,
+    "slot_opened": _slot_opened,
+    "slot_resolved": _slot_resolved,
+    "knocked_out": _knocked_out,
+    "phase_started": _phase_started,
+    "removed": _removed,
+    "fight_over": _fight_over,
+    "reaction_asked": _reaction_asked,
+    "reaction_given": _reaction_given,
+}
+"""The events that move the fight's clock (a `pokemon` they name is not changed by `_CHANGES`)."""
+
+
+# --- what an event does to the one Pokémon it names (records such as `attack_rolled`: nothing) --
+
+
+def _energy_spent(draft: Draft, name: str, event: Json) -> None:
+    pokemon = draft.pokemon(name)
+    pokemon["energy"] -= event["energy"]
+
+
+def _waited(draft: Draft, name: str, event: Json) -> None:
+    draft.pokemon(name)["waiting"] = True
+
+
+def _damage(draft: Draft, name: str, event: Json) -> None:
+    pokemon = draft.pokemon(name)
+    pokemon["vitality"] = max(0, pokemon["vitality"] - event["amount"])
+    if event["type"] == "condition_damage" and event["condition"] == "bad_poison":
+        pokemon["condition_turns"] = event["fraction"][0]
+
+
+def _stat_changed(draft: Draft, name: str, event: Json) -> None:
+    if event["stat"] == "accuracy":
+        pokemon = draft.pokemon(name)
+        stage = pokemon["accuracy_stage"] + event["stages"]
+        pokemon["accuracy_stage"] = max(-6, min(6, stage))
+    else:
+        stats = draft.stats(name)
+        stats[event["stat"]] = max(1, stats[event["stat"]] + event["stages"])
+
+
+def _inflicted(draft: Draft, name: str, event: Json) -> None:
     condition = event["condition"]
     if condition in MAJOR_CONDITIONS:
+        pokemon = draft.state["pokemon"][name]
         if pokemon["condition"] is None:
-            pokemon["condition"], pokemon["condition_turns"] = condition, 0
+            draft.pokemon(name).update(condition=condition, condition_turns=0)
+        return
+    if condition in draft.state["pokemon"][name]["volatile"]:
         return
     details: dict[str, Any] = {}
     if condition == "confusion":
         details["turns_left"] = event["turns"]
     if condition == "infatuation":
         details["towards"] = event.get("by")
-    pokemon["volatile"].setdefault(condition, details)
+    draft.volatile(name)[condition] = details
 
 
-def _cure(pokemon: Json, condition: str) -> None:
+def _cured(draft: Draft, name: str, event: Json) -> None:
+    condition = event["condition"]
+    pokemon = draft.state["pokemon"][name]
     if pokemon["condition"] == condition:
-        pokemon["condition"], pokemon["condition_turns"] = None, 0
-    pokemon["volatile"].pop(condition, None)
+        draft.pokemon(name).update(condition=None, condition_turns=0)
+    if condition in pokemon["volatile"]:
+        del draft.volatile(name)[condition]
 
 
-def _remove(state: Json, name: str) -> None:
-    state["pokemon"][name]["in_fight"] = False
-    for slot in state["order"]:
-        if name in slot["members"]:
-            slot["members"].remove(name)
-    state["order"] = [slot for slot in state["order"] if slot["members"]]
+def _wake_checked(draft: Draft, name: str, event: Json) -> None:
+    draft.pokemon(name)["condition_turns"] = event["turns_asleep"]
 
 
-def _copy(value: Any) -> Any:
-    """A copy of JSON data (three times faster than `copy.deepcopy`, which a fold calls a lot)."""
-    if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copy(item) for item in value]
-    return value
+def _confusion_checked(draft: Draft, name: str, event: Json) -> None:
+    draft.volatile(name)["confusion"]["turns_left"] = event["turns_left"]
 
 
-def _fresh(state: Json) -> Json:
-    """A state an event may change in place: new containers for every part `_apply` changes
-    (each Pokémon with its stats and conditions, the order's slots, the turn's lists), the
-    parts no event changes (moves, skills, types, settings, held events) shared (issue 21)."""
-    new = dict(state)
-    if "pokemon" in state:
-        new["pokemon"] = {name: _fresh_pokemon(p) for name, p in state["pokemon"].items()}
-    if "order" in state:
-        new["order"] = [{**slot, "members": list(slot["members"])} for slot in state["order"]]
-    for key in ("to_play", "acted", "held"):
-        if key in state:
-            new[key] = list(state[key])
-    return new
-
-
-def _fresh_pokemon(pokemon: Json) -> Json:
-    new = dict(pokemon)
-    new["stats"] = dict(pokemon["stats"])
-    new["volatile"] = {k: dict(v) for k, v in pokemon["volatile"].items()}
-    return new
-
-
-def evolve(state: Json, event: Json) -> Json:
-    """The state after `event`; `state` itself is not changed (`_fresh`: what an event may
-    change is new, the rest shared with `state`)."""
-    kind = event["type"]
-    if kind == "fight_started":
-        return _start(event)
-    new: Json = _fresh(state)
-    if event.get("held"):
-        new["held"].append({k: v for k, v in event.items() if k != "held"})
-        return new
-    _apply(new, event)
-    return new
-
-
-def _apply(state: Json, event: Json) -> None:
-    """One event on a copied state: the fight's clock here, a Pokémon's changes in `_change`."""
-    kind = event["type"]
-    if kind in _ACTS:
-        _act(state, event["pokemon"])
-    if kind == "joined":
-        new = _pokemon(event["entry"])
-        state["pokemon"][new["name"]] = new
-    elif kind == "initiative_rolled":
-        state["pokemon"][event["pokemon"]]["initiative"] = event["total"]
-        _slot_in(state, event["pokemon"], event["total"])
-    elif kind == "round_started":
-        state.update(round=event["round"], phase="actions", slot=-1, to_play=[], acted=[])
-        state.update(holding=False, held=[])
-    elif kind == "slot_opened":
-        state.update(slot=event["slot"], to_play=list(event["to_play"]), held=[])
-        state["holding"] = len(event["to_play"]) > 1
-    elif kind == "slot_resolved":
-        held, state["held"], state["holding"] = state["held"], [], False
-        for effect in held:
-            _apply(state, effect)
-    elif kind == "knocked_out":
-        state["pokemon"][event["pokemon"]]["ko"] = True
-        if event["pokemon"] in state["to_play"]:
-            state["to_play"].remove(event["pokemon"])
-    elif kind == "phase_started":
-        state["phase"] = event["phase"]
-        if event["phase"] == "end":
-            for each in state["pokemon"].values():
-                each["volatile"].pop("flinch", None)
-    elif kind == "removed":
-        _remove(state, event["pokemon"])
-    elif kind == "fight_over":
-        state.update(over=True, winner=event["winner"], phase="over", to_play=[])
-    elif kind == "reaction_asked":
-        state["reaction"] = {k: v for k, v in event.items() if k != "type"}
-    elif kind == "reaction_given":
-        state["reaction"] = None
-    elif "pokemon" in event and event["pokemon"] in state["pokemon"]:
-        _change(state["pokemon"][event["pokemon"]], event)
-
-
-def _change(pokemon: Json, event: Json) -> None:
-    """What an event does to one Pokémon (records such as `attack_rolled` change nothing)."""
-    kind = event["type"]
-    if kind in ("move_used", "counter_started"):
-        pokemon["energy"] -= event["energy"]
-    elif kind == "waited":
-        pokemon["waiting"] = True
-    elif kind in ("damage_taken", "condition_damage"):
-        pokemon["vitality"] = max(0, pokemon["vitality"] - event["amount"])
-        if kind == "condition_damage" and event["condition"] == "bad_poison":
-            pokemon["condition_turns"] = event["fraction"][0]
-    elif kind == "stat_changed":
-        if event["stat"] == "accuracy":
-            stage = pokemon["accuracy_stage"] + event["stages"]
-            pokemon["accuracy_stage"] = max(-6, min(6, stage))
-        else:
-            stats = pokemon["stats"]
-            stats[event["stat"]] = max(1, stats[event["stat"]] + event["stages"])
-    elif kind == "condition_inflicted":
-        _inflict(pokemon, event)
-    elif kind == "condition_cured":
-        _cure(pokemon, event["condition"])
-    elif kind == "wake_checked":
-        pokemon["condition_turns"] = event["turns_asleep"]
-    elif kind == "confusion_checked":
-        pokemon["volatile"]["confusion"]["turns_left"] = event["turns_left"]
+_CHANGES: dict[str, Callable[[Draft, str, Json], None]] = {
+    "move_used": _energy_spent,
+    "counter_started": _energy_spent,
+    "waited": _waited,
+    "damage_taken": _damage,
+    "condition_damage": _damage,
+    "stat_changed": _stat_changed,
+    "condition_inflicted": _inflicted,
+    "condition_cured": _cured,
+    "wake_checked": _wake_checked,
+    "confusion_checked": _confusion_checked,
+}
+"""What an event does to the Pokémon it names, when the fight knows it."""
+_FOLDED = _ACTS | frozenset(_HANDLERS) | frozenset(_CHANGES)
+"""The events that change the state: any other is a record."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from jdr.dice.source import RandomSource, rolled_for
 from jdr.errors import RulesError
 from jdr.i18n import _
-from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, CheckRoll, roll_check
+from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, CheckRoll, outcome, roll_check
 from jdr.systems.pokemon.fight_orders import usable_moves
 from jdr.systems.pokemon.fight_state import (
     LEGACY,
@@ -81,19 +81,22 @@ class Script:
 
 def roll_json(roll: CheckRoll) -> Json:
     """A check's record as event fields: dice, difficulty, every face, counts, score, outcome."""
+    score = roll.score
     return {
         "dice": roll.dice,
         "difficulty": roll.difficulty,
-        "faces": list(roll.faces),
+        "faces": roll.faces,  # a new list
         "successes": roll.successes,
         "failures": roll.failures,
-        "score": roll.score,
-        "outcome": roll.outcome,
+        "score": score,
+        "outcome": outcome(score),
     }
 
 
 def check_knock_outs(script: Script) -> None:
     """PK-6: a Pokémon at 0 Vitalité is KO (removed from the fight at the End of round)."""
+    if not any(p["vitality"] == 0 for p in script.state["pokemon"].values()):
+        return  # nobody to knock out (the usual case: no need to list the order)
     for name in in_order(script.state):
         pokemon = script.pokemon(name)
         if pokemon["vitality"] == 0 and not pokemon["ko"] and pokemon["in_fight"]:

@@ -44,7 +44,7 @@ from functools import lru_cache
 from jdr.systems.pokemon.attack import Defence, defence_difficulty
 from jdr.systems.pokemon.attack_odds import attack_odds
 from jdr.systems.pokemon.fight_moves import ATTACK_STAT, TOUGHNESS
-from jdr.systems.pokemon.fight_orders import counter_moves, is_attack, possible_responses
+from jdr.systems.pokemon.fight_orders import counter_moves, is_attack, may_dodge
 from jdr.systems.pokemon.fight_state import accuracy, opponents, stat
 from jdr.systems.pokemon.stalemate import stalled
 from jdr.systems.pokemon.types import default_chart
@@ -126,26 +126,44 @@ def best_against(state: Json, attacker: Json, move: Json, target: str) -> tuple[
     that answer."""
     defender = state["pokemon"][target]
     category = move["category"]
-    multiplier = default_chart().multiplier(move["type"], defender["types"], attacker["types"])
-    hit = min(100, accuracy(move["accuracy"], attacker["accuracy_stage"])) / 100
-    difficulty = defence_difficulty(defender["waiting"])
+    return _best_answer(
+        move["type"],
+        tuple(defender["types"]),
+        tuple(attacker["types"]),
+        stat(attacker, ATTACK_STAT[category]),
+        move["damage_dice"],
+        bool(move.get("high_crit")),
+        accuracy(move["accuracy"], attacker["accuracy_stage"]),
+        defence_difficulty(defender["waiting"]),
+        stat(defender, TOUGHNESS[category]),
+        stat(defender, "dexterity") if may_dodge(state, move, target) else None,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _best_answer(
+    move_type: str,
+    defender_types: tuple[str, ...],
+    user_types: tuple[str, ...],
+    attack_dice: int,
+    damage_dice: int,
+    high_crit: bool,
+    effective_accuracy: int,
+    difficulty: int,
+    endure_dice: int,
+    dodge_dice: int | None,
+) -> tuple[float, str]:
+    """`best_against` on the values it depends on: the least mean Vitalité lost among the
+    answers none, endure and dodge (None: the defender may not dodge), and that answer (the
+    first by name on a tie)."""
+    multiplier = default_chart().multiplier(move_type, defender_types, user_types).value
+    hit = min(100, effective_accuracy) / 100
     answers = []
-    for response in possible_responses(state, move, target):
-        if response == "counter":
+    for response, dice in (("none", 0), ("endure", endure_dice), ("dodge", dodge_dice)):
+        if dice is None:
             continue
-        dice = 0
-        if response == "endure":
-            dice = stat(defender, TOUGHNESS[category])
-        elif response == "dodge":
-            dice = stat(defender, "dexterity")
         mean = _mean_lost(
-            stat(attacker, ATTACK_STAT[category]),
-            move["damage_dice"],
-            bool(move.get("high_crit")),
-            multiplier.value,
-            response,
-            dice,
-            difficulty,
+            attack_dice, damage_dice, high_crit, multiplier, response, dice, difficulty
         )
         answers.append((hit * mean, response))
     return min(answers)

@@ -68,6 +68,11 @@ class TypeChart:
     aliases: Mapping[str, str]
     factors: Mapping[str, Mapping[str, Fraction]]
     english: Mapping[str, str] = field(default_factory=dict)
+    _products: dict[tuple[str, tuple[str, ...], bool], Multiplier] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """The multipliers already worked out, by (move type, defender types, STAB): type ids, so at
+    most 18 × 18² × 2 of them."""
 
     @classmethod
     def from_toml(cls, text: str, source: str = "chart") -> TypeChart:
@@ -147,11 +152,18 @@ class TypeChart:
     ) -> Multiplier:
         """PK-11: ×1.5 if the move's type is one of the user's; × the chart per defender type."""
         move = self.normalize(move_type)
+        stab = move in {self.normalize(t) for t in user_types}
+        key = (move, tuple(self.normalize(defender) for defender in defender_types), stab)
+        found = self._products.get(key)
+        if found is None:
+            found = self._products[key] = self._product(*key)
+        return found
+
+    def _product(self, move: str, defenders: tuple[str, ...], stab: bool) -> Multiplier:
         reasons: list[Reason] = []
-        if move in {self.normalize(t) for t in user_types}:
+        if stab:
             reasons.append(Reason("stab", STAB))
-        for defender in defender_types:
-            target = self.normalize(defender)
+        for target in defenders:
             reasons.append(Reason("type", self.factor(move, target), target))
         value = Fraction(1)
         for reason in reasons:
@@ -160,8 +172,19 @@ class TypeChart:
 
 
 def apply(raw: int, multiplier: Fraction) -> int:
-    """PK-11: final damage = floor(raw × product)."""
-    return int(raw * multiplier) if raw >= 0 else 0
+    """PK-11: final damage = floor(raw × product).
+
+    In whole numbers (a `Fraction` product is slow), rounded towards 0 as `int(raw × product)`:
+
+    >>> apply(3, Fraction(3, 2)), apply(5, Fraction(1, 4)), apply(2, Fraction(-3, 4)), apply(-1, 2)
+    (4, 1, -1, 0)
+    """
+    if raw < 0:
+        return 0
+    product = raw * multiplier.numerator
+    if product >= 0:
+        return product // multiplier.denominator
+    return -(-product // multiplier.denominator)
 
 
 @cache
@@ -172,12 +195,17 @@ def default_chart() -> TypeChart:
 
 
 def chart_json(multiplier: Multiplier, chart: TypeChart) -> dict[str, Any]:
-    """The JSON of a multiplier: the value and each factor with its reason."""
+    """The JSON of a multiplier: the value and each factor with its reason, and the
+    explanation."""
+    return reasons_json(multiplier) | {"explanation": multiplier.explain(chart)}
+
+
+def reasons_json(multiplier: Multiplier) -> dict[str, Any]:
+    """`chart_json` without the explanation (what a fight's `damage_rolled` keeps)."""
     return {
         "multiplier": float(multiplier.value),
         "reasons": [
             {"kind": r.kind, "factor": float(r.factor), "against": r.against or None}
             for r in multiplier.reasons
         ],
-        "explanation": multiplier.explain(chart),
     }
