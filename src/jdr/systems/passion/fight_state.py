@@ -89,15 +89,6 @@ def item(fighter: Json, kind: str, name: Any) -> Json | None:
     return found
 
 
-def _copy(value: Any) -> Any:
-    """A copy of JSON data (faster than `copy.deepcopy`, which a fold calls a lot)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
 def _item(data: Json) -> Json:
     energy = data.get("energy")
     return {k: v for k, v in data.items() if k != "energy"} | {
@@ -163,7 +154,8 @@ def _start(event: Json) -> Json:
 def evolve(state: Json, event: Json) -> Json:
     """The state after `event`; `state` itself is not changed, and the new state shares with it
     every part the event leaves alone (`Draft`: a fold copies the fighters and the parts of the
-    action an event touches, not the whole fight: issue 21)."""
+    action an event touches, not the whole fight: issue 21). It shares the event's parts too (the
+    slots, an action's targets, a roll's faces …): events are records, never changed either."""
     kind = event["type"]
     if kind == "fight_started":
         return _start(event)
@@ -241,14 +233,14 @@ def _round_started(draft: Draft, event: Json) -> None:
 def _marker_chosen(draft: Draft, event: Json) -> None:
     fighter = draft.fighter(event["name"])
     if "secret" in event:  # sealed until every fighter has chosen
-        fighter.update(sealed=event["sealed"], secret=dict(event["secret"]))
+        fighter.update(sealed=event["sealed"], secret=event["secret"])
         return
     fighter.update(marker=event["marker"], potential=event["potential"])
     fighter["mobility"] = event["mobility"]
 
 
 def _markers_revealed(draft: Draft, event: Json) -> None:
-    draft.state.update(phase="actions", slots=_copy(event["slots"]))
+    draft.state.update(phase="actions", slots=event["slots"])
     for name, shown in event["fighters"].items():
         fighter = draft.fighter(name)
         fighter.update(marker=shown["marker"], potential=shown["potential"])
@@ -257,21 +249,25 @@ def _markers_revealed(draft: Draft, event: Json) -> None:
 
 
 def _turn_started(draft: Draft, event: Json) -> None:
-    draft.state["turn"] = _copy(event["slot"])
-    draft.state["slots"] = _copy(event["slots"])
+    draft.state["turn"] = event["slot"]
+    draft.state["slots"] = event["slots"]
 
 
 def _slots(draft: Draft, event: Json) -> None:
     """`attack_split`: the parts take their places; the declaration was the fighter's turn."""
-    draft.state["slots"] = _copy(event["slots"])
+    draft.state["slots"] = event["slots"]
     draft.state["turn"] = None
 
 
 def _action_started(draft: Draft, event: Json) -> None:
-    action = {k: _copy(v) for k, v in event.items() if k not in ("type", "slots")}
-    draft.state["action"] = action | {"results": {}, "outcome": None}
-    if "slots" in event:
-        draft.state["slots"] = _copy(event["slots"])
+    action = dict(event)
+    del action["type"]
+    slots = action.pop("slots", None)
+    action["results"] = {}
+    action["outcome"] = None
+    draft.state["action"] = action
+    if slots is not None:
+        draft.state["slots"] = slots
 
 
 def _pool_spent(draft: Draft, event: Json) -> None:
@@ -289,12 +285,10 @@ def _pool_spent(draft: Draft, event: Json) -> None:
 
 
 def _roll_made(draft: Draft, event: Json) -> None:
-    roll = {k: _copy(v) for k, v in event.items() if k != "type"}
-    draft.state["waiting"] = {
-        "for": "settle",
-        "actor": event["roller"],
-        "roll": roll | {"npc_passion": 0},
-    }
+    roll = dict(event)
+    del roll["type"]
+    roll["npc_passion"] = 0
+    draft.state["waiting"] = {"for": "settle", "actor": event["roller"], "roll": roll}
 
 
 def _npc_passion_spent(draft: Draft, event: Json) -> None:
@@ -318,7 +312,9 @@ def _roll_settled(draft: Draft, event: Json) -> None:
 
 
 def _waiting(draft: Draft, event: Json) -> None:
-    draft.state["waiting"] = {k: v for k, v in event.items() if k != "type"}
+    waiting = dict(event)
+    del waiting["type"]
+    draft.state["waiting"] = waiting
 
 
 def _dodge_declined(draft: Draft, _event: Json) -> None:
