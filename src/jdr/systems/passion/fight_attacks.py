@@ -93,8 +93,7 @@ def weapon_of(fighter: Json, value: Any) -> tuple[str | None, int, DamageType, i
     """PS-14: `(name, damage, type, violence)`; no weapon: the body potential, physical. An
     unknown weapon, or one at 0 Énergie (unusable), is a `RulesError`."""
     if value is None:
-        body = fighter["uses"]["body"]
-        return None, int(fighter["potentials"].get(body, 0)), "physique", 0
+        return None, *weapon_damage(fighter, None)
     found = item(fighter, "weapons", value)
     if found is None:
         known = ", ".join(w["name"] for w in fighter["weapons"]) or "-"
@@ -108,10 +107,18 @@ def weapon_of(fighter: Json, value: Any) -> tuple[str | None, int, DamageType, i
         raise RulesError(
             _("{item} has no Énergie left: it is unusable").format(item=found["name"]), "PS-14"
         )
+    return found["name"], *weapon_damage(fighter, found)
+
+
+def weapon_damage(fighter: Json, weapon: Json | None) -> tuple[int, DamageType, int]:
+    """PS-14: `(damage, type, violence)` of one of the fighter's weapons (None: bare hands, the
+    body potential, physical); a melee weapon adds its potential to its score."""
+    if weapon is None:
+        return int(fighter["potentials"].get(fighter["uses"]["body"], 0)), "physique", 0
     bonus = 0
-    if found["potential"] is not None:
-        bonus = int(fighter["potentials"].get(found["potential"], 0))
-    return found["name"], found["score"] + bonus, found["type"], found["violence"]
+    if weapon["potential"] is not None:
+        bonus = int(fighter["potentials"].get(weapon["potential"], 0))
+    return weapon["score"] + bonus, weapon["type"], weapon["violence"]
 
 
 def _npc_energy(state: Json, actor: str, command: Json, targets: list[str] | None) -> list[str]:

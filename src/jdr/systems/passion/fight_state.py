@@ -44,16 +44,15 @@ def standing(state: Json, name: str) -> bool:
 
 def in_fight(state: Json) -> list[str]:
     """The standing fighters, in setup order."""
-    return [name for name in state["fighters"] if standing(state, name)]
+    return [name for name, fighter in state["fighters"].items() if not fighter["down"]]
 
 
 def sides_left(state: Json) -> list[str]:
     """The sides that still have a standing fighter, in setup order."""
     sides: list[str] = []
-    for name in in_fight(state):
-        side = state["fighters"][name]["side"]
-        if side not in sides:
-            sides.append(side)
+    for fighter in state["fighters"].values():
+        if not fighter["down"] and fighter["side"] not in sides:
+            sides.append(fighter["side"])
     return sides
 
 
@@ -122,6 +121,11 @@ def _fighter(sheet: Json) -> Json:
         "initiative": None,
         "failed": False,
     }
+
+
+def has_chosen(fighter: Json) -> bool:
+    """Whether the fighter has chosen its initiative marker this round (PS-9), sealed or not."""
+    return fighter.get("secret") is not None or fighter["marker"] is not None
 
 
 def choice_of(fighter: Json) -> Json | None:

@@ -70,10 +70,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from jdr.systems.passion.damage import cut_violence
-from jdr.systems.passion.fight_attacks import weapon_of
+from jdr.systems.passion.fight_attacks import weapon_damage
 from jdr.systems.passion.fight_flow import defence
 from jdr.systems.passion.fight_rolls import ATTACK_KINDS, DAMAGE_KINDS, count
-from jdr.systems.passion.fight_state import choice_of, in_fight, item, score
+from jdr.systems.passion.fight_state import has_chosen, item, score
 from jdr.systems.passion.initiative import MARKERS
 from jdr.systems.passion.params import Conditions
 from jdr.systems.passion.pool import SIZES
@@ -106,7 +106,7 @@ def targets_of(state: Json, name: str) -> list[str]:
     """`name`'s standing opponents, weakest first: the fewest wounds left before it is down."""
     fighters = state["fighters"]
     side = fighters[name]["side"]
-    opponents = [n for n in in_fight(state) if fighters[n]["side"] != side]
+    opponents = [n for n, f in fighters.items() if not f["down"] and f["side"] != side]
     return sorted(opponents, key=lambda n: fighters[n]["energy_max"] - fighters[n]["wounds"])
 
 
@@ -114,21 +114,28 @@ def weapon_for(state: Json, attacker: str, target: str) -> str | None:
     """The usable weapon (None: bare hands) with the most damage over `target`'s resistance to
     its type, then the most Violence dice the attacker would roll, then the sheet's order."""
     me, them = state["fighters"][attacker], state["fighters"][target]
-    names: list[str | None] = [
-        w["name"] for w in me["weapons"] if w["energy"] is None or w["energy"] >= 1
+    cuts = them["npc"] and state["settings"]["npc_cuts_violence"]
+    weapons: list[Json | None] = [
+        w for w in me["weapons"] if w["energy"] is None or w["energy"] >= 1
     ]
-    names.append(None)
-    rated: list[tuple[int, int]] = []
-    for name in names:
-        _name, damage, kind, violence = weapon_of(me, name)
-        resisted, robustness, _energy = defence(them, kind)
+    weapons.append(None)
+    defences: dict[str, tuple[int, int]] = {}  # damage type → (resistance, Robustesse)
+    best: tuple[int, int] | None = None
+    chosen: str | None = None
+    for weapon in weapons:
+        damage, kind, violence = weapon_damage(me, weapon)
+        if kind not in defences:
+            resisted, robustness, _energy = defence(them, kind)
+            defences[kind] = (resisted.total, robustness)
+        resistance, robustness = defences[kind]
         if me["npc"]:
             violence = 0  # the GM never rolls (PS-11, PS-16)
-        elif them["npc"] and state["settings"]["npc_cuts_violence"]:
+        elif cuts:
             violence = cut_violence(violence, robustness)
-        rated.append((damage - resisted.total, violence))
-    best = max(range(len(names)), key=lambda index: (rated[index], -index))
-    return names[best]
+        rating = (damage - resistance, violence)
+        if best is None or rating > best:  # a tie keeps the first (the sheet's order)
+            best, chosen = rating, None if weapon is None else weapon["name"]
+    return chosen
 
 
 def attack_conditions(
@@ -137,13 +144,20 @@ def attack_conditions(
     """What a player's attack roll on `target` is counted with (PS-3 … PS-7): the target's dodge
     score, the attacker's combat score (or `talent`, a split's part), its pools at hand, and the
     NPC target's Énergie point when it has one left."""
+    return Conditions(*_attack_numbers(state, attacker, target, talent))
+
+
+def _attack_numbers(
+    state: Json, attacker: str, target: str, talent: int | None
+) -> tuple[int, int, bool, int, int]:
+    """`attack_conditions` as plain numbers: difficulty, talent, energy, passion, NPC Énergie."""
     me, them = state["fighters"][attacker], state["fighters"][target]
-    return Conditions(
-        difficulty=_score(them, "dodge"),
-        talent=_score(me, "combat") if talent is None else talent,
-        energy=me["energy"] >= 1,
-        passion=me["passion"],
-        npc_energy=int(_spends_energy(them)),
+    return (
+        _score(them, "dodge"),
+        _score(me, "combat") if talent is None else talent,
+        me["energy"] >= 1,
+        me["passion"],
+        int(_spends_energy(them)),
     )
 
 
@@ -156,6 +170,20 @@ def best_pools(conditions: Conditions) -> tuple[Choice, ...]:
     ('1d4', True, '2d100', '4d100')
     """
     return ranked_pools(same_count(conditions))
+
+
+def pools_for(
+    difficulty: int, talent: int, energy: bool, passion: int, npc_energy: int
+) -> tuple[Choice, ...]:
+    """`best_pools` of the conditions these numbers make (no NPC Passion), counted in one form
+    (`same_count`) and kept for the process under plain numbers."""
+    net = difficulty + npc_energy - talent - passion
+    return _ranked_alike(max(0, net), max(0, -net), energy)
+
+
+@lru_cache(maxsize=4096)
+def _ranked_alike(difficulty: int, talent: int, energy: bool) -> tuple[Choice, ...]:
+    return ranked_pools(Conditions(difficulty=difficulty, talent=talent, energy=energy))
 
 
 def same_count(conditions: Conditions) -> Conditions:
@@ -190,12 +218,19 @@ def ranked_pools(conditions: Conditions) -> tuple[Choice, ...]:
 def best_marker(state: Json, name: str) -> int:
     """PS-9, PS-10: the highest of the player's available markers whose fewest dice leave the
     advisor's best chance of success on its target as good as any marker's."""
-    fighter = state["fighters"][name]
-    available: list[int] = sorted(fighter["available"])
+    available: tuple[int, ...] = tuple(sorted(state["fighters"][name]["available"]))
     targets = targets_of(state, name)
     if not targets:
         return available[-1]
-    best = best_pools(attack_conditions(state, name, targets[0]))
+    difficulty, talent, energy, passion, npc_energy = _attack_numbers(state, name, targets[0], None)
+    net = difficulty + npc_energy - talent - passion
+    return _fastest_best(available, max(0, net), max(0, -net), energy)
+
+
+@lru_cache(maxsize=4096)
+def _fastest_best(available: tuple[int, ...], difficulty: int, talent: int, energy: bool) -> int:
+    """`best_marker` of these markers, for conditions counted in one form (`same_count`)."""
+    best = _ranked_alike(difficulty, talent, energy)
     rated = [(round(float(best[max(1, m)].p_success), _DIGITS), m) for m in available]
     return max(rated)[1]
 
@@ -217,8 +252,9 @@ def _spends_energy(fighter: Json) -> bool:
 
 def _marker(state: Json) -> Json:
     """PS-9: the first standing fighter (setup order) still to choose its marker."""
-    name = next(n for n in in_fight(state) if choice_of(state["fighters"][n]) is None)
-    fighter = state["fighters"][name]
+    name, fighter = next(
+        (n, f) for n, f in state["fighters"].items() if not f["down"] and not has_chosen(f)
+    )
     marker = max(fighter["available"]) if fighter["npc"] else best_marker(state, name)
     return {"action": "choose_marker", "actor": name, "marker": marker}
 
@@ -248,9 +284,9 @@ def _attack(state: Json, actor: str, target: str, fewest: int, talent: int | Non
         if _spends_energy(me):
             command["energy"] = True
         return command
-    conditions = attack_conditions(state, actor, target, talent)
-    command["dice"] = best_pools(conditions)[max(1, fewest)].dice
-    if conditions.npc_energy:
+    numbers = _attack_numbers(state, actor, target, talent)
+    command["dice"] = pools_for(*numbers)[max(1, fewest)].dice
+    if numbers[4]:  # the target's Énergie point
         command["npc_energy"] = [target]
     return command
 
@@ -262,14 +298,14 @@ def _answer(state: Json, waiting: Json) -> list[Json]:
         return _settle(state, waiting["roll"])
     if waiting["for"] == "dodge":
         me = state["fighters"][actor]
-        conditions = Conditions(
-            difficulty=int(waiting["difficulty"]),
-            talent=_score(me, "dodge"),
-            energy=me["energy"] >= 1,
-            passion=me["passion"],
-            npc_energy=int(waiting["npc_energy"]),
+        best = pools_for(
+            int(waiting["difficulty"]),
+            _score(me, "dodge"),
+            me["energy"] >= 1,
+            me["passion"],
+            int(waiting["npc_energy"]),
         )
-        dodge = {"action": "dodge", "actor": actor, "dice": best_pools(conditions)[1].dice}
+        dodge = {"action": "dodge", "actor": actor, "dice": best[1].dice}
         return [dodge, {"action": "no_dodge", "actor": actor}]
     command: Json = {"action": "violence" if waiting["for"] == "violence" else "soak"}
     command["actor"] = actor
