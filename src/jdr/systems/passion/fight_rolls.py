@@ -17,14 +17,14 @@ check sees its effect.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from jdr.dice.pool import roll_pool
 from jdr.errors import RulesError
 from jdr.fights.script import Script as BaseScript
 from jdr.i18n import _
 from jdr.systems.passion.fight_state import evolve, item, score
-from jdr.systems.passion.pool import parse_dice
+from jdr.systems.passion.pool import read_dice, roll_dice
 from jdr.systems.passion.resolve import Resolution, outcome, resolve
 from jdr.systems.passion.xp import apply_xp, xp_delta
 from jdr.systems.protocol import Json
@@ -40,6 +40,11 @@ class Script(BaseScript):
 
     def evolve(self, state: Json, event: Json) -> Json:
         return evolve(state, event)
+
+    def emit(self, event: Json) -> None:
+        """Write `event` and fold it into the state (`fight_state.evolve`)."""
+        self.events.append(event)
+        self.state = evolve(self.state, event)
 
     def fighter(self, name: str) -> Json:
         found: Json = self.state["fighters"][name]
@@ -72,31 +77,69 @@ def roll(
 ) -> None:
     """Roll `dice` for `roller` (the checks are done): `roll_made`, and the fight waits for the
     roller's `settle`. An Énergie point standing in for a die (PS-10) is spent first."""
-    pool = parse_dice(dice)
+    read = read_dice(dice)
     if energy_die:
         spend(script, roller, "energy", 1, "die")
-    rolled = roll_pool(pool, script.rng)
-    positives, negatives = rolled.total[0], rolled.total[1]
+    rolled = roll_dice(read.pool, script.rng)
     script.emit(
-        {"type": "roll_made", "roller": roller, "kind": kind, "target": target}
-        | {"dice": pool.notation(), "faces": rolled.faces, "marks": rolled.faces_text()}
-        | {"dice_positives": positives, "dice_negatives": negatives}
-        | {"difficulty": difficulty, "talent_name": talent_name, "talent": talent}
-        | {"npc_energy": npc_energy, "energy_die": energy_die, "round": script.state["round"]}
+        {
+            "type": "roll_made",
+            "roller": roller,
+            "kind": kind,
+            "target": target,
+            "dice": read.notation,
+            "faces": rolled.faces,
+            "marks": rolled.marks,
+            "dice_positives": rolled.positives,
+            "dice_negatives": rolled.negatives,
+            "difficulty": difficulty,
+            "talent_name": talent_name,
+            "talent": talent,
+            "npc_energy": npc_energy,
+            "energy_die": energy_die,
+            "round": script.state["round"],
+        }
     )
 
 
 def count(rolled: Json, energy: bool, passion: int, with_item: bool) -> tuple[Resolution, int, str]:
     """PS-3 … PS-7 through `resolve`, + 1 positive for an item's Énergie: the resolution, the
     margin and the outcome."""
+    return _count(
+        rolled["dice_positives"],
+        rolled["dice_negatives"],
+        rolled["difficulty"],
+        rolled["talent"],
+        energy or rolled["energy_die"],
+        passion,
+        rolled["npc_energy"],
+        rolled["npc_passion"],
+        with_item,
+    )
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _count(
+    positives: int,
+    negatives: int,
+    difficulty: int,
+    talent: int,
+    energy: bool,
+    passion: int,
+    npc_energy: int,
+    npc_passion: int,
+    with_item: bool,
+) -> tuple[Resolution, int, str]:
+    """`count` of plain numbers, kept for the process (a `Resolution` is frozen): a fight, and
+    the tactic weighing its pools, count the same few rolls again and again."""
     resolution = resolve(
-        (rolled["dice_positives"], rolled["dice_negatives"]),
-        difficulty=rolled["difficulty"],
-        talent=rolled["talent"],
-        energy=energy or rolled["energy_die"],
+        (positives, negatives),
+        difficulty=difficulty,
+        talent=talent,
+        energy=energy,
         passion=passion,
-        npc_energy=rolled["npc_energy"],
-        npc_passion=rolled["npc_passion"],
+        npc_energy=npc_energy,
+        npc_passion=npc_passion,
     )
     margin = resolution.margin + int(with_item)
     return resolution, margin, outcome(margin)
