@@ -130,10 +130,28 @@ def _count(
     npc_passion: int,
     with_item: bool,
 ) -> tuple[Resolution, int, str]:
-    """`count` of plain numbers, kept for the process (a `Resolution` is frozen): a fight, and
-    the tactic weighing its pools, count the same few rolls again and again."""
-    resolution = resolve(
-        (positives, negatives),
+    """`count` of plain numbers, kept for the process: a fight, and the tactic weighing its
+    pools, count the same few rolls again and again."""
+    resolution = resolved(
+        (positives, negatives), difficulty, talent, energy, passion, npc_energy, npc_passion
+    )
+    margin = resolution.margin + int(with_item)
+    return resolution, margin, outcome(margin)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def resolved(
+    dice: tuple[int, int],
+    difficulty: int,
+    talent: int,
+    energy: bool,
+    passion: int,
+    npc_energy: int,
+    npc_passion: int,
+) -> Resolution:
+    """`resolve`, kept for the process (a `Resolution` is frozen)."""
+    return resolve(
+        dice,
         difficulty=difficulty,
         talent=talent,
         energy=energy,
@@ -141,8 +159,6 @@ def _count(
         npc_energy=npc_energy,
         npc_passion=npc_passion,
     )
-    margin = resolution.margin + int(with_item)
-    return resolution, margin, outcome(margin)
 
 
 def _flag(command: Json, key: str) -> bool:

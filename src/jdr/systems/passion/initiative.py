@@ -172,16 +172,15 @@ def tick(available: Sequence[int], marker: int, mobility: int, failed: bool) -> 
     >>> tick((5,), marker=5, mobility=3, failed=True).kept_last
     True
     """
-    reasons = tuple(
-        reason
-        for reason, applies in (("failure", failed), ("mobility", marker >= mobility))
-        if applies
-    )
-    left = tuple(m for m in sorted(available) if m != marker)
+    reasons: tuple[str, ...] = ("failure",) if failed else ()
+    if marker >= mobility:
+        reasons += ("mobility",)
+    ordered = tuple(sorted(available))
     if not reasons or marker not in available:
-        return Tick(marker, False, reasons, False, tuple(sorted(available)))
+        return Tick(marker, False, reasons, False, ordered)
+    left = tuple(m for m in ordered if m != marker)
     if not left:
-        return Tick(marker, False, reasons, True, tuple(sorted(available)))
+        return Tick(marker, False, reasons, True, ordered)
     return Tick(marker, True, reasons, False, left)
 
 
