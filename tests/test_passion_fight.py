@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections import OrderedDict
 from typing import Any
 
 import pytest
@@ -117,9 +118,10 @@ def test_setup_checks_sheets_names_sides_and_mobility() -> None:
 
 
 def test_a_setup_checked_once_still_opens_each_fight_with_an_event_of_its_own() -> None:
-    """A setup of plain JSON is checked once per process (issue 21): the same setup opens each
-    fight with an equal event of its own; one that is not plain JSON (a tuple) opens as it did,
-    and a refused one is refused every time."""
+    """A setup of plain data is checked once per process (issue 21): the same setup opens each
+    fight with an equal event of its own; one given with a tuple, or with a dict of another
+    class (not plain data: checked each time), opens alike, and a refused one is refused every
+    time."""
     setup = {"fighters": [romuald(), ninja()]}
     first = RULES.start(setup, GivenFaces([]))[0]
     second = RULES.start(setup, GivenFaces([]))[0]
@@ -129,6 +131,8 @@ def test_a_setup_checked_once_still_opens_each_fight_with_an_event_of_its_own() 
     assert RULES.start(setup, GivenFaces([]))[0] == second
     tupled = {"fighters": (romuald(), ninja())}
     assert RULES.start(tupled, GivenFaces([]))[0] == second
+    ordered = {"fighters": [OrderedDict(romuald()), ninja()]}
+    assert RULES.start(ordered, GivenFaces([]))[0] == second
     for _attempt in range(2):
         with pytest.raises(SheetError, match=r"talents\.Blast"):
             start(romuald(talents={"Blast": -1}), ninja())

@@ -14,7 +14,7 @@ opening event carries each checked sheet, so the fight never reads a file again.
 
 from __future__ import annotations
 
-import json
+import marshal
 from functools import lru_cache
 from typing import Any
 
@@ -45,45 +45,24 @@ def opening(setup: Json) -> Json:
     """The `fight_started` event: each sheet checked (`SheetError`), names unique, two sides at
     least, every fighter with its mobility potential (`RulesError`, PS-9).
 
-    A setup of plain JSON is checked once per process, under its JSON text (a simulation starts
-    thousands of fights from one setup); each fight gets an event of its own."""
-    text = _json_text(setup)
-    if text is None:
+    A setup of plain data (dicts, lists, text, numbers …) is checked once per process, under its
+    `marshal` image (a simulation starts thousands of fights from one setup): that image keeps
+    every type (1, 1.0 and True differ, a tuple is no list) and every order, and anything else
+    cannot be marshalled, so a setup reads back exactly as it was given; each fight gets an
+    event of its own, read back from the first one's image."""
+    try:
+        image = marshal.dumps(setup)
+    except ValueError:  # not plain data: checked each time
         return _opening(setup)
-    event: Json = json.loads(_opening_text(text))
+    event: Json = marshal.loads(_opening_image(image))
     return event
 
 
 @lru_cache(maxsize=64)
-def _opening_text(text: str) -> str:
-    """The JSON text of `_opening` of the setup whose JSON text is `text`."""
-    return json.dumps(_opening(json.loads(text)), ensure_ascii=False)
-
-
-def _json_text(value: Any) -> str | None:
-    """The JSON text of `value` when it is plain JSON (dicts with text keys, lists, text,
-    finite numbers, booleans, null), so that the text stands for it exactly; else None."""
-    if not _plain(value):
-        return None
-    try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
-    except ValueError:  # NaN or an infinity
-        return None
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def _plain(value: Any) -> bool:
-    kind = type(value)
-    if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str or (type(item) not in _SCALARS and not _plain(item)):
-                return False
-        return True
-    if kind is list:
-        return all(type(item) in _SCALARS or _plain(item) for item in value)
-    return kind in _SCALARS
+def _opening_image(image: bytes) -> bytes:
+    """The `marshal` image of `_opening` of the setup whose image is `image` (never written
+    anywhere: it lives as long as the process)."""
+    return marshal.dumps(_opening(marshal.loads(image)))
 
 
 def _opening(setup: Json) -> Json:
