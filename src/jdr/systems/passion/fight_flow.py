@@ -16,7 +16,7 @@ from typing import Any
 
 from jdr.systems.passion.damage import DamageType, Resistance, cut_violence, resistance, wounds
 from jdr.systems.passion.fight_rolls import ATTACK_KINDS, Script, resolved
-from jdr.systems.passion.fight_state import choice_of, in_fight, sides_left
+from jdr.systems.passion.fight_state import choice_of, sides_left
 from jdr.systems.passion.initiative import Entry, order, tick
 from jdr.systems.passion.resolve import Resolution
 from jdr.systems.protocol import Json
@@ -31,29 +31,45 @@ def slot_key(slot: Json) -> tuple[int, int, int]:
 def reveal(script: Script) -> None:
     """PS-9: every standing fighter has chosen: reveal, order (roll-offs from the source)."""
     state = script.state
-    names = in_fight(state)
-    fighters = state["fighters"]
-    choices = {n: choice_of(fighters[n]) or {} for n in names}
-    entries = [Entry(n, choices[n]["marker"], choices[n]["mobility"]) for n in names]
+    sealed = state["sealed"]
+    fighters = {name: f for name, f in state["fighters"].items() if not f["down"]}
+    choices = {name: choice_of(fighter) or {} for name, fighter in fighters.items()}
+    entries = [Entry(name, c["marker"], c["mobility"]) for name, c in choices.items()]
     result = order(entries, script.rng)
-    shown = {
-        e.name: {"marker": e.marker, "potential": choices[e.name]["potential"]}
-        | {"mobility": e.mobility, "initiative": e.initiative}
-        for e in entries
-    }
-    if state["sealed"]:  # each choice opened with its salt, against its commitment
-        for name in names:
-            secret = fighters[name]["secret"]
-            shown[name] |= {"salt": secret["salt"], "sealed": fighters[name]["sealed"]}
+    shown: Json = {}
+    for entry in entries:
+        one = {
+            "marker": entry.marker,
+            "potential": choices[entry.name]["potential"],
+            "mobility": entry.mobility,
+            "initiative": entry.initiative,
+        }
+        if sealed:  # each choice opened with its salt, against its commitment
+            fighter = fighters[entry.name]
+            one["salt"] = fighter["secret"]["salt"]
+            one["sealed"] = fighter["sealed"]
+        shown[entry.name] = one
     slots = [
-        {"name": name, "initiative": shown[name]["initiative"], "mobility": shown[name]["mobility"]}
-        | {"marker": shown[name]["marker"], "rank": rank, "part": None}
+        {
+            "name": name,
+            "initiative": shown[name]["initiative"],
+            "mobility": shown[name]["mobility"],
+            "marker": shown[name]["marker"],
+            "rank": rank,
+            "part": None,
+        }
         for rank, name in enumerate(result.names, start=1)
     ]
-    event: Json = {"type": "markers_revealed", "round": state["round"], "fighters": shown}
-    event |= {"order": list(result.names), "roll_offs": result.roll_offs, "slots": slots}
-    if state["sealed"]:
-        event["unsealed"] = [fighters[name]["sealed"] for name in names]
+    event: Json = {
+        "type": "markers_revealed",
+        "round": state["round"],
+        "fighters": shown,
+        "order": list(result.names),
+        "roll_offs": result.roll_offs,
+        "slots": slots,
+    }
+    if sealed:
+        event["unsealed"] = [fighter["sealed"] for fighter in fighters.values()]
     script.emit(event)
 
 

@@ -102,9 +102,11 @@ def roll(
     )
 
 
-def count(rolled: Json, energy: bool, passion: int, with_item: bool) -> tuple[Resolution, int, str]:
+def count(
+    rolled: Json, energy: bool, passion: int, with_item: bool, cancelled: int = 0
+) -> tuple[Resolution, int, str]:
     """PS-3 … PS-7 through `resolve`, + 1 positive for an item's Énergie: the resolution, the
-    margin and the outcome."""
+    margin and the outcome; `cancelled`: positives the NPCs' Passion would cancel on top."""
     return _count(
         rolled["dice_positives"],
         rolled["dice_negatives"],
@@ -113,7 +115,7 @@ def count(rolled: Json, energy: bool, passion: int, with_item: bool) -> tuple[Re
         energy or rolled["energy_die"],
         passion,
         rolled["npc_energy"],
-        rolled["npc_passion"],
+        rolled["npc_passion"] + cancelled,
         with_item,
     )
 
@@ -236,7 +238,8 @@ def settle(script: Script, command: Json) -> Json:
             "PS-5",
         )
     with_item = settle_item(state, rolled, command.get("item"))
-    left = count(rolled, energy, 0, False)[0].negatives
+    resolution, margin, result = count(rolled, energy, passion, with_item is not None)
+    left = resolution.negatives + resolution.cancelled_by_passion  # before Passion
     if passion > left:
         raise RulesError(
             _("only {left} negatives left to cancel: {asked} Passion would be wasted").format(
@@ -244,7 +247,6 @@ def settle(script: Script, command: Json) -> Json:
             ),
             "PS-5",
         )
-    resolution, margin, result = count(rolled, energy, passion, with_item is not None)
     spend(script, roller, "energy", int(energy), "roll")
     spend(script, roller, "passion", passion, "roll")
     if with_item is not None:

@@ -322,10 +322,13 @@ def _settle(state: Json, rolled: Json) -> list[Json]:
     plain: Json = {"action": "settle", "actor": roller}
     if rolled["kind"] in DAMAGE_KINDS:
         return [plain]
-    cancel = _npc_cancel(state, rolled)
+    fighter = state["fighters"][roller]
+    energy = _energy_left(fighter, rolled)
+    name = _settle_item(state, rolled)
+    cancel = _npc_cancel(state, rolled, fighter, energy, name is not None)
     if cancel is not None:
         return [cancel, plain]
-    return [_spend(state, rolled)]
+    return [_spend(rolled, fighter, energy, name)]
 
 
 def _settle_item(state: Json, rolled: Json) -> str | None:
@@ -344,19 +347,18 @@ def _settle_item(state: Json, rolled: Json) -> str | None:
     return None
 
 
-def _spend(state: Json, rolled: Json) -> Json:
-    """The roller's settle: the least that turns the roll into a success (see the module)."""
-    roller = rolled["roller"]
-    fighter = state["fighters"][roller]
-    command: Json = {"action": "settle", "actor": roller}
-    energies = (False, True) if _energy_left(fighter, rolled) else (False,)
-    name = _settle_item(state, rolled)
+def _spend(rolled: Json, fighter: Json, energy_left: bool, name: str | None) -> Json:
+    """The roller's settle: the least that turns the roll into a success (see the module). Each
+    Passion point up to the negatives left cancels one (PS-5), the Énergie point and the item's
+    each add a positive (PS-5, PS-14, PS-15): each adds 1 to the margin of the roll as it is."""
+    command: Json = {"action": "settle", "actor": rolled["roller"]}
+    energies = (False, True) if energy_left else (False,)
     items = (False, True) if name is not None else (False,)
-    left = count(rolled, False, 0, False)[0].negatives
-    for passion in range(min(fighter["passion"], left) + 1):
+    resolution, margin, _outcome = count(rolled, False, 0, False)
+    for passion in range(min(fighter["passion"], resolution.negatives) + 1):
         for with_item in items:
             for energy in energies:
-                if count(rolled, energy, passion, with_item)[2] != "success":
+                if margin + passion + with_item + energy <= 0:
                     continue
                 if passion:
                     command["passion"] = passion
@@ -373,29 +375,31 @@ def _energy_left(fighter: Json, rolled: Json) -> bool:
     return bool(fighter["energy"] >= 1 and not rolled["energy_die"])
 
 
-def _best_settle_succeeds(state: Json, rolled: Json, cancelled: int) -> bool:
-    """Whether the roll succeeds with every pool the roller has at hand, after the NPCs cancel
-    `cancelled` more positives."""
-    fighter = state["fighters"][rolled["roller"]]
-    after = rolled | {"npc_passion": rolled["npc_passion"] + cancelled}
-    energy = _energy_left(fighter, rolled)
-    with_item = _settle_item(state, rolled) is not None
-    return count(after, energy, fighter["passion"], with_item)[2] == "success"
-
-
-def _npc_cancel(state: Json, rolled: Json) -> Json | None:
+def _npc_cancel(
+    state: Json, rolled: Json, roller: Json, energy_left: bool, with_item: bool
+) -> Json | None:
     """PS-7: an opposing NPC's Passion when the NPCs can keep the roll from a success (the fewest
-    positives, the NPC with the most Passion first), else None."""
-    fighters = state["fighters"]
-    side = fighters[rolled["roller"]]["side"]
-    npcs = [f for f in fighters.values() if f["npc"] and f["side"] != side and f["passion"] > 0]
-    npcs = [f for f in npcs if not f["down"]]
-    if not npcs or not _best_settle_succeeds(state, rolled, 0):
+    positives, the NPC with the most Passion first), else None. The roller settles at its best:
+    every pool it has at hand (its Énergie point when `energy_left`, its Passion, the item's
+    point `with_item`)."""
+    side = roller["side"]
+    npcs = [
+        f
+        for f in state["fighters"].values()
+        if f["npc"] and f["side"] != side and f["passion"] > 0 and not f["down"]
+    ]
+    if not npcs:
+        return None
+
+    def succeeds(cancelled: int) -> bool:
+        """Whether the roller's best settle succeeds after `cancelled` more positives."""
+        best = count(rolled, energy_left, roller["passion"], with_item, cancelled)
+        return best[2] == "success"
+
+    if not succeeds(0):
         return None
     reach = min(sum(f["passion"] for f in npcs), rolled["dice_positives"] - rolled["npc_passion"])
-    needed = next(
-        (k for k in range(1, reach + 1) if not _best_settle_succeeds(state, rolled, k)), None
-    )
+    needed = next((k for k in range(1, reach + 1) if not succeeds(k)), None)
     if needed is None:
         return None
     npc = max(npcs, key=lambda f: f["passion"])  # the first in the setup on a tie
