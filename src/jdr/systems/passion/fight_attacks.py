@@ -174,16 +174,16 @@ def _min_dice(state: Json, actor: str) -> int:
 
 def _declare(script: Script, plan: Json, command: Json) -> None:
     """An attack (single, part, blast, combined): a player rolls against the summed defenses
-    (PS-11, PS-13); an NPC's targets dodge in turn, the GM never rolls."""
+    (PS-11, PS-13); an NPC's targets dodge in turn, the GM never rolls. `plan`, the
+    `action_started` event (a dict of the caller's own), gets who rolls and the pools spent."""
     state = script.state
     actor = plan["actor"]
     fighter = state["fighters"][actor]
     if fighter["npc"]:
-        extra = sorted(k for k in PLAYER_ROLL if k in command)
-        if extra:
+        if not PLAYER_ROLL.isdisjoint(command):
             raise RulesError(
                 _("the GM never rolls: the targets dodge ({keys} not for an NPC)").format(
-                    keys=", ".join(extra)
+                    keys=", ".join(sorted(PLAYER_ROLL.intersection(command)))
                 ),
                 "PS-11",
             )
@@ -197,17 +197,18 @@ def _declare(script: Script, plan: Json, command: Json) -> None:
             weapon = item(fighter, "weapons", plan["weapon"]) if plan["weapon"] else None
             if weapon is None or weapon["energy"] is None or weapon["energy"] < 1:
                 raise RulesError(_("no weapon with Énergie left to spend"), "PS-14")
-        event = plan | {"roller": "defenders", "npc_bonus": int(energy) + int(use == "roll")}
-        script.emit(event | {"weapon_bonus": int(use == "damage")})
+        plan["roller"] = "defenders"
+        plan["npc_bonus"] = int(energy) + int(use == "roll")
+        plan["weapon_bonus"] = int(use == "damage")
+        script.emit(plan)
         spend(script, actor, "energy", int(energy), "score")
         if use is not None:
             spend(script, actor, "energy", 1, use, on=plan["weapon"])
         return
-    extra = sorted(k for k in NPC_ATTACK if k in command)
-    if extra:
+    if not NPC_ATTACK.isdisjoint(command):
         raise RulesError(
             _("a player spends its pools after seeing the dice: settle ({keys})").format(
-                keys=", ".join(extra)
+                keys=", ".join(sorted(NPC_ATTACK.intersection(command)))
             ),
             "PS-5",
         )
@@ -219,7 +220,8 @@ def _declare(script: Script, plan: Json, command: Json) -> None:
     difficulty = sum(_defense(state, target) for target in plan["targets"])
     npcs = _npc_energy(state, actor, command, plan["targets"])
     shields = _npc_protection(state, command, plan["targets"])
-    script.emit(plan | {"roller": "attacker", "npc_bonus": 0, "weapon_bonus": 0})
+    plan.update(roller="attacker", npc_bonus=0, weapon_bonus=0)
+    script.emit(plan)
     for name in npcs:
         spend(script, name, "energy", 1, "score")
     for name, protection in shields:
@@ -402,7 +404,8 @@ def action_roll(script: Script, actor: str, command: Json) -> None:
         raise RulesError(_("{name} has no Énergie left").format(name=actor), "PS-10")
     npcs = _npc_energy(state, actor, command, None)
     plan = _plan(state, "action", actor, [], talent)
-    script.emit(plan | {"roller": "attacker", "npc_bonus": 0, "weapon_bonus": 0})
+    plan.update(roller="attacker", npc_bonus=0, weapon_bonus=0)
+    script.emit(plan)
     for name in npcs:
         spend(script, name, "energy", 1, "score")
     roll(

@@ -126,10 +126,10 @@ def choose_marker(script: Script, command: Json) -> None:
         salt = command.get(SALT, "")
         if not isinstance(salt, str):
             raise InputError(SALT, salt, _("text"))
-        sealed = _sealed(marker, found[0], found[1], salt)
-        event |= {SEALED: sealed, SECRET: choice | {SALT: salt}}
+        event[SEALED] = _sealed(marker, found[0], found[1], salt)
+        event[SECRET] = {**choice, SALT: salt}
     else:  # a fight started before markers were sealed
-        event |= choice
+        event.update(choice)
     script.emit(event)
     if all(has_chosen(f) for f in script.state["fighters"].values() if not f["down"]):
         reveal(script)

@@ -212,12 +212,11 @@ def _wound(script: Script, action: Json, target: str, result: Json) -> None:
     )
     fighter = script.fighter(target)
     total = fighter["wounds"] + hit.total
-    script.emit(
-        {"type": "wounded", "name": target, "by": action["actor"]}
-        | {"damage_type": result["damage_type"]}
-        | hit.steps()
-        | {"total": total}
-    )
+    event = {"type": "wounded", "name": target, "by": action["actor"]}
+    event["damage_type"] = result["damage_type"]
+    event.update(hit.steps())
+    event["total"] = total
+    script.emit(event)
     if hit.total and total >= fighter["energy_max"]:
         script.emit({"type": "fighter_down", "name": target, "wounds": total})
 

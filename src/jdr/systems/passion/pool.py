@@ -115,8 +115,9 @@ class Rolled(NamedTuple):
 
 
 def roll_dice(pool: Pool, rng: RandomSource) -> Rolled:
-    """What `roll_pool(pool, rng)` records of a Passion pool (the same faces from `rng`, group
-    by group; the same marks and totals), without a record per die: a fight rolls often.
+    """What `roll_pool(pool, rng)` records of a pool of Passion dice (`parse_dice`): the same
+    faces from `rng` (group by group), the same marks and totals, without a record per die (a
+    fight rolls often).
 
     >>> from jdr.dice import GivenFaces
     >>> roll_dice(parse_dice("1d4+2d6"), GivenFaces([4, 1, 3]))
@@ -128,9 +129,22 @@ def roll_dice(pool: Pool, rng: RandomSource) -> Rolled:
     for die, count in pool.groups:
         rolled = rng.faces(die.size, count)
         faces += rolled
+        table = _faces(die.size)
         for face in rolled:
-            plus, minus = die.score(face)
+            plus, minus, mark = table[face - 1]
             positives += plus
             negatives += minus
-            marks.append(f"{face}{die.mark(face)}")
+            marks.append(mark)
     return Rolled(faces, " ".join(marks), positives, negatives)
+
+
+@cache
+def _faces(size: int) -> tuple[tuple[int, int, str], ...]:
+    """Each face of a Passion die of `size` faces: its positives, its negatives and its mark
+    (`4++`), as `roll_pool` shows it."""
+    die = passion_die(size)
+    table = []
+    for face in range(1, size + 1):
+        positives, negatives = die.score(face)
+        table.append((positives, negatives, f"{face}{die.mark(face)}"))
+    return tuple(table)
