@@ -211,13 +211,14 @@ def _wound(script: Script, action: Json, target: str, result: Json) -> None:
         protection_energy=result["robustness_energy"],
     )
     fighter = script.fighter(target)
-    total = fighter["wounds"] + hit.total
+    steps = hit.steps()
+    total = fighter["wounds"] + steps["wounds"]
     event = {"type": "wounded", "name": target, "by": action["actor"]}
     event["damage_type"] = result["damage_type"]
-    event.update(hit.steps())
+    event.update(steps)
     event["total"] = total
     script.emit(event)
-    if hit.total and total >= fighter["energy_max"]:
+    if steps["wounds"] and total >= fighter["energy_max"]:
         script.emit({"type": "fighter_down", "name": target, "wounds": total})
 
 

@@ -219,7 +219,7 @@ def settle(script: Script, command: Json) -> Json:
     state = script.state
     rolled: Json = state["waiting"]["roll"]
     roller = rolled["roller"]
-    fighter = script.fighter(roller)
+    fighter = state["fighters"][roller]
     energy = _flag(command, "energy")
     passion = _points(command.get("passion", 0), "passion", "PS-5")
     if energy and rolled["kind"] in DAMAGE_KINDS:
@@ -247,8 +247,10 @@ def settle(script: Script, command: Json) -> Json:
             ),
             "PS-5",
         )
-    spend(script, roller, "energy", int(energy), "roll")
-    spend(script, roller, "passion", passion, "roll")
+    if energy:
+        spend(script, roller, "energy", 1, "roll")
+    if passion:
+        spend(script, roller, "passion", passion, "roll")
     if with_item is not None:
         spend(script, roller, "energy", 1, "roll", on=with_item)
     event: Json = {
