@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
@@ -72,9 +72,9 @@ def initiative(marker: int, mobility: int) -> int:
     return marker + mobility
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One fighter (or one part of a split attack, PS-13) at the reveal."""
+class Entry(NamedTuple):
+    """One fighter (or one part of a split attack, PS-13) at the reveal (a named tuple: light,
+    a fight reveals every round)."""
 
     name: str
     marker: int
@@ -150,9 +150,9 @@ def check_min_dice(dice: int, marker: int, energy_die: bool = False) -> None:
         )
 
 
-@dataclass(frozen=True)
-class Tick:
-    """What PS-12 does to the marker used: ticked off or not, why, and the markers left."""
+class Tick(NamedTuple):
+    """What PS-12 does to the marker used: ticked off or not, why, and the markers left (a
+    named tuple: light, a fight ticks every round)."""
 
     marker: int
     ticked: bool
