@@ -69,7 +69,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from jdr.systems.passion.damage import cut_violence
+from jdr.systems.passion.damage import DamageType, cut_violence
 from jdr.systems.passion.fight_attacks import weapon_damage
 from jdr.systems.passion.fight_flow import defence
 from jdr.systems.passion.fight_rolls import ATTACK_KINDS, DAMAGE_KINDS, count
@@ -113,28 +113,41 @@ def targets_of(state: Json, name: str) -> list[str]:
 def weapon_for(state: Json, attacker: str, target: str) -> str | None:
     """The usable weapon (None: bare hands) with the most damage over `target`'s resistance to
     its type, then the most Violence dice the attacker would roll, then the sheet's order."""
-    me, them = state["fighters"][attacker], state["fighters"][target]
+    me = state["fighters"][attacker]
+    return _best_weapon(state, _armed(me), me, state["fighters"][target])
+
+
+def _armed(fighter: Json) -> list[tuple[str | None, int, DamageType, int]]:
+    """The fighter's usable weapons, then bare hands (None): name, damage, type, Violence."""
+    armed: list[tuple[str | None, int, DamageType, int]] = []
+    for weapon in fighter["weapons"]:
+        if weapon["energy"] is None or weapon["energy"] >= 1:
+            armed.append((weapon["name"], *weapon_damage(fighter, weapon)))
+    armed.append((None, *weapon_damage(fighter, None)))
+    return armed
+
+
+def _best_weapon(
+    state: Json, armed: list[tuple[str | None, int, DamageType, int]], me: Json, them: Json
+) -> str | None:
+    """`weapon_for` among the weapons `armed` (`_armed(me)`)."""
     cuts = them["npc"] and state["settings"]["npc_cuts_violence"]
-    weapons: list[Json | None] = [
-        w for w in me["weapons"] if w["energy"] is None or w["energy"] >= 1
-    ]
-    weapons.append(None)
     defences: dict[str, tuple[int, int]] = {}  # damage type → (resistance, Robustesse)
     best: tuple[int, int] | None = None
     chosen: str | None = None
-    for weapon in weapons:
-        damage, kind, violence = weapon_damage(me, weapon)
+    for name, damage, kind, dice in armed:
         if kind not in defences:
             resisted, robustness, _energy = defence(them, kind)
             defences[kind] = (resisted.total, robustness)
         resistance, robustness = defences[kind]
+        violence = dice
         if me["npc"]:
             violence = 0  # the GM never rolls (PS-11, PS-16)
         elif cuts:
-            violence = cut_violence(violence, robustness)
+            violence = cut_violence(dice, robustness)
         rating = (damage - resistance, violence)
         if best is None or rating > best:  # a tie keeps the first (the sheet's order)
-            best, chosen = rating, None if weapon is None else weapon["name"]
+            best, chosen = rating, name
     return chosen
 
 
@@ -264,20 +277,31 @@ def _turn(state: Json) -> list[Json]:
     turn = state["turn"]
     actor = turn["name"]
     part = turn["part"]
+    armed = _armed(state["fighters"][actor])
     if part is None:
         fewest = int(state["fighters"][actor]["marker"])
-        commands = [_attack(state, actor, target, fewest) for target in targets_of(state, actor)]
+        commands = [
+            _attack(state, actor, target, fewest, armed) for target in targets_of(state, actor)
+        ]
     else:
         fewest = int(part["marker"])
-        commands = [_attack(state, actor, part["target"], fewest, int(part["score"]))]
+        commands = [_attack(state, actor, part["target"], fewest, armed, int(part["score"]))]
     return [*commands, {"action": "pass", "actor": actor}]
 
 
-def _attack(state: Json, actor: str, target: str, fewest: int, talent: int | None = None) -> Json:
-    """An attack on `target`: an NPC's (the target dodges), or a player's, the advisor's dice."""
+def _attack(
+    state: Json,
+    actor: str,
+    target: str,
+    fewest: int,
+    armed: list[tuple[str | None, int, DamageType, int]],
+    talent: int | None = None,
+) -> Json:
+    """An attack on `target`: an NPC's (the target dodges), or a player's, the advisor's dice;
+    `armed`: the actor's weapons (`_armed`)."""
     me = state["fighters"][actor]
     command: Json = {"action": "attack", "actor": actor, "target": target}
-    weapon = weapon_for(state, actor, target)
+    weapon = _best_weapon(state, armed, me, state["fighters"][target])
     if weapon is not None:
         command["weapon"] = weapon
     if me["npc"]:
