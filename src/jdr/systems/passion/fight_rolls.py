@@ -298,13 +298,15 @@ def experience(script: Script, settled: Json) -> None:
     name = settled["talent_name"]
     if name is None or settled["kind"] in DAMAGE_KINDS:
         return
+    delta = xp_delta(
+        settled["talent"], settled["difficulty"], settled["npc_energy"], settled["outcome"]
+    )
+    if not delta:  # no XP, no change (PS-17)
+        return
     fighter = script.fighter(settled["roller"])
     found = score(fighter, name)
     if found is None:
         return
     key, level, potential = found
-    delta = xp_delta(
-        settled["talent"], settled["difficulty"], settled["npc_energy"], settled["outcome"]
-    )
     for change in apply_xp(key, level, fighter["xp"].get(key, 0), delta, potential):
         script.emit(change | {"fighter": settled["roller"]})
