@@ -78,9 +78,10 @@ def item(fighter: Json, kind: str, name: Any) -> Json | None:
     """The weapon or protection (`kind`: `weapons` | `protections`) called `name`, else None."""
     if not isinstance(name, str):
         return None
-    exact: Json | None = next((each for each in fighter[kind] if each["name"] == name), None)
-    if exact is not None:  # two items never share a folded name
-        return exact
+    for each in fighter[kind]:
+        if each["name"] == name:  # two items never share a folded name
+            exact: Json = each
+            return exact
     wanted = fold_name(name)
     found: Json | None = next(
         (each for each in fighter[kind] if fold_name(each["name"]) == wanted), None
@@ -89,11 +90,12 @@ def item(fighter: Json, kind: str, name: Any) -> Json | None:
 
 
 def _item(data: Json) -> Json:
-    energy = data.get("energy")
-    return {k: v for k, v in data.items() if k != "energy"} | {
-        "energy": None if energy is None else energy["current"],
-        "energy_max": None if energy is None else energy["max"],
-    }
+    """A weapon or a protection with its Énergie as two numbers, last (None: it has none)."""
+    kept = dict(data)
+    energy = kept.pop("energy", None)
+    kept["energy"] = None if energy is None else energy["current"]
+    kept["energy_max"] = None if energy is None else energy["max"]
+    return kept
 
 
 def _fighter(sheet: Json) -> Json:
