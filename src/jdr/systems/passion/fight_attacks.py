@@ -124,7 +124,9 @@ def weapon_damage(fighter: Json, weapon: Json | None) -> tuple[int, DamageType, 
 def _npc_energy(state: Json, actor: str, command: Json, targets: list[str] | None) -> list[str]:
     """PS-7: NPCs spending 1 Énergie each before the player's roll: +1 to their score. On an
     attack they are its targets; on another action any NPC of another side."""
-    names = as_list(command.get("npc_energy", []))
+    names = command.get("npc_energy", [])
+    if isinstance(names, str):  # as people type them (`as_list`)
+        names = as_list(names)
     if not isinstance(names, list):
         raise RulesError(_("npc_energy lists NPC names"), "PS-7")
     found = [fighter_name(state, n, "PS-7") for n in names]
