@@ -151,19 +151,13 @@ def _best_weapon(
     return chosen
 
 
-def attack_conditions(
-    state: Json, attacker: str, target: str, talent: int | None = None
-) -> Conditions:
-    """What a player's attack roll on `target` is counted with (PS-3 … PS-7): the target's dodge
-    score, the attacker's combat score (or `talent`, a split's part), its pools at hand, and the
-    NPC target's Énergie point when it has one left."""
-    return Conditions(*_attack_numbers(state, attacker, target, talent))
-
-
 def _attack_numbers(
     state: Json, attacker: str, target: str, talent: int | None
 ) -> tuple[int, int, bool, int, int]:
-    """`attack_conditions` as plain numbers: difficulty, talent, energy, passion, NPC Énergie."""
+    """What a player's attack roll on `target` is counted with (PS-3 … PS-7), as the fields of
+    `Conditions` in order: the target's dodge score (the difficulty), the attacker's combat score
+    (or `talent`, a split's part), its pools at hand (its Énergie point, its Passion), and the
+    NPC target's Énergie point when it has one left."""
     me, them = state["fighters"][attacker], state["fighters"][target]
     return (
         _score(them, "dodge"),
