@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections import OrderedDict
 from typing import Any
 
 import pytest
@@ -114,6 +115,27 @@ def test_setup_checks_sheets_names_sides_and_mobility() -> None:
     no_mobility["potentials"] = {"Corps": 2}
     with pytest.raises(SheetError, match="no mobility potential Mobilité"):
         start(romuald(), no_mobility)
+
+
+def test_a_setup_checked_once_still_opens_each_fight_with_an_event_of_its_own() -> None:
+    """A setup of plain data is checked once per process (issue 21): the same setup opens each
+    fight with an equal event of its own; one given with a tuple, or with a dict of another
+    class (not plain data: checked each time), opens alike, and a refused one is refused every
+    time."""
+    setup = {"fighters": [romuald(), ninja()]}
+    first = RULES.start(setup, GivenFaces([]))[0]
+    second = RULES.start(setup, GivenFaces([]))[0]
+    assert first == second
+    assert first is not second and first["fighters"][0] is not second["fighters"][0]
+    first["fighters"][0]["talents"]["Blast"] = 0  # a caller changing its event changes no other
+    assert RULES.start(setup, GivenFaces([]))[0] == second
+    tupled = {"fighters": (romuald(), ninja())}
+    assert RULES.start(tupled, GivenFaces([]))[0] == second
+    ordered = {"fighters": [OrderedDict(romuald()), ninja()]}
+    assert RULES.start(ordered, GivenFaces([]))[0] == second
+    for _attempt in range(2):
+        with pytest.raises(SheetError, match=r"talents\.Blast"):
+            start(romuald(talents={"Blast": -1}), ninja())
 
 
 # --- PS-9: secret markers, reveal, order ------------------------------------------------------

@@ -185,9 +185,9 @@ class PassionFight:
         advance(script)
         return script.events
 
-    def evolve(self, state: Json, event: Json) -> Json:
-        """The next state (`fight_state.evolve`): the only way state changes."""
-        return evolve(state, event)
+    evolve = staticmethod(evolve)
+    """The next state (`fight_state.evolve` itself: a fold calls it once per event): the only
+    way state changes."""
 
     def legal_commands(self, state: Json) -> list[str]:
         """The commands the fighter the fight waits for may use now (markers: `choose_marker`);

@@ -93,8 +93,7 @@ def weapon_of(fighter: Json, value: Any) -> tuple[str | None, int, DamageType, i
     """PS-14: `(name, damage, type, violence)`; no weapon: the body potential, physical. An
     unknown weapon, or one at 0 Énergie (unusable), is a `RulesError`."""
     if value is None:
-        body = fighter["uses"]["body"]
-        return None, int(fighter["potentials"].get(body, 0)), "physique", 0
+        return None, *weapon_damage(fighter, None)
     found = item(fighter, "weapons", value)
     if found is None:
         known = ", ".join(w["name"] for w in fighter["weapons"]) or "-"
@@ -108,16 +107,26 @@ def weapon_of(fighter: Json, value: Any) -> tuple[str | None, int, DamageType, i
         raise RulesError(
             _("{item} has no Énergie left: it is unusable").format(item=found["name"]), "PS-14"
         )
+    return found["name"], *weapon_damage(fighter, found)
+
+
+def weapon_damage(fighter: Json, weapon: Json | None) -> tuple[int, DamageType, int]:
+    """PS-14: `(damage, type, violence)` of one of the fighter's weapons (None: bare hands, the
+    body potential, physical); a melee weapon adds its potential to its score."""
+    if weapon is None:
+        return int(fighter["potentials"].get(fighter["uses"]["body"], 0)), "physique", 0
     bonus = 0
-    if found["potential"] is not None:
-        bonus = int(fighter["potentials"].get(found["potential"], 0))
-    return found["name"], found["score"] + bonus, found["type"], found["violence"]
+    if weapon["potential"] is not None:
+        bonus = int(fighter["potentials"].get(weapon["potential"], 0))
+    return weapon["score"] + bonus, weapon["type"], weapon["violence"]
 
 
 def _npc_energy(state: Json, actor: str, command: Json, targets: list[str] | None) -> list[str]:
     """PS-7: NPCs spending 1 Énergie each before the player's roll: +1 to their score. On an
     attack they are its targets; on another action any NPC of another side."""
-    names = as_list(command.get("npc_energy", []))
+    names = command.get("npc_energy", [])
+    if isinstance(names, str):  # as people type them (`as_list`)
+        names = as_list(names)
     if not isinstance(names, list):
         raise RulesError(_("npc_energy lists NPC names"), "PS-7")
     found = [fighter_name(state, n, "PS-7") for n in names]
@@ -167,16 +176,16 @@ def _min_dice(state: Json, actor: str) -> int:
 
 def _declare(script: Script, plan: Json, command: Json) -> None:
     """An attack (single, part, blast, combined): a player rolls against the summed defenses
-    (PS-11, PS-13); an NPC's targets dodge in turn, the GM never rolls."""
+    (PS-11, PS-13); an NPC's targets dodge in turn, the GM never rolls. `plan`, the
+    `action_started` event (a dict of the caller's own), gets who rolls and the pools spent."""
     state = script.state
     actor = plan["actor"]
     fighter = state["fighters"][actor]
     if fighter["npc"]:
-        extra = sorted(k for k in PLAYER_ROLL if k in command)
-        if extra:
+        if not PLAYER_ROLL.isdisjoint(command):
             raise RulesError(
                 _("the GM never rolls: the targets dodge ({keys} not for an NPC)").format(
-                    keys=", ".join(extra)
+                    keys=", ".join(sorted(PLAYER_ROLL.intersection(command)))
                 ),
                 "PS-11",
             )
@@ -190,17 +199,18 @@ def _declare(script: Script, plan: Json, command: Json) -> None:
             weapon = item(fighter, "weapons", plan["weapon"]) if plan["weapon"] else None
             if weapon is None or weapon["energy"] is None or weapon["energy"] < 1:
                 raise RulesError(_("no weapon with Énergie left to spend"), "PS-14")
-        event = plan | {"roller": "defenders", "npc_bonus": int(energy) + int(use == "roll")}
-        script.emit(event | {"weapon_bonus": int(use == "damage")})
+        plan["roller"] = "defenders"
+        plan["npc_bonus"] = int(energy) + int(use == "roll")
+        plan["weapon_bonus"] = int(use == "damage")
+        script.emit(plan)
         spend(script, actor, "energy", int(energy), "score")
         if use is not None:
             spend(script, actor, "energy", 1, use, on=plan["weapon"])
         return
-    extra = sorted(k for k in NPC_ATTACK if k in command)
-    if extra:
+    if not NPC_ATTACK.isdisjoint(command):
         raise RulesError(
             _("a player spends its pools after seeing the dice: settle ({keys})").format(
-                keys=", ".join(extra)
+                keys=", ".join(sorted(NPC_ATTACK.intersection(command)))
             ),
             "PS-5",
         )
@@ -212,7 +222,8 @@ def _declare(script: Script, plan: Json, command: Json) -> None:
     difficulty = sum(_defense(state, target) for target in plan["targets"])
     npcs = _npc_energy(state, actor, command, plan["targets"])
     shields = _npc_protection(state, command, plan["targets"])
-    script.emit(plan | {"roller": "attacker", "npc_bonus": 0, "weapon_bonus": 0})
+    plan.update(roller="attacker", npc_bonus=0, weapon_bonus=0)
+    script.emit(plan)
     for name in npcs:
         spend(script, name, "energy", 1, "score")
     for name, protection in shields:
@@ -395,7 +406,8 @@ def action_roll(script: Script, actor: str, command: Json) -> None:
         raise RulesError(_("{name} has no Énergie left").format(name=actor), "PS-10")
     npcs = _npc_energy(state, actor, command, None)
     plan = _plan(state, "action", actor, [], talent)
-    script.emit(plan | {"roller": "attacker", "npc_bonus": 0, "weapon_bonus": 0})
+    plan.update(roller="attacker", npc_bonus=0, weapon_bonus=0)
+    script.emit(plan)
     for name in npcs:
         spend(script, name, "energy", 1, "score")
     roll(

@@ -11,6 +11,7 @@ first die, so a refused command changes nothing.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from jdr.errors import InputError, RulesError
@@ -23,8 +24,8 @@ from jdr.systems.passion.fight_flow import counts_against, reveal, target_result
 from jdr.systems.passion.fight_models import DEUS_COST, KEYS, WAITS
 from jdr.systems.passion.fight_rolls import Script, roll, spend
 from jdr.systems.passion.fight_rolls import npc_passion as cancel_positives
-from jdr.systems.passion.fight_state import choice_of, find, in_fight, item, score, standing
-from jdr.systems.passion.pool import parse_dice
+from jdr.systems.passion.fight_state import find, has_chosen, item, score, standing
+from jdr.systems.passion.pool import read_dice
 from jdr.systems.protocol import Json
 
 
@@ -82,8 +83,8 @@ def dice_count(command: Json) -> tuple[str, int]:
     dice = command.get("dice")
     if not isinstance(dice, str):
         raise RulesError(_("a player rolls: say which dice, e.g. 2d6"), "PS-1")
-    pool = parse_dice(dice)
-    return pool.notation(), pool.dice_count
+    read = read_dice(dice)
+    return read.notation, read.number
 
 
 # --- markers (PS-9) ---------------------------------------------------------------------------
@@ -98,7 +99,7 @@ def choose_marker(script: Script, command: Json) -> None:
     actor = fighter_name(state, command.get("actor"))
     check_standing(state, actor, "PS-9")
     fighter = state["fighters"][actor]
-    if choice_of(fighter) is not None:
+    if has_chosen(fighter):
         raise RulesError(_("{name} has already chosen a marker").format(name=actor), "PS-9")
     marker = command.get("marker")
     if marker not in fighter["available"] or isinstance(marker, bool):
@@ -125,12 +126,20 @@ def choose_marker(script: Script, command: Json) -> None:
         salt = command.get(SALT, "")
         if not isinstance(salt, str):
             raise InputError(SALT, salt, _("text"))
-        event |= {SEALED: seal(choice, salt), SECRET: choice | {SALT: salt}}
+        event[SEALED] = _sealed(marker, found[0], found[1], salt)
+        event[SECRET] = {**choice, SALT: salt}
     else:  # a fight started before markers were sealed
-        event |= choice
+        event.update(choice)
     script.emit(event)
-    if all(choice_of(script.fighter(n)) is not None for n in in_fight(script.state)):
+    if all(has_chosen(f) for f in script.state["fighters"].values() if not f["down"]):
         reveal(script)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _sealed(marker: int, potential: str, mobility: int, salt: str) -> str:
+    """The commitment to a marker choice (`seal`), kept: a simulated fight seals the same few
+    choices, unsalted, again and again."""
+    return seal({"marker": marker, "potential": potential, "mobility": mobility}, salt)
 
 
 # --- answers: dodges, pools, damage dice (PS-5, PS-7, PS-11, PS-14 … PS-16) -------------------
@@ -264,13 +273,13 @@ def _damage_dice(command: Json, most: int, rule: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise RulesError(_("say which dice, e.g. 2d6"), rule)
-    pool = parse_dice(value)
-    if pool.dice_count > most:
+    read = read_dice(value)
+    if read.number > most:
         raise RulesError(
-            _("at most {most} dice here, not {count}").format(most=most, count=pool.dice_count),
+            _("at most {most} dice here, not {count}").format(most=most, count=read.number),
             rule,
         )
-    return pool.notation()
+    return read.notation
 
 
 def deus_ex_machina(script: Script, command: Json) -> None:

@@ -11,13 +11,14 @@ skipped.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from jdr.systems.passion.damage import DamageType, Resistance, cut_violence, resistance, wounds
-from jdr.systems.passion.fight_rolls import ATTACK_KINDS, Script
-from jdr.systems.passion.fight_state import choice_of, in_fight, sides_left, standing
+from jdr.systems.passion.fight_rolls import ATTACK_KINDS, Script, resolved
+from jdr.systems.passion.fight_state import choice_of, sides_left
 from jdr.systems.passion.initiative import Entry, order, tick
-from jdr.systems.passion.resolve import Resolution, resolve
+from jdr.systems.passion.resolve import Resolution
 from jdr.systems.protocol import Json
 
 
@@ -30,29 +31,45 @@ def slot_key(slot: Json) -> tuple[int, int, int]:
 def reveal(script: Script) -> None:
     """PS-9: every standing fighter has chosen: reveal, order (roll-offs from the source)."""
     state = script.state
-    names = in_fight(state)
-    fighters = state["fighters"]
-    choices = {n: choice_of(fighters[n]) or {} for n in names}
-    entries = [Entry(n, choices[n]["marker"], choices[n]["mobility"]) for n in names]
+    sealed = state["sealed"]
+    fighters = {name: f for name, f in state["fighters"].items() if not f["down"]}
+    choices = {name: choice_of(fighter) or {} for name, fighter in fighters.items()}
+    entries = [Entry(name, c["marker"], c["mobility"]) for name, c in choices.items()]
     result = order(entries, script.rng)
-    shown = {
-        e.name: {"marker": e.marker, "potential": choices[e.name]["potential"]}
-        | {"mobility": e.mobility, "initiative": e.initiative}
-        for e in entries
-    }
-    if state["sealed"]:  # each choice opened with its salt, against its commitment
-        for name in names:
-            secret = fighters[name]["secret"]
-            shown[name] |= {"salt": secret["salt"], "sealed": fighters[name]["sealed"]}
+    shown: Json = {}
+    for entry in entries:
+        one = {
+            "marker": entry.marker,
+            "potential": choices[entry.name]["potential"],
+            "mobility": entry.mobility,
+            "initiative": entry.initiative,
+        }
+        if sealed:  # each choice opened with its salt, against its commitment
+            fighter = fighters[entry.name]
+            one["salt"] = fighter["secret"]["salt"]
+            one["sealed"] = fighter["sealed"]
+        shown[entry.name] = one
     slots = [
-        {"name": name, "initiative": shown[name]["initiative"], "mobility": shown[name]["mobility"]}
-        | {"marker": shown[name]["marker"], "rank": rank, "part": None}
+        {
+            "name": name,
+            "initiative": shown[name]["initiative"],
+            "mobility": shown[name]["mobility"],
+            "marker": shown[name]["marker"],
+            "rank": rank,
+            "part": None,
+        }
         for rank, name in enumerate(result.names, start=1)
     ]
-    event: Json = {"type": "markers_revealed", "round": state["round"], "fighters": shown}
-    event |= {"order": list(result.names), "roll_offs": result.roll_offs, "slots": slots}
-    if state["sealed"]:
-        event["unsealed"] = [fighters[name]["sealed"] for name in names]
+    event: Json = {
+        "type": "markers_revealed",
+        "round": state["round"],
+        "fighters": shown,
+        "order": list(result.names),
+        "roll_offs": result.roll_offs,
+        "slots": slots,
+    }
+    if sealed:
+        event["unsealed"] = [fighter["sealed"] for fighter in fighters.values()]
     script.emit(event)
 
 
@@ -73,21 +90,30 @@ def advance(script: Script) -> None:
         if len(sides) <= 1:
             script.emit({"type": "fight_over", "winner": sides[0] if sides else None})
             return
-        slots = [s for s in state["slots"] if _playable(state, s)]
+        fighters = state["fighters"]
+        slots = [s for s in state["slots"] if _playable(fighters, s)]
         if not slots:
             _end_round(script)
             return
+        slot = slots[0]
         script.emit(
-            {"type": "turn_started", "name": slots[0]["name"], "round": state["round"]}
-            | {"slot": slots[0], "slots": slots[1:]}
+            {
+                "type": "turn_started",
+                "name": slot["name"],
+                "round": state["round"],
+                "slot": slot,
+                "slots": slots[1:],
+            }
         )
         return
 
 
-def _playable(state: Json, slot: Json) -> bool:
+def _playable(fighters: Json, slot: Json) -> bool:
     """A slot is played when its fighter stands, and for a split's part, its target too."""
     part = slot["part"]
-    return standing(state, slot["name"]) and (part is None or standing(state, part["target"]))
+    return not fighters[slot["name"]]["down"] and (
+        part is None or not fighters[part["target"]]["down"]
+    )
 
 
 def start_round(script: Script) -> None:
@@ -97,17 +123,20 @@ def start_round(script: Script) -> None:
 def _end_round(script: Script) -> None:
     """PS-12: every marker used is ticked off after a failure or when ≥ the mobility potential
     (never the last); then a new round."""
-    state = script.state
-    for name in in_fight(state):
-        fighter = state["fighters"][name]
-        if fighter["marker"] is None:
+    for name, fighter in script.state["fighters"].items():
+        if fighter["down"] or fighter["marker"] is None:
             continue
         done = tick(fighter["available"], fighter["marker"], fighter["mobility"], fighter["failed"])
         if done.reasons:
-            kind = "marker_ticked" if done.ticked else "marker_kept"
             script.emit(
-                {"type": kind, "name": name, "marker": done.marker, "reasons": list(done.reasons)}
-                | {"kept_last": done.kept_last, "available": list(done.available)}
+                {
+                    "type": "marker_ticked" if done.ticked else "marker_kept",
+                    "name": name,
+                    "marker": done.marker,
+                    "reasons": list(done.reasons),
+                    "kept_last": done.kept_last,
+                    "available": list(done.available),
+                }
             )
     start_round(script)
 
@@ -121,9 +150,15 @@ def _continue_action(script: Script) -> bool:
     for target in action["targets"]:
         if target not in results:
             script.emit(
-                {"type": "waiting", "for": "dodge", "actor": target, "target": target}
-                | {"attacker": action["actor"], "difficulty": action["score"]}
-                | {"npc_energy": action["npc_bonus"]}
+                {
+                    "type": "waiting",
+                    "for": "dodge",
+                    "actor": target,
+                    "target": target,
+                    "attacker": action["actor"],
+                    "difficulty": action["score"],
+                    "npc_energy": action["npc_bonus"],
+                }
             )
             return True
     for target in action["targets"]:
@@ -132,14 +167,24 @@ def _continue_action(script: Script) -> bool:
             continue
         if not result["violence_chosen"]:
             script.emit(
-                {"type": "waiting", "for": "violence", "actor": action["actor"], "target": target}
-                | {"max_dice": result["violence_dice"]}
+                {
+                    "type": "waiting",
+                    "for": "violence",
+                    "actor": action["actor"],
+                    "target": target,
+                    "max_dice": result["violence_dice"],
+                }
             )
             return True
         if not result["robustness_chosen"]:
             script.emit(
-                {"type": "waiting", "for": "soak", "actor": target, "target": target}
-                | {"max_dice": result["robustness_dice"]}
+                {
+                    "type": "waiting",
+                    "for": "soak",
+                    "actor": target,
+                    "target": target,
+                    "max_dice": result["robustness_dice"],
+                }
             )
             return True
         _wound(script, action, target, result)
@@ -151,7 +196,7 @@ def _damage_roll(data: Json | None) -> Resolution | None:
     if data is None:
         return None
     positives, negatives = data["dice"]
-    return resolve((positives, negatives), passion=data["passion"], npc_passion=data["npc_passion"])
+    return resolved((positives, negatives), 0, 0, False, data["passion"], 0, data["npc_passion"])
 
 
 def _wound(script: Script, action: Json, target: str, result: Json) -> None:
@@ -166,14 +211,14 @@ def _wound(script: Script, action: Json, target: str, result: Json) -> None:
         protection_energy=result["robustness_energy"],
     )
     fighter = script.fighter(target)
-    total = fighter["wounds"] + hit.total
-    script.emit(
-        {"type": "wounded", "name": target, "by": action["actor"]}
-        | {"damage_type": result["damage_type"]}
-        | hit.steps()
-        | {"total": total}
-    )
-    if hit.total and total >= fighter["energy_max"]:
+    steps = hit.steps()
+    total = fighter["wounds"] + steps["wounds"]
+    event = {"type": "wounded", "name": target, "by": action["actor"]}
+    event["damage_type"] = result["damage_type"]
+    event.update(steps)
+    event["total"] = total
+    script.emit(event)
+    if steps["wounds"] and total >= fighter["energy_max"]:
         script.emit({"type": "fighter_down", "name": target, "wounds": total})
 
 
@@ -190,8 +235,13 @@ def _end_action(script: Script) -> None:
             result == "status_quo" and bool(state["settings"]["status_quo_ticks"])
         )
     script.emit(
-        {"type": "action_ended", "actor": action["actor"], "kind": action["kind"]}
-        | {"participants": list(action["participants"]), "failed": failed}
+        {
+            "type": "action_ended",
+            "actor": action["actor"],
+            "kind": action["kind"],
+            "participants": list(action["participants"]),
+            "failed": failed,
+        }
     )
 
 
@@ -208,15 +258,10 @@ def hit_fields(state: Json, action: Json, target: str) -> Json:
         violence = action["violence"]
         if defender["npc"] and state["settings"]["npc_cuts_violence"]:
             violence = cut_violence(violence, robustness)
-        weapon = next(
-            (
-                w
-                for w in state["fighters"][action["actor"]]["weapons"]
-                if w["name"] == action["weapon"]
-            ),
-            None,
-        )
-        energy_left = bool(weapon and weapon["energy"])
+        for weapon in state["fighters"][action["actor"]]["weapons"]:
+            if weapon["name"] == action["weapon"]:
+                energy_left = bool(weapon["energy"])
+                break
     return {
         "damage": action["damage"],
         "damage_type": kind,
@@ -243,18 +288,27 @@ def defence(defender: Json, kind: DamageType) -> tuple[Resistance, int, bool]:
     >>> resisted.total, robustness, energy, defence(kaito, "mental")[0].total
     (5, 1, True, 1)
     """
+    worn = tuple(
+        (p["type"], p["score"], p["robustness"], p["energy"]) for p in defender["protections"]
+    )
+    return _defence(kind, _role(defender, "body"), _role(defender, "mind"), worn)
+
+
+@lru_cache(maxsize=1024)
+def _defence(
+    kind: DamageType, body: int, mind: int, worn: tuple[tuple[str, int, int, int | None], ...]
+) -> tuple[Resistance, int, bool]:
+    """`defence` of plain values (each protection's type, score, Robustesse and Énergie), kept
+    for the process (a `Resistance` is frozen): a fight weighs the same few again and again."""
     protections: dict[str, int] = {}
     robustness, soak_energy = 0, False
-    for protection in defender["protections"]:
-        if protection["energy"] is not None and protection["energy"] < 1:
+    for kind_worn, score, dice, energy in worn:
+        if energy is not None and energy < 1:
             continue  # PS-15: at 0 the protection is gone
-        protections[protection["type"]] = protections.get(protection["type"], 0)
-        protections[protection["type"]] += protection["score"]
-        if counts_against(protection["type"], kind):
-            robustness += protection["robustness"]
-            soak_energy = soak_energy or bool(protection["energy"])
-    body = _role(defender, "body")
-    mind = _role(defender, "mind")
+        protections[kind_worn] = protections.get(kind_worn, 0) + score
+        if counts_against(kind_worn, kind):
+            robustness += dice
+            soak_energy = soak_energy or bool(energy)
     return resistance(kind, body, mind, protections), robustness, soak_energy
 
 
@@ -280,10 +334,9 @@ def target_results(script: Script, action: Json, targets: list[str], hit: bool) 
     """`target_hit` or `target_missed` for each target, in order."""
     for target in targets:
         if hit:
-            script.emit(
-                {"type": "target_hit", "attacker": action["actor"], "target": target}
-                | hit_fields(script.state, action, target)
-            )
+            event = {"type": "target_hit", "attacker": action["actor"], "target": target}
+            event.update(hit_fields(script.state, action, target))
+            script.emit(event)
         else:
             script.emit({"type": "target_missed", "attacker": action["actor"], "target": target})
 

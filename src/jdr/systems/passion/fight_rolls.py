@@ -17,14 +17,14 @@ check sees its effect.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from jdr.dice.pool import roll_pool
 from jdr.errors import RulesError
 from jdr.fights.script import Script as BaseScript
 from jdr.i18n import _
 from jdr.systems.passion.fight_state import evolve, item, score
-from jdr.systems.passion.pool import parse_dice
+from jdr.systems.passion.pool import read_dice, roll_dice
 from jdr.systems.passion.resolve import Resolution, outcome, resolve
 from jdr.systems.passion.xp import apply_xp, xp_delta
 from jdr.systems.protocol import Json
@@ -40,6 +40,11 @@ class Script(BaseScript):
 
     def evolve(self, state: Json, event: Json) -> Json:
         return evolve(state, event)
+
+    def emit(self, event: Json) -> None:
+        """Write `event` and fold it into the state (`fight_state.evolve`)."""
+        self.events.append(event)
+        self.state = evolve(self.state, event)
 
     def fighter(self, name: str) -> Json:
         found: Json = self.state["fighters"][name]
@@ -72,34 +77,90 @@ def roll(
 ) -> None:
     """Roll `dice` for `roller` (the checks are done): `roll_made`, and the fight waits for the
     roller's `settle`. An Énergie point standing in for a die (PS-10) is spent first."""
-    pool = parse_dice(dice)
+    read = read_dice(dice)
     if energy_die:
         spend(script, roller, "energy", 1, "die")
-    rolled = roll_pool(pool, script.rng)
-    positives, negatives = rolled.total[0], rolled.total[1]
+    rolled = roll_dice(read.pool, script.rng)
     script.emit(
-        {"type": "roll_made", "roller": roller, "kind": kind, "target": target}
-        | {"dice": pool.notation(), "faces": rolled.faces, "marks": rolled.faces_text()}
-        | {"dice_positives": positives, "dice_negatives": negatives}
-        | {"difficulty": difficulty, "talent_name": talent_name, "talent": talent}
-        | {"npc_energy": npc_energy, "energy_die": energy_die, "round": script.state["round"]}
+        {
+            "type": "roll_made",
+            "roller": roller,
+            "kind": kind,
+            "target": target,
+            "dice": read.notation,
+            "faces": rolled.faces,
+            "marks": rolled.marks,
+            "dice_positives": rolled.positives,
+            "dice_negatives": rolled.negatives,
+            "difficulty": difficulty,
+            "talent_name": talent_name,
+            "talent": talent,
+            "npc_energy": npc_energy,
+            "energy_die": energy_die,
+            "round": script.state["round"],
+        }
     )
 
 
-def count(rolled: Json, energy: bool, passion: int, with_item: bool) -> tuple[Resolution, int, str]:
+def count(
+    rolled: Json, energy: bool, passion: int, with_item: bool, cancelled: int = 0
+) -> tuple[Resolution, int, str]:
     """PS-3 … PS-7 through `resolve`, + 1 positive for an item's Énergie: the resolution, the
-    margin and the outcome."""
-    resolution = resolve(
-        (rolled["dice_positives"], rolled["dice_negatives"]),
-        difficulty=rolled["difficulty"],
-        talent=rolled["talent"],
-        energy=energy or rolled["energy_die"],
-        passion=passion,
-        npc_energy=rolled["npc_energy"],
-        npc_passion=rolled["npc_passion"],
+    margin and the outcome; `cancelled`: positives the NPCs' Passion would cancel on top."""
+    return _count(
+        rolled["dice_positives"],
+        rolled["dice_negatives"],
+        rolled["difficulty"],
+        rolled["talent"],
+        energy or rolled["energy_die"],
+        passion,
+        rolled["npc_energy"],
+        rolled["npc_passion"] + cancelled,
+        with_item,
+    )
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _count(
+    positives: int,
+    negatives: int,
+    difficulty: int,
+    talent: int,
+    energy: bool,
+    passion: int,
+    npc_energy: int,
+    npc_passion: int,
+    with_item: bool,
+) -> tuple[Resolution, int, str]:
+    """`count` of plain numbers, kept for the process: a fight, and the tactic weighing its
+    pools, count the same few rolls again and again."""
+    resolution = resolved(
+        (positives, negatives), difficulty, talent, energy, passion, npc_energy, npc_passion
     )
     margin = resolution.margin + int(with_item)
     return resolution, margin, outcome(margin)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def resolved(
+    dice: tuple[int, int],
+    difficulty: int,
+    talent: int,
+    energy: bool,
+    passion: int,
+    npc_energy: int,
+    npc_passion: int,
+) -> Resolution:
+    """`resolve`, kept for the process (a `Resolution` is frozen)."""
+    return resolve(
+        dice,
+        difficulty=difficulty,
+        talent=talent,
+        energy=energy,
+        passion=passion,
+        npc_energy=npc_energy,
+        npc_passion=npc_passion,
+    )
 
 
 def _flag(command: Json, key: str) -> bool:
@@ -158,7 +219,7 @@ def settle(script: Script, command: Json) -> Json:
     state = script.state
     rolled: Json = state["waiting"]["roll"]
     roller = rolled["roller"]
-    fighter = script.fighter(roller)
+    fighter = state["fighters"][roller]
     energy = _flag(command, "energy")
     passion = _points(command.get("passion", 0), "passion", "PS-5")
     if energy and rolled["kind"] in DAMAGE_KINDS:
@@ -177,7 +238,8 @@ def settle(script: Script, command: Json) -> Json:
             "PS-5",
         )
     with_item = settle_item(state, rolled, command.get("item"))
-    left = count(rolled, energy, 0, False)[0].negatives
+    resolution, margin, result = count(rolled, energy, passion, with_item is not None)
+    left = resolution.negatives + resolution.cancelled_by_passion  # before Passion
     if passion > left:
         raise RulesError(
             _("only {left} negatives left to cancel: {asked} Passion would be wasted").format(
@@ -185,9 +247,10 @@ def settle(script: Script, command: Json) -> Json:
             ),
             "PS-5",
         )
-    resolution, margin, result = count(rolled, energy, passion, with_item is not None)
-    spend(script, roller, "energy", int(energy), "roll")
-    spend(script, roller, "passion", passion, "roll")
+    if energy:
+        spend(script, roller, "energy", 1, "roll")
+    if passion:
+        spend(script, roller, "passion", passion, "roll")
     if with_item is not None:
         spend(script, roller, "energy", 1, "roll", on=with_item)
     event: Json = {
@@ -235,13 +298,15 @@ def experience(script: Script, settled: Json) -> None:
     name = settled["talent_name"]
     if name is None or settled["kind"] in DAMAGE_KINDS:
         return
+    delta = xp_delta(
+        settled["talent"], settled["difficulty"], settled["npc_energy"], settled["outcome"]
+    )
+    if not delta:  # no XP, no change (PS-17)
+        return
     fighter = script.fighter(settled["roller"])
     found = score(fighter, name)
     if found is None:
         return
     key, level, potential = found
-    delta = xp_delta(
-        settled["talent"], settled["difficulty"], settled["npc_energy"], settled["outcome"]
-    )
     for change in apply_xp(key, level, fighter["xp"].get(key, 0), delta, potential):
         script.emit(change | {"fighter": settled["roller"]})

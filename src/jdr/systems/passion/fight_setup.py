@@ -14,6 +14,8 @@ opening event carries each checked sheet, so the fight never reads a file again.
 
 from __future__ import annotations
 
+import marshal
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -41,7 +43,29 @@ class Setup(BaseModel):
 
 def opening(setup: Json) -> Json:
     """The `fight_started` event: each sheet checked (`SheetError`), names unique, two sides at
-    least, every fighter with its mobility potential (`RulesError`, PS-9)."""
+    least, every fighter with its mobility potential (`RulesError`, PS-9).
+
+    A setup of plain data (dicts, lists, text, numbers …) is checked once per process, under its
+    `marshal` image (a simulation starts thousands of fights from one setup): that image keeps
+    every type (1, 1.0 and True differ, a tuple is no list) and every order, and anything else
+    cannot be marshalled, so a setup reads back exactly as it was given; each fight gets an
+    event of its own, read back from the first one's image."""
+    try:
+        image = marshal.dumps(setup)
+    except ValueError:  # not plain data: checked each time
+        return _opening(setup)
+    event: Json = marshal.loads(_opening_image(image))
+    return event
+
+
+@lru_cache(maxsize=64)
+def _opening_image(image: bytes) -> bytes:
+    """The `marshal` image of `_opening` of the setup whose image is `image` (never written
+    anywhere: it lives as long as the process)."""
+    return marshal.dumps(_opening(marshal.loads(image)))
+
+
+def _opening(setup: Json) -> Json:
     try:
         checked = Setup.model_validate(setup)
     except ValidationError as error:

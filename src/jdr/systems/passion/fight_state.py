@@ -16,7 +16,7 @@ every number is in the events (the vocabulary is in `jdr.systems.passion.fight`)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from jdr.i18n import _
@@ -44,16 +44,15 @@ def standing(state: Json, name: str) -> bool:
 
 def in_fight(state: Json) -> list[str]:
     """The standing fighters, in setup order."""
-    return [name for name in state["fighters"] if standing(state, name)]
+    return [name for name, fighter in state["fighters"].items() if not fighter["down"]]
 
 
 def sides_left(state: Json) -> list[str]:
     """The sides that still have a standing fighter, in setup order."""
     sides: list[str] = []
-    for name in in_fight(state):
-        side = state["fighters"][name]["side"]
-        if side not in sides:
-            sides.append(side)
+    for fighter in state["fighters"].values():
+        if not fighter["down"] and fighter["side"] not in sides:
+            sides.append(fighter["side"])
     return sides
 
 
@@ -79,9 +78,10 @@ def item(fighter: Json, kind: str, name: Any) -> Json | None:
     """The weapon or protection (`kind`: `weapons` | `protections`) called `name`, else None."""
     if not isinstance(name, str):
         return None
-    exact: Json | None = next((each for each in fighter[kind] if each["name"] == name), None)
-    if exact is not None:  # two items never share a folded name
-        return exact
+    for each in fighter[kind]:
+        if each["name"] == name:  # two items never share a folded name
+            exact: Json = each
+            return exact
     wanted = fold_name(name)
     found: Json | None = next(
         (each for each in fighter[kind] if fold_name(each["name"]) == wanted), None
@@ -89,21 +89,13 @@ def item(fighter: Json, kind: str, name: Any) -> Json | None:
     return found
 
 
-def _copy(value: Any) -> Any:
-    """A copy of JSON data (faster than `copy.deepcopy`, which a fold calls a lot)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
 def _item(data: Json) -> Json:
-    energy = data.get("energy")
-    return {k: v for k, v in data.items() if k != "energy"} | {
-        "energy": None if energy is None else energy["current"],
-        "energy_max": None if energy is None else energy["max"],
-    }
+    """A weapon or a protection with its Énergie as two numbers, last (None: it has none)."""
+    kept = dict(data)
+    energy = kept.pop("energy", None)
+    kept["energy"] = None if energy is None else energy["current"]
+    kept["energy_max"] = None if energy is None else energy["max"]
+    return kept
 
 
 def _fighter(sheet: Json) -> Json:
@@ -133,6 +125,11 @@ def _fighter(sheet: Json) -> Json:
     }
 
 
+def has_chosen(fighter: Json) -> bool:
+    """Whether the fighter has chosen its initiative marker this round (PS-9), sealed or not."""
+    return fighter.get("secret") is not None or fighter["marker"] is not None
+
+
 def choice_of(fighter: Json) -> Json | None:
     """The fighter's initiative choice this round (PS-9): `{"marker", "potential", "mobility"}`,
     sealed or not; None before it chose."""
@@ -144,7 +141,7 @@ def choice_of(fighter: Json) -> Json | None:
     return {key: fighter[key] for key in ("marker", "potential", "mobility")}
 
 
-def _start(event: Json) -> Json:
+def _start(_state: Json, event: Json) -> Json:
     return {
         "sealed": bool(event.get("sealed", False)),
         "round": 0,
@@ -162,178 +159,184 @@ def _start(event: Json) -> Json:
 
 def evolve(state: Json, event: Json) -> Json:
     """The state after `event`; `state` itself is not changed, and the new state shares with it
-    every part the event leaves alone (`Draft`: a fold copies the fighters and the parts of the
-    action an event touches, not the whole fight: issue 21)."""
-    kind = event["type"]
-    if kind == "fight_started":
-        return _start(event)
-    draft = Draft(state)
-    handler = _HANDLERS.get(kind)
-    if handler is not None:
-        handler(draft, event)
-    return draft.state
+    every part the event leaves alone: a fold copies the fighters and the parts of the action an
+    event touches, not the whole fight (issue 21). It shares the event's parts too (the slots, an
+    action's targets, a roll's faces …): events are records, never changed either."""
+    handler = _HANDLERS.get(event["type"])
+    return state if handler is None else handler(state, event)
 
 
-class Draft:
-    """The next state while an event is applied: a new top-level dict, and a copy of its own of
-    each part the event changes, made the first time it is asked for (`fighter`, `action`,
-    `result`, `waiting`); every other part is the previous state's, shared, never changed."""
-
-    __slots__ = ("_action", "_fighters", "_waiting", "state")
-
-    def __init__(self, state: Json) -> None:
-        self.state: Json = dict(state)
-        self._fighters: set[str] | None = None
-        self._action: set[str] | None = None
-        self._waiting = False
-
-    def fighter(self, name: str) -> Json:
-        """`name`'s fighter, a copy of its own (its containers still shared: replace them)."""
-        if self._fighters is None:
-            self.state["fighters"] = dict(self.state["fighters"])
-            self._fighters = set()
-        if name not in self._fighters:
-            self.state["fighters"][name] = dict(self.state["fighters"][name])
-            self._fighters.add(name)
-        found: Json = self.state["fighters"][name]
-        return found
-
-    def action(self) -> Json:
-        """The action in progress, a copy of its own with its own `results` table."""
-        if self._action is None:
-            action = dict(self.state["action"])
-            action["results"] = dict(action["results"])
-            self.state["action"] = action
-            self._action = set()
-        found: Json = self.state["action"]
-        return found
-
-    def result(self, target: str) -> Json:
-        """The action's result for `target`, a copy of its own."""
-        results = self.action()["results"]
-        assert self._action is not None
-        if target not in self._action:
-            results[target] = dict(results[target])
-            self._action.add(target)
-        found: Json = results[target]
-        return found
-
-    def waiting(self) -> Json:
-        """What the fight waits for, a copy of its own with its own `roll`."""
-        if not self._waiting:
-            waiting = dict(self.state["waiting"])
-            waiting["roll"] = dict(waiting["roll"])
-            self.state["waiting"] = waiting
-            self._waiting = True
-        found: Json = self.state["waiting"]
-        return found
+# --- the copies of their own an event's changes are made in ------------------------------------
 
 
-def _round_started(draft: Draft, event: Json) -> None:
-    draft.state.update(round=event["round"], phase="markers", slots=[], turn=None)
-    for name in draft.state["fighters"]:
-        fighter = draft.fighter(name)
-        fighter.update(marker=None, potential=None, mobility=None, initiative=None, failed=False)
-        fighter.pop("sealed", None)
-        fighter.pop("secret", None)
+def _with_fighter(state: Json, name: str) -> tuple[Json, Json]:
+    """A next state with `name`'s fighter a copy of its own (its containers still shared:
+    replace them), and that fighter; every other part is `state`'s, shared."""
+    fighters = dict(state["fighters"])
+    fighter = fighters[name] = dict(fighters[name])
+    return {**state, "fighters": fighters}, fighter
 
 
-def _marker_chosen(draft: Draft, event: Json) -> None:
-    fighter = draft.fighter(event["name"])
+def _with_fighters(state: Json, names: Iterable[str]) -> tuple[Json, dict[str, Json]]:
+    """`_with_fighter` for each of `names`: the next state and those fighters, by name."""
+    fighters = dict(state["fighters"])
+    copies = {name: dict(fighters[name]) for name in names}
+    fighters.update(copies)
+    return {**state, "fighters": fighters}, copies
+
+
+def _result_of(new: Json, target: str) -> Json:
+    """In `new`, a next state of its own, the action's result for `target` made a copy of its
+    own, in an action and a table of results of their own."""
+    action = new["action"] = dict(new["action"])
+    results = action["results"] = dict(action["results"])
+    result: Json = dict(results[target])
+    results[target] = result
+    return result
+
+
+# --- what each event does ----------------------------------------------------------------------
+
+
+def _round_started(state: Json, event: Json) -> Json:
+    fighters: Json = {}
+    for name, fighter in state["fighters"].items():
+        fresh = fighter | _CLEARED
+        fresh.pop("sealed", None)
+        fresh.pop("secret", None)
+        fighters[name] = fresh
+    return state | {
+        "round": event["round"],
+        "phase": "markers",
+        "slots": [],
+        "turn": None,
+        "fighters": fighters,
+    }
+
+
+_CLEARED: Json = {
+    "marker": None,
+    "potential": None,
+    "mobility": None,
+    "initiative": None,
+    "failed": False,
+}
+"""A fighter's choice of a round, before it chooses (PS-9)."""
+
+
+def _marker_chosen(state: Json, event: Json) -> Json:
+    new, fighter = _with_fighter(state, event["name"])
     if "secret" in event:  # sealed until every fighter has chosen
-        fighter.update(sealed=event["sealed"], secret=dict(event["secret"]))
-        return
-    fighter.update(marker=event["marker"], potential=event["potential"])
-    fighter["mobility"] = event["mobility"]
+        fighter["sealed"] = event["sealed"]
+        fighter["secret"] = event["secret"]
+    else:
+        fighter["marker"] = event["marker"]
+        fighter["potential"] = event["potential"]
+        fighter["mobility"] = event["mobility"]
+    return new
 
 
-def _markers_revealed(draft: Draft, event: Json) -> None:
-    draft.state.update(phase="actions", slots=_copy(event["slots"]))
-    for name, shown in event["fighters"].items():
-        fighter = draft.fighter(name)
-        fighter.update(marker=shown["marker"], potential=shown["potential"])
-        fighter.update(mobility=shown["mobility"], initiative=shown["initiative"])
+def _markers_revealed(state: Json, event: Json) -> Json:
+    shown: Json = event["fighters"]
+    new, fighters = _with_fighters(state, shown)
+    for name, fighter in fighters.items():
+        choice = shown[name]
+        fighter["marker"] = choice["marker"]
+        fighter["potential"] = choice["potential"]
+        fighter["mobility"] = choice["mobility"]
+        fighter["initiative"] = choice["initiative"]
         fighter.pop("secret", None)
+    new["phase"] = "actions"
+    new["slots"] = event["slots"]
+    return new
 
 
-def _turn_started(draft: Draft, event: Json) -> None:
-    draft.state["turn"] = _copy(event["slot"])
-    draft.state["slots"] = _copy(event["slots"])
+def _turn_started(state: Json, event: Json) -> Json:
+    return {**state, "turn": event["slot"], "slots": event["slots"]}
 
 
-def _slots(draft: Draft, event: Json) -> None:
+def _slots(state: Json, event: Json) -> Json:
     """`attack_split`: the parts take their places; the declaration was the fighter's turn."""
-    draft.state["slots"] = _copy(event["slots"])
-    draft.state["turn"] = None
+    return {**state, "slots": event["slots"], "turn": None}
 
 
-def _action_started(draft: Draft, event: Json) -> None:
-    action = {k: _copy(v) for k, v in event.items() if k not in ("type", "slots")}
-    draft.state["action"] = action | {"results": {}, "outcome": None}
-    if "slots" in event:
-        draft.state["slots"] = _copy(event["slots"])
+def _action_started(state: Json, event: Json) -> Json:
+    action = dict(event)
+    del action["type"]
+    slots = action.pop("slots", None)
+    action["results"] = {}
+    action["outcome"] = None
+    if slots is None:
+        return {**state, "action": action}
+    return {**state, "action": action, "slots": slots}
 
 
-def _pool_spent(draft: Draft, event: Json) -> None:
-    fighter = draft.fighter(event["name"])
+def _pool_spent(state: Json, event: Json) -> Json:
+    new, fighter = _with_fighter(state, event["name"])
     if event["item"] is None:
         fighter[event["pool"]] -= event["amount"]
-        return
+        return new
     for kind in ("weapons", "protections"):
         for index, each in enumerate(fighter[kind]):
             if each["name"] == event["item"]:
                 items = list(fighter[kind])
                 items[index] = each | {"energy": each["energy"] - event["amount"]}
                 fighter[kind] = items
-                return
+                return new
+    return new
 
 
-def _roll_made(draft: Draft, event: Json) -> None:
-    roll = {k: _copy(v) for k, v in event.items() if k != "type"}
-    draft.state["waiting"] = {
-        "for": "settle",
-        "actor": event["roller"],
-        "roll": roll | {"npc_passion": 0},
-    }
+def _roll_made(state: Json, event: Json) -> Json:
+    roll = dict(event)
+    del roll["type"]
+    roll["npc_passion"] = 0
+    return {**state, "waiting": {"for": "settle", "actor": event["roller"], "roll": roll}}
 
 
-def _npc_passion_spent(draft: Draft, event: Json) -> None:
-    draft.fighter(event["name"])["passion"] -= event["amount"]
-    draft.waiting()["roll"]["npc_passion"] += event["amount"]
+def _npc_passion_spent(state: Json, event: Json) -> Json:
+    new, fighter = _with_fighter(state, event["name"])
+    fighter["passion"] -= event["amount"]
+    waiting = new["waiting"] = dict(new["waiting"])
+    roll = waiting["roll"] = dict(waiting["roll"])
+    roll["npc_passion"] += event["amount"]
+    return new
 
 
-def _roll_settled(draft: Draft, event: Json) -> None:
-    draft.state["waiting"] = None
-    if draft.state["action"] is None:
-        return
+def _roll_settled(state: Json, event: Json) -> Json:
+    new = {**state, "waiting": None}
+    if new["action"] is None:
+        return new
     if event["kind"] in ("violence", "robustness"):
-        draft.result(event["target"])[event["kind"]] = {
+        _result_of(new, event["target"])[event["kind"]] = {
             "dice": [event["dice_positives"], event["dice_negatives"]],
             "passion": event["passion"],
             "npc_passion": event["npc_passion"],
             "margin": event["margin"],
         }
     elif event["kind"] != "dodge":
-        draft.action()["outcome"] = event["outcome"]
+        new["action"] = {**new["action"], "outcome": event["outcome"]}
+    return new
 
 
-def _waiting(draft: Draft, event: Json) -> None:
-    draft.state["waiting"] = {k: v for k, v in event.items() if k != "type"}
+def _waiting(state: Json, event: Json) -> Json:
+    waiting = dict(event)
+    del waiting["type"]
+    return {**state, "waiting": waiting}
 
 
-def _dodge_declined(draft: Draft, _event: Json) -> None:
-    draft.state["waiting"] = None
+def _dodge_declined(state: Json, _event: Json) -> Json:
+    return {**state, "waiting": None}
 
 
-def _damage_dice_chosen(draft: Draft, event: Json) -> None:
-    draft.state["waiting"] = None
-    result = draft.result(event["target"])
+def _damage_dice_chosen(state: Json, event: Json) -> Json:
+    new = {**state, "waiting": None}
+    result = _result_of(new, event["target"])
     result[f"{event['step']}_chosen"] = True
     result[f"{event['step']}_energy"] = event["item_energy"]
+    return new
 
 
-def _target_result(draft: Draft, event: Json) -> None:
-    draft.state["waiting"] = None
+def _target_result(state: Json, event: Json) -> Json:
     hit = event["type"] == "target_hit"
     result: Json = {"hit": hit, "done": not hit}
     if hit:
@@ -348,53 +351,67 @@ def _target_result(draft: Draft, event: Json) -> None:
         }
         result |= {"robustness_energy": False}
         result |= {"violence": None, "robustness": None}
-    draft.action()["results"][event["target"]] = result
+    action = state["action"]
+    results = {**action["results"], event["target"]: result}
+    return {**state, "waiting": None, "action": {**action, "results": results}}
 
 
-def _wounded(draft: Draft, event: Json) -> None:
-    draft.fighter(event["name"])["wounds"] += event["wounds"]
-    action = draft.state["action"]
+def _wounded(state: Json, event: Json) -> Json:
+    new, fighter = _with_fighter(state, event["name"])
+    fighter["wounds"] += event["wounds"]
+    action = new["action"]
     if action is not None and event["name"] in action["results"]:
-        draft.result(event["name"])["done"] = True
+        _result_of(new, event["name"])["done"] = True
+    return new
 
 
-def _fighter_down(draft: Draft, event: Json) -> None:
-    draft.fighter(event["name"])["down"] = True
+def _fighter_down(state: Json, event: Json) -> Json:
+    new, fighter = _with_fighter(state, event["name"])
+    fighter["down"] = True
+    return new
 
 
-def _action_ended(draft: Draft, event: Json) -> None:
-    if event["failed"]:
-        for name in event["participants"]:
-            draft.fighter(name)["failed"] = True
-    draft.state.update(action=None, turn=None)
+def _action_ended(state: Json, event: Json) -> Json:
+    if not event["failed"]:
+        return {**state, "action": None, "turn": None}
+    new, fighters = _with_fighters(state, event["participants"])
+    for fighter in fighters.values():
+        fighter["failed"] = True
+    new["action"] = new["turn"] = None
+    return new
 
 
-def _passed(draft: Draft, _event: Json) -> None:
-    draft.state["turn"] = None
+def _passed(state: Json, _event: Json) -> Json:
+    return {**state, "turn": None}
 
 
-def _marker_ticked(draft: Draft, event: Json) -> None:
-    fighter = draft.fighter(event["name"])
+def _marker_ticked(state: Json, event: Json) -> Json:
+    new, fighter = _with_fighter(state, event["name"])
     fighter["available"] = [m for m in fighter["available"] if m != event["marker"]]
+    return new
 
 
-def _xp_changed(draft: Draft, event: Json) -> None:
-    fighter = draft.fighter(event["fighter"])
+def _xp_changed(state: Json, event: Json) -> Json:
+    new, fighter = _with_fighter(state, event["fighter"])
     fighter["xp"] = fighter["xp"] | {event["name"]: event["xp"]}
+    return new
 
 
-def _level_changed(draft: Draft, event: Json) -> None:
-    fighter = draft.fighter(event["fighter"])
+def _level_changed(state: Json, event: Json) -> Json:
+    new, fighter = _with_fighter(state, event["fighter"])
     kind = "talents" if event["name"] in fighter["talents"] else "potentials"
     fighter[kind] = fighter[kind] | {event["name"]: event["level"]}
     fighter["xp"] = fighter["xp"] | {event["name"]: event["xp"]}
+    return new
 
 
-def _fight_over(draft: Draft, event: Json) -> None:
-    draft.state.update(over=True, winner=event["winner"], phase="over", turn=None, waiting=None)
+def _fight_over(state: Json, event: Json) -> Json:
+    over = {"over": True, "winner": event["winner"], "phase": "over", "turn": None}
+    return state | over | {"waiting": None}
 
 
-_HANDLERS: dict[str, Callable[[Draft, Json], None]] = {
+_HANDLERS: dict[str, Callable[[Json, Json], Json]] = {
+    "fight_started": _start,
     "round_started": _round_started,
     "marker_chosen": _marker_chosen,
     "markers_revealed": _markers_revealed,
@@ -419,5 +436,5 @@ _HANDLERS: dict[str, Callable[[Draft, Json], None]] = {
     "level_changed": _level_changed,
     "fight_over": _fight_over,
 }
-"""What each event does to the draft of the next state; any other event (`deus_ex_machina`,
-`marker_kept`) is a record."""
+"""The next state after each kind of event; any other event (`deus_ex_machina`, `marker_kept`)
+is a record: the state stays as it is."""

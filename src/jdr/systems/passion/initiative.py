@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
@@ -72,9 +72,9 @@ def initiative(marker: int, mobility: int) -> int:
     return marker + mobility
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One fighter (or one part of a split attack, PS-13) at the reveal."""
+class Entry(NamedTuple):
+    """One fighter (or one part of a split attack, PS-13) at the reveal (a named tuple: light,
+    a fight reveals every round)."""
 
     name: str
     marker: int
@@ -150,9 +150,9 @@ def check_min_dice(dice: int, marker: int, energy_die: bool = False) -> None:
         )
 
 
-@dataclass(frozen=True)
-class Tick:
-    """What PS-12 does to the marker used: ticked off or not, why, and the markers left."""
+class Tick(NamedTuple):
+    """What PS-12 does to the marker used: ticked off or not, why, and the markers left (a
+    named tuple: light, a fight ticks every round)."""
 
     marker: int
     ticked: bool
@@ -172,16 +172,15 @@ def tick(available: Sequence[int], marker: int, mobility: int, failed: bool) -> 
     >>> tick((5,), marker=5, mobility=3, failed=True).kept_last
     True
     """
-    reasons = tuple(
-        reason
-        for reason, applies in (("failure", failed), ("mobility", marker >= mobility))
-        if applies
-    )
-    left = tuple(m for m in sorted(available) if m != marker)
+    reasons: tuple[str, ...] = ("failure",) if failed else ()
+    if marker >= mobility:
+        reasons += ("mobility",)
+    ordered = tuple(sorted(available))
     if not reasons or marker not in available:
-        return Tick(marker, False, reasons, False, tuple(sorted(available)))
+        return Tick(marker, False, reasons, False, ordered)
+    left = tuple(m for m in ordered if m != marker)
     if not left:
-        return Tick(marker, False, reasons, True, tuple(sorted(available)))
+        return Tick(marker, False, reasons, True, ordered)
     return Tick(marker, True, reasons, False, left)
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import re
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from jdr.dice.pool import Pool, ScoredDie, Vector
+from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import _
 
@@ -81,3 +83,68 @@ def parse_dice(text: str) -> Pool:
     if total > MAX_DICE:
         raise InputError("dice", text, f"1..{MAX_DICE}", _("too many dice"))
     return Pool.of(*((passion_die(size), count) for size, count in counts.items()))
+
+
+class Dice(NamedTuple):
+    """Dice as a fight reads them: the pool, its notation (the canonical way) and its size."""
+
+    pool: Pool
+    notation: str
+    number: int
+
+
+@lru_cache(maxsize=1024)
+def read_dice(text: str) -> Dice:
+    """`parse_dice(text)` with its notation and its number of dice, kept the same way.
+
+    >>> read_dice("2d6 + 1d4")[1:]
+    ('2d6+1d4', 3)
+    """
+    pool = parse_dice(text)
+    return Dice(pool, pool.notation(), pool.dice_count)
+
+
+class Rolled(NamedTuple):
+    """A rolled pool: the faces in roll order, each with its mark (`2+ 5− 6++`), and the summed
+    `(positives, negatives)` (PS-2)."""
+
+    faces: list[int]
+    marks: str
+    positives: int
+    negatives: int
+
+
+def roll_dice(pool: Pool, rng: RandomSource) -> Rolled:
+    """What `roll_pool(pool, rng)` records of a pool of Passion dice (`parse_dice`): the same
+    faces from `rng` (group by group), the same marks and totals, without a record per die (a
+    fight rolls often).
+
+    >>> from jdr.dice import GivenFaces
+    >>> roll_dice(parse_dice("1d4+2d6"), GivenFaces([4, 1, 3]))
+    Rolled(faces=[4, 1, 3], marks='4++ 1−− 3−', positives=2, negatives=3)
+    """
+    faces: list[int] = []
+    marks: list[str] = []
+    positives = negatives = 0
+    for die, count in pool.groups:
+        rolled = rng.faces(die.size, count)
+        faces += rolled
+        table = _faces(die.size)
+        for face in rolled:
+            plus, minus, mark = table[face - 1]
+            positives += plus
+            negatives += minus
+            marks.append(mark)
+    return Rolled(faces, " ".join(marks), positives, negatives)
+
+
+@cache
+def _faces(size: int) -> tuple[tuple[int, int, str], ...]:
+    """Each face of a Passion die of `size` faces: its positives, its negatives and its mark
+    (`4++`), as `roll_pool` shows it."""
+    die = passion_die(size)
+    table = []
+    for face in range(1, size + 1):
+        positives, negatives = die.score(face)
+        table.append((positives, negatives, f"{face}{die.mark(face)}"))
+    return tuple(table)

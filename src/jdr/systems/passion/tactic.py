@@ -69,11 +69,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from jdr.systems.passion.damage import cut_violence
-from jdr.systems.passion.fight_attacks import weapon_of
+from jdr.systems.passion.damage import DamageType, cut_violence
+from jdr.systems.passion.fight_attacks import weapon_damage
 from jdr.systems.passion.fight_flow import defence
 from jdr.systems.passion.fight_rolls import ATTACK_KINDS, DAMAGE_KINDS, count
-from jdr.systems.passion.fight_state import choice_of, in_fight, item, score
+from jdr.systems.passion.fight_state import has_chosen, item, score
 from jdr.systems.passion.initiative import MARKERS
 from jdr.systems.passion.params import Conditions
 from jdr.systems.passion.pool import SIZES
@@ -106,44 +106,65 @@ def targets_of(state: Json, name: str) -> list[str]:
     """`name`'s standing opponents, weakest first: the fewest wounds left before it is down."""
     fighters = state["fighters"]
     side = fighters[name]["side"]
-    opponents = [n for n in in_fight(state) if fighters[n]["side"] != side]
+    opponents = [n for n, f in fighters.items() if not f["down"] and f["side"] != side]
     return sorted(opponents, key=lambda n: fighters[n]["energy_max"] - fighters[n]["wounds"])
 
 
 def weapon_for(state: Json, attacker: str, target: str) -> str | None:
     """The usable weapon (None: bare hands) with the most damage over `target`'s resistance to
     its type, then the most Violence dice the attacker would roll, then the sheet's order."""
-    me, them = state["fighters"][attacker], state["fighters"][target]
-    names: list[str | None] = [
-        w["name"] for w in me["weapons"] if w["energy"] is None or w["energy"] >= 1
-    ]
-    names.append(None)
-    rated: list[tuple[int, int]] = []
-    for name in names:
-        _name, damage, kind, violence = weapon_of(me, name)
-        resisted, robustness, _energy = defence(them, kind)
+    me = state["fighters"][attacker]
+    return _best_weapon(state, _armed(me), me, state["fighters"][target])
+
+
+def _armed(fighter: Json) -> list[tuple[str | None, int, DamageType, int]]:
+    """The fighter's usable weapons, then bare hands (None): name, damage, type, Violence."""
+    armed: list[tuple[str | None, int, DamageType, int]] = []
+    for weapon in fighter["weapons"]:
+        if weapon["energy"] is None or weapon["energy"] >= 1:
+            armed.append((weapon["name"], *weapon_damage(fighter, weapon)))
+    armed.append((None, *weapon_damage(fighter, None)))
+    return armed
+
+
+def _best_weapon(
+    state: Json, armed: list[tuple[str | None, int, DamageType, int]], me: Json, them: Json
+) -> str | None:
+    """`weapon_for` among the weapons `armed` (`_armed(me)`)."""
+    cuts = them["npc"] and state["settings"]["npc_cuts_violence"]
+    defences: dict[str, tuple[int, int]] = {}  # damage type → (resistance, Robustesse)
+    best: tuple[int, int] | None = None
+    chosen: str | None = None
+    for name, damage, kind, dice in armed:
+        if kind not in defences:
+            resisted, robustness, _energy = defence(them, kind)
+            defences[kind] = (resisted.total, robustness)
+        resistance, robustness = defences[kind]
+        violence = dice
         if me["npc"]:
             violence = 0  # the GM never rolls (PS-11, PS-16)
-        elif them["npc"] and state["settings"]["npc_cuts_violence"]:
-            violence = cut_violence(violence, robustness)
-        rated.append((damage - resisted.total, violence))
-    best = max(range(len(names)), key=lambda index: (rated[index], -index))
-    return names[best]
+        elif cuts:
+            violence = cut_violence(dice, robustness)
+        rating = (damage - resistance, violence)
+        if best is None or rating > best:  # a tie keeps the first (the sheet's order)
+            best, chosen = rating, name
+    return chosen
 
 
-def attack_conditions(
-    state: Json, attacker: str, target: str, talent: int | None = None
-) -> Conditions:
-    """What a player's attack roll on `target` is counted with (PS-3 … PS-7): the target's dodge
-    score, the attacker's combat score (or `talent`, a split's part), its pools at hand, and the
+def _attack_numbers(
+    state: Json, attacker: str, target: str, talent: int | None
+) -> tuple[int, int, bool, int, int]:
+    """What a player's attack roll on `target` is counted with (PS-3 … PS-7), as the fields of
+    `Conditions` in order: the target's dodge score (the difficulty), the attacker's combat score
+    (or `talent`, a split's part), its pools at hand (its Énergie point, its Passion), and the
     NPC target's Énergie point when it has one left."""
     me, them = state["fighters"][attacker], state["fighters"][target]
-    return Conditions(
-        difficulty=_score(them, "dodge"),
-        talent=_score(me, "combat") if talent is None else talent,
-        energy=me["energy"] >= 1,
-        passion=me["passion"],
-        npc_energy=int(_spends_energy(them)),
+    return (
+        _score(them, "dodge"),
+        _score(me, "combat") if talent is None else talent,
+        me["energy"] >= 1,
+        me["passion"],
+        int(_spends_energy(them)),
     )
 
 
@@ -156,6 +177,20 @@ def best_pools(conditions: Conditions) -> tuple[Choice, ...]:
     ('1d4', True, '2d100', '4d100')
     """
     return ranked_pools(same_count(conditions))
+
+
+def pools_for(
+    difficulty: int, talent: int, energy: bool, passion: int, npc_energy: int
+) -> tuple[Choice, ...]:
+    """`best_pools` of the conditions these numbers make (no NPC Passion), counted in one form
+    (`same_count`) and kept for the process under plain numbers."""
+    net = difficulty + npc_energy - talent - passion
+    return _ranked_alike(max(0, net), max(0, -net), energy)
+
+
+@lru_cache(maxsize=4096)
+def _ranked_alike(difficulty: int, talent: int, energy: bool) -> tuple[Choice, ...]:
+    return ranked_pools(Conditions(difficulty=difficulty, talent=talent, energy=energy))
 
 
 def same_count(conditions: Conditions) -> Conditions:
@@ -190,12 +225,19 @@ def ranked_pools(conditions: Conditions) -> tuple[Choice, ...]:
 def best_marker(state: Json, name: str) -> int:
     """PS-9, PS-10: the highest of the player's available markers whose fewest dice leave the
     advisor's best chance of success on its target as good as any marker's."""
-    fighter = state["fighters"][name]
-    available: list[int] = sorted(fighter["available"])
+    available: tuple[int, ...] = tuple(sorted(state["fighters"][name]["available"]))
     targets = targets_of(state, name)
     if not targets:
         return available[-1]
-    best = best_pools(attack_conditions(state, name, targets[0]))
+    difficulty, talent, energy, passion, npc_energy = _attack_numbers(state, name, targets[0], None)
+    net = difficulty + npc_energy - talent - passion
+    return _fastest_best(available, max(0, net), max(0, -net), energy)
+
+
+@lru_cache(maxsize=4096)
+def _fastest_best(available: tuple[int, ...], difficulty: int, talent: int, energy: bool) -> int:
+    """`best_marker` of these markers, for conditions counted in one form (`same_count`)."""
+    best = _ranked_alike(difficulty, talent, energy)
     rated = [(round(float(best[max(1, m)].p_success), _DIGITS), m) for m in available]
     return max(rated)[1]
 
@@ -217,8 +259,9 @@ def _spends_energy(fighter: Json) -> bool:
 
 def _marker(state: Json) -> Json:
     """PS-9: the first standing fighter (setup order) still to choose its marker."""
-    name = next(n for n in in_fight(state) if choice_of(state["fighters"][n]) is None)
-    fighter = state["fighters"][name]
+    name, fighter = next(
+        (n, f) for n, f in state["fighters"].items() if not f["down"] and not has_chosen(f)
+    )
     marker = max(fighter["available"]) if fighter["npc"] else best_marker(state, name)
     return {"action": "choose_marker", "actor": name, "marker": marker}
 
@@ -228,29 +271,40 @@ def _turn(state: Json) -> list[Json]:
     turn = state["turn"]
     actor = turn["name"]
     part = turn["part"]
+    armed = _armed(state["fighters"][actor])
     if part is None:
         fewest = int(state["fighters"][actor]["marker"])
-        commands = [_attack(state, actor, target, fewest) for target in targets_of(state, actor)]
+        commands = [
+            _attack(state, actor, target, fewest, armed) for target in targets_of(state, actor)
+        ]
     else:
         fewest = int(part["marker"])
-        commands = [_attack(state, actor, part["target"], fewest, int(part["score"]))]
+        commands = [_attack(state, actor, part["target"], fewest, armed, int(part["score"]))]
     return [*commands, {"action": "pass", "actor": actor}]
 
 
-def _attack(state: Json, actor: str, target: str, fewest: int, talent: int | None = None) -> Json:
-    """An attack on `target`: an NPC's (the target dodges), or a player's, the advisor's dice."""
+def _attack(
+    state: Json,
+    actor: str,
+    target: str,
+    fewest: int,
+    armed: list[tuple[str | None, int, DamageType, int]],
+    talent: int | None = None,
+) -> Json:
+    """An attack on `target`: an NPC's (the target dodges), or a player's, the advisor's dice;
+    `armed`: the actor's weapons (`_armed`)."""
     me = state["fighters"][actor]
     command: Json = {"action": "attack", "actor": actor, "target": target}
-    weapon = weapon_for(state, actor, target)
+    weapon = _best_weapon(state, armed, me, state["fighters"][target])
     if weapon is not None:
         command["weapon"] = weapon
     if me["npc"]:
         if _spends_energy(me):
             command["energy"] = True
         return command
-    conditions = attack_conditions(state, actor, target, talent)
-    command["dice"] = best_pools(conditions)[max(1, fewest)].dice
-    if conditions.npc_energy:
+    numbers = _attack_numbers(state, actor, target, talent)
+    command["dice"] = pools_for(*numbers)[max(1, fewest)].dice
+    if numbers[4]:  # the target's Énergie point
         command["npc_energy"] = [target]
     return command
 
@@ -262,14 +316,14 @@ def _answer(state: Json, waiting: Json) -> list[Json]:
         return _settle(state, waiting["roll"])
     if waiting["for"] == "dodge":
         me = state["fighters"][actor]
-        conditions = Conditions(
-            difficulty=int(waiting["difficulty"]),
-            talent=_score(me, "dodge"),
-            energy=me["energy"] >= 1,
-            passion=me["passion"],
-            npc_energy=int(waiting["npc_energy"]),
+        best = pools_for(
+            int(waiting["difficulty"]),
+            _score(me, "dodge"),
+            me["energy"] >= 1,
+            me["passion"],
+            int(waiting["npc_energy"]),
         )
-        dodge = {"action": "dodge", "actor": actor, "dice": best_pools(conditions)[1].dice}
+        dodge = {"action": "dodge", "actor": actor, "dice": best[1].dice}
         return [dodge, {"action": "no_dodge", "actor": actor}]
     command: Json = {"action": "violence" if waiting["for"] == "violence" else "soak"}
     command["actor"] = actor
@@ -286,10 +340,13 @@ def _settle(state: Json, rolled: Json) -> list[Json]:
     plain: Json = {"action": "settle", "actor": roller}
     if rolled["kind"] in DAMAGE_KINDS:
         return [plain]
-    cancel = _npc_cancel(state, rolled)
+    fighter = state["fighters"][roller]
+    energy = _energy_left(fighter, rolled)
+    name = _settle_item(state, rolled)
+    cancel = _npc_cancel(state, rolled, fighter, energy, name is not None)
     if cancel is not None:
         return [cancel, plain]
-    return [_spend(state, rolled)]
+    return [_spend(rolled, fighter, energy, name)]
 
 
 def _settle_item(state: Json, rolled: Json) -> str | None:
@@ -308,19 +365,18 @@ def _settle_item(state: Json, rolled: Json) -> str | None:
     return None
 
 
-def _spend(state: Json, rolled: Json) -> Json:
-    """The roller's settle: the least that turns the roll into a success (see the module)."""
-    roller = rolled["roller"]
-    fighter = state["fighters"][roller]
-    command: Json = {"action": "settle", "actor": roller}
-    energies = (False, True) if _energy_left(fighter, rolled) else (False,)
-    name = _settle_item(state, rolled)
+def _spend(rolled: Json, fighter: Json, energy_left: bool, name: str | None) -> Json:
+    """The roller's settle: the least that turns the roll into a success (see the module). Each
+    Passion point up to the negatives left cancels one (PS-5), the Énergie point and the item's
+    each add a positive (PS-5, PS-14, PS-15): each adds 1 to the margin of the roll as it is."""
+    command: Json = {"action": "settle", "actor": rolled["roller"]}
+    energies = (False, True) if energy_left else (False,)
     items = (False, True) if name is not None else (False,)
-    left = count(rolled, False, 0, False)[0].negatives
-    for passion in range(min(fighter["passion"], left) + 1):
+    resolution, margin, _outcome = count(rolled, False, 0, False)
+    for passion in range(min(fighter["passion"], resolution.negatives) + 1):
         for with_item in items:
             for energy in energies:
-                if count(rolled, energy, passion, with_item)[2] != "success":
+                if margin + passion + with_item + energy <= 0:
                     continue
                 if passion:
                     command["passion"] = passion
@@ -337,29 +393,31 @@ def _energy_left(fighter: Json, rolled: Json) -> bool:
     return bool(fighter["energy"] >= 1 and not rolled["energy_die"])
 
 
-def _best_settle_succeeds(state: Json, rolled: Json, cancelled: int) -> bool:
-    """Whether the roll succeeds with every pool the roller has at hand, after the NPCs cancel
-    `cancelled` more positives."""
-    fighter = state["fighters"][rolled["roller"]]
-    after = rolled | {"npc_passion": rolled["npc_passion"] + cancelled}
-    energy = _energy_left(fighter, rolled)
-    with_item = _settle_item(state, rolled) is not None
-    return count(after, energy, fighter["passion"], with_item)[2] == "success"
-
-
-def _npc_cancel(state: Json, rolled: Json) -> Json | None:
+def _npc_cancel(
+    state: Json, rolled: Json, roller: Json, energy_left: bool, with_item: bool
+) -> Json | None:
     """PS-7: an opposing NPC's Passion when the NPCs can keep the roll from a success (the fewest
-    positives, the NPC with the most Passion first), else None."""
-    fighters = state["fighters"]
-    side = fighters[rolled["roller"]]["side"]
-    npcs = [f for f in fighters.values() if f["npc"] and f["side"] != side and f["passion"] > 0]
-    npcs = [f for f in npcs if not f["down"]]
-    if not npcs or not _best_settle_succeeds(state, rolled, 0):
+    positives, the NPC with the most Passion first), else None. The roller settles at its best:
+    every pool it has at hand (its Énergie point when `energy_left`, its Passion, the item's
+    point `with_item`)."""
+    side = roller["side"]
+    npcs = [
+        f
+        for f in state["fighters"].values()
+        if f["npc"] and f["side"] != side and f["passion"] > 0 and not f["down"]
+    ]
+    if not npcs:
+        return None
+
+    def succeeds(cancelled: int) -> bool:
+        """Whether the roller's best settle succeeds after `cancelled` more positives."""
+        best = count(rolled, energy_left, roller["passion"], with_item, cancelled)
+        return best[2] == "success"
+
+    if not succeeds(0):
         return None
     reach = min(sum(f["passion"] for f in npcs), rolled["dice_positives"] - rolled["npc_passion"])
-    needed = next(
-        (k for k in range(1, reach + 1) if not _best_settle_succeeds(state, rolled, k)), None
-    )
+    needed = next((k for k in range(1, reach + 1) if not succeeds(k)), None)
     if needed is None:
         return None
     npc = max(npcs, key=lambda f: f["passion"])  # the first in the setup on a tie
