@@ -14,12 +14,12 @@ opening event carries each checked sheet, so the fight never reads a file again.
 
 from __future__ import annotations
 
-import marshal
 from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from jdr import json_keys
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
 from jdr.names import fold as fold_name
@@ -46,23 +46,24 @@ def opening(setup: Json) -> Json:
     least, every fighter with its mobility potential (`RulesError`, PS-9).
 
     A setup of plain data (dicts, lists, text, numbers …) is checked once per process, under its
-    `marshal` image (a simulation starts thousands of fights from one setup): that image keeps
-    every type (1, 1.0 and True differ, a tuple is no list) and every order, and anything else
-    cannot be marshalled, so a setup reads back exactly as it was given; each fight gets an
-    event of its own, read back from the first one's image."""
-    try:
-        image = marshal.dumps(setup)
-    except ValueError:  # not plain data: checked each time
+    key (`jdr.json_keys`: a simulation starts thousands of fights from one setup); a key keeps
+    every type (1, 1.0 and True differ, a tuple is no list) and every order, and other data has
+    none, so a setup reads back exactly as it was given; each fight gets an event of its own,
+    read back from the first one's key."""
+    image = json_keys.key(setup)
+    if image is None:  # not plain data: checked each time
         return _opening(setup)
-    event: Json = marshal.loads(_opening_image(image))
+    event: Json = json_keys.data(_opening_image(image))
     return event
 
 
 @lru_cache(maxsize=64)
 def _opening_image(image: bytes) -> bytes:
-    """The `marshal` image of `_opening` of the setup whose image is `image` (never written
+    """The key (`jdr.json_keys`) of `_opening` of the setup whose key is `image` (never written
     anywhere: it lives as long as the process)."""
-    return marshal.dumps(_opening(marshal.loads(image)))
+    opened = json_keys.key(_opening(json_keys.data(image)))
+    assert opened is not None  # the event is plain JSON data
+    return opened
 
 
 def _opening(setup: Json) -> Json:

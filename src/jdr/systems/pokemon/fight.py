@@ -90,13 +90,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from jdr import json_keys
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.names import duplicate
 from jdr.names import fold as fold_name
 from jdr.params import validate_params
-from jdr.systems.pokemon import json_keys
 from jdr.systems.pokemon.fight_moves import respond, use_move
 from jdr.systems.pokemon.fight_orders import (
     check_order,

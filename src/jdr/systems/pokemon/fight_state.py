@@ -18,11 +18,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from jdr import json_keys
 from jdr.i18n import N_, _
 from jdr.names import find
 from jdr.names import fold as fold_name
 from jdr.params import PERCENT
-from jdr.systems.pokemon import json_keys
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, Pokemon, effective_stats
 from jdr.systems.protocol import Json
 
