@@ -442,3 +442,62 @@ def test_pk_10_a_fight_nobody_can_pay_a_move_for_stops_as_a_stalemate_with_no_wi
     assert MAX_ACTIONS > 100
     report = simulate(POKEMON, setup, runs=20, seed=1)
     assert report.undecided.hits == 20 and report.mean_rounds < 5
+
+
+def _example(system: str, file: str) -> dict[str, object]:
+    import tomllib
+    from importlib import resources
+
+    package = "jdr.systems." + system.replace("-", "_")
+    text = resources.files(package).joinpath("examples", file).read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def _setups() -> list[tuple[str, dict[str, object]]]:
+    wizard = _example("ilvermorny", "wizard.toml")
+    rival = {
+        "name": "Rival",
+        "stats": dict(wizard["stats"]) | {"magic": 6},  # type: ignore[call-overload]
+        "spells": [{"name": "Incendio", "difficulty": 1, "element": "feu", "level": 2}],
+    }
+    other = {"name": "Bob", "figures": [{"name": f"B{i}", "val": "4+"} for i in range(3)]}
+    return [
+        ("plus-ultra", dict(DUEL)),
+        ("pokemon", {"pokemon": [pokemon_mon("Evoli", "a"), pokemon_mon("Rattata", "b")]}),
+        ("passion", {"fighters": [_example("passion", "romuald.toml") | {"side": "a"},
+                                  _example("passion", "cyber-ninja.toml") | {"side": "b"}]}),
+        ("ilvermorny", {"wizards": [wizard, rival]}),
+        ("poledemos", {"players": [_example("poledemos", "warband.toml") | {"name": "Al"}, other]}),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("system_id", "setup"), _setups(), ids=[s for s, _ in _setups()])
+def test_pu_1_a_decisions_own_state_is_the_fold_of_its_events(
+    system_id: str, setup: dict[str, object]
+) -> None:
+    """A simulation keeps the state each built-in decider folded as it decided (`decided`), never
+    folding again: that state is the fold of the fight's events from scratch, and the same
+    fight as a decider without `decided` plays (its events folded by the simulation)."""
+    from jdr.simulate import play_fight
+    from jdr.simulate.core import simulation_of
+    from jdr.systems import default_registry
+
+    system = default_registry().get(system_id)
+    rules, simulation = system.fight, simulation_of(system)
+    assert rules is not None and hasattr(rules, "decided")
+
+    class Plain:
+        """The same rules without `decided`."""
+
+        def __init__(self) -> None:
+            assert rules is not None
+            self.start, self.decide, self.evolve = rules.start, rules.decide, rules.evolve
+
+    for seed in range(5):
+        played = play_fight(simulation, rules, setup, seed, simulation.tactic)
+        state: dict[str, object] = {}
+        for event in played.events:
+            state = rules.evolve(state, event)
+        assert state == played.state
+        plain = play_fight(simulation, Plain(), setup, seed, simulation.tactic)
+        assert plain.events == played.events and plain.state == played.state

@@ -183,23 +183,44 @@ def play_fight(
     """One fight from `setup`, every fighter playing `tactic`, dice from `Seeded(seed)`: what run
     `i` of a simulation seeded `s` plays with `seed = run_seed(s, i)`.
 
-    The state is folded event by event as the decider writes them (never re-folded)."""
+    The state is folded event by event as the decider writes them, never folded again: a
+    decider with `decided(state, command, rng) -> (events, state)` hands back the state its
+    decision folded (the five built-in ones do); another one's events are folded here."""
     rng = Seeded(seed)
     events = list(rules.start(setup, rng))
     state: Json = {}
     for event in events:
         state = rules.evolve(state, event)
+    decided = _deciding(rules)
     stalled = simulation.stalled
+    over = simulation.over
     for _step in range(MAX_ACTIONS):
-        if simulation.over(state):
+        if over(state):
             return Played(events, state, True)
         if stalled is not None and stalled(state):
             return Played(events, state, False)
-        new = _first_legal(rules, state, tactic(state), rng)
+        new, state = _first_legal(decided, state, tactic(state), rng)
+        events += new
+    return Played(events, state, False)
+
+
+Decided = Callable[[Json, Json, Any], "tuple[list[Json], Json]"]
+"""`decided(state, command, rng) -> (events, state)`: a decision and the state it folds to."""
+
+
+def _deciding(rules: Any) -> Decided:
+    """`rules.decided`, or `rules.decide` with its events folded by `rules.evolve`."""
+    decided: Decided | None = getattr(rules, "decided", None)
+    if decided is not None:
+        return decided
+
+    def folding(state: Json, command: Json, rng: Any) -> tuple[list[Json], Json]:
+        new = list(rules.decide(state, command, rng))
         for event in new:
             state = rules.evolve(state, event)
-        events.extend(new)
-    return Played(events, state, False)
+        return new, state
+
+    return folding
 
 
 def play_one(simulation: Simulation, rules: Any, setup: Json, seed: int, tactic: Tactic) -> Ending:
@@ -211,16 +232,22 @@ def play_one(simulation: Simulation, rules: Any, setup: Json, seed: int, tactic:
     return Ending(None, ending.rounds, ending.knocked_out, ending.dealt, ending.taken)
 
 
-def _first_legal(rules: Any, state: Json, chosen: Json | list[Json], rng: Any) -> list[Json]:
-    """The events of the first command the decider accepts (a tactic gives one, or several best
-    first); a refusal rolls nothing, so trying the next one changes no die."""
-    commands = chosen if isinstance(chosen, list) else [chosen]
-    for command in commands[:-1]:
+def _first_legal(
+    decided: Decided, state: Json, chosen: Json | list[Json], rng: Any
+) -> tuple[list[Json], Json]:
+    """The events (and state) of the first command the decider accepts (a tactic gives one, or
+    several best first); a refusal rolls nothing, so trying the next one changes no die."""
+    if not isinstance(chosen, list):
+        return decided(state, chosen, rng)
+    last = len(chosen) - 1
+    for index, command in enumerate(chosen):
+        if index == last:
+            break
         try:
-            return list(rules.decide(state, command, rng))
+            return decided(state, command, rng)
         except JdrError:
             continue
-    return list(rules.decide(state, commands[-1], rng))
+    return decided(state, chosen[last], rng)
 
 
 DEFAULT_TACTIC = "default"

@@ -268,6 +268,10 @@ class FightRules(Protocol):
     - `evolve(state, event)` → the next state; the only way state changes. The state before the
       first event is `{}`, so a fight's state is always `fold(evolve, events, {})`.
     - `legal_commands(state)` → the command names the actor to play may use now.
+
+    Optional: `decided(state, command, rng)` → `(events, state)`, the events of `decide` and the
+    state they fold to, when the decider folded them as it wrote them: `jdr simulate` then does
+    not fold them again.
     """
 
     def start(self, setup: Json, rng: RandomSource) -> list[Json]: ...

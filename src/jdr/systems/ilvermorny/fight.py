@@ -105,6 +105,11 @@ class IlvermornyDuel:
 
     def decide(self, state: Json, command: Json, rng: RandomSource) -> list[Json]:
         """The events `command` causes, or `RulesError` saying why not (nothing rolled then)."""
+        return self.decided(state, command, rng)[0]
+
+    def decided(self, state: Json, command: Json, rng: RandomSource) -> tuple[list[Json], Json]:
+        """`decide`'s events and the state they fold to (the decision folded them as it wrote
+        them: a simulation need not fold them again)."""
         if not state:
             raise RulesError(_("the duel has not started"), "IL-11")
         if state["over"]:
@@ -119,7 +124,7 @@ class IlvermornyDuel:
                 if script.state["sealed"]:
                     _open(script)
                 _resolve(script, rng)
-        return script.events
+        return script.events, script.state
 
     def evolve(self, state: Json, event: Json) -> Json:
         """The next state (`fight_state.evolve`): the only way state changes."""

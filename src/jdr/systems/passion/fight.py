@@ -163,6 +163,11 @@ class PassionFight:
 
     def decide(self, state: Json, command: Json, rng: RandomSource) -> list[Json]:
         """The events `command` causes, or `RulesError` saying why not (nothing rolled then)."""
+        return self.decided(state, command, rng)[0]
+
+    def decided(self, state: Json, command: Json, rng: RandomSource) -> tuple[list[Json], Json]:
+        """`decide`'s events and the state they fold to (the decision folded them as it wrote
+        them: a simulation need not fold them again)."""
         if not state:
             raise RulesError(_("the fight has not started"), "PS-9")
         if state["over"]:
@@ -183,7 +188,7 @@ class PassionFight:
                 "PS-11" if action in ("dodge", "no_dodge") else "PS-5",
             )
         advance(script)
-        return script.events
+        return script.events, script.state
 
     evolve = staticmethod(evolve)
     """The next state (`fight_state.evolve` itself: a fold calls it once per event): the only

@@ -119,6 +119,11 @@ class PlusUltraFight:
 
     def decide(self, state: Json, command: Json, rng: RandomSource) -> list[Json]:
         """The events `command` causes, or `RulesError` saying why not (nothing rolled then)."""
+        return self.decided(state, command, rng)[0]
+
+    def decided(self, state: Json, command: Json, rng: RandomSource) -> tuple[list[Json], Json]:
+        """`decide`'s events and the state they fold to (the decision folded them as it wrote
+        them: a simulation need not fold them again)."""
         if not state:
             raise RulesError(_("the fight has not started"), "PU-10")
         if state["over"]:
@@ -132,7 +137,7 @@ class PlusUltraFight:
         else:
             _turn(script, action, command)
         act.advance(script)
-        return script.events
+        return script.events, script.state
 
     def evolve(self, state: Json, event: Json) -> Json:
         """The next state (`fight_state.evolve`): the only way state changes."""

@@ -149,6 +149,11 @@ class PokemonFight:
 
     def decide(self, state: Json, command: Json, rng: RandomSource) -> list[Json]:
         """The events `command` causes, or `RulesError` saying why not (nothing rolled then)."""
+        return self.decided(state, command, rng)[0]
+
+    def decided(self, state: Json, command: Json, rng: RandomSource) -> tuple[list[Json], Json]:
+        """`decide`'s events and the state they fold to (the decision folded them as it wrote
+        them: a simulation need not fold them again)."""
         if not state:
             raise RulesError(_("the fight has not started"), "PK-5")
         if state["over"]:
@@ -162,7 +167,7 @@ class PokemonFight:
             script.emit({"type": "joined", "pokemon": name, "entry": data})
             _presets(script, data)
             _initiative(script, name)
-            return script.events
+            return script.events, script.state
         if state.get("reaction") is not None:
             if command.get("action") != "respond":
                 raise RulesError(
@@ -173,7 +178,7 @@ class PokemonFight:
                 )
             respond(script, check_respond(state, command))
             advance(script)
-            return script.events
+            return script.events, script.state
         if command.get("action") == "respond":
             raise RulesError(_("no attack waits for an answer"), "PK-12")
         order = check_order(state, command)
@@ -187,7 +192,7 @@ class PokemonFight:
         else:
             script.emit({"type": "passed", "pokemon": actor})
         advance(script)
-        return script.events
+        return script.events, script.state
 
     def evolve(self, state: Json, event: Json) -> Json:
         """The next state (`fight_state.evolve`): the only way state changes."""

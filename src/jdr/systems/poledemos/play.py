@@ -135,6 +135,11 @@ class PoledemosPlay:
 
     def decide(self, state: Json, command: Json, rng: RandomSource) -> list[Json]:
         """The events `command` causes, or `RulesError` saying why not (nothing rolled then)."""
+        return self.decided(state, command, rng)[0]
+
+    def decided(self, state: Json, command: Json, rng: RandomSource) -> tuple[list[Json], Json]:
+        """`decide`'s events and the state they fold to (the decision folded them as it wrote
+        them: a simulation need not fold them again)."""
         if not state:
             raise RulesError(_("the game has not started"), "PD-3")
         name, fields = parse_command(command)
@@ -148,7 +153,7 @@ class PoledemosPlay:
             _end_activation(script, "ended")
         else:
             _pass(script, fields)
-        return script.events
+        return script.events, script.state
 
     def evolve(self, state: Json, event: Json) -> Json:
         """The next state (`play_state.evolve`): the only way state changes."""
