@@ -40,3 +40,26 @@ def key(value: Any) -> bytes | None:
 def data(frozen: bytes) -> Any:
     """The data whose key is `frozen` (new dicts and lists)."""
     return marshal.loads(frozen)
+
+
+def copy(value: Any) -> Any:
+    """A copy of JSON data (new dicts and lists, the rest shared): loaded from its key, far
+    faster than `copy.deepcopy`, or copied container by container when it has none.
+
+    >>> moves = [{"name": "Éclair", "energy": 1}]
+    >>> copied = copy(moves)
+    >>> copied == moves, copied[0] is moves[0]
+    (True, False)
+    """
+    frozen = key(value)
+    if frozen is not None:
+        return data(frozen)
+    return _copy_containers(value)
+
+
+def _copy_containers(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {name: _copy_containers(item) for name, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_containers(item) for item in value]
+    return value

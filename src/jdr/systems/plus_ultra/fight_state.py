@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from jdr import json_keys
 from jdr.i18n import _
 from jdr.names import find as find_name
 from jdr.names import fold
@@ -97,7 +98,7 @@ def _character(sheet: Json) -> Json:
         "energy_max": sheet["energy"],
         "willpower": sheet["willpower"],
         "willpower_max": sheet["willpower"],
-        "techniques": _copy(sheet.get("techniques", [])),
+        "techniques": json_keys.copy(sheet.get("techniques", [])),
         "used_round": {},
         "defending": False,
         "defense_bonus": 0,
@@ -120,15 +121,6 @@ def _start(event: Json) -> Json:
         "winner": None,
         "characters": {c["name"]: _character(c) for c in event["characters"]},
     }
-
-
-def _copy(value: Any) -> Any:
-    """A copy of JSON data (faster than `copy.deepcopy`, which a fold calls a lot)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def _clamp(value: int, top: int) -> int:

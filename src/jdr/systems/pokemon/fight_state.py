@@ -195,7 +195,7 @@ def _pokemon(data: Json) -> Json:
         "item": data.get("item"),
         "types": list(sheet["types"]),
         "skills": {fold_name(k): v for k, v in sheet["skills"].items()},
-        "moves": copy_json(sheet["moves"]),
+        "moves": json_keys.copy(sheet["moves"]),
         "stats": dict(data["stats"]),
         "accuracy_stage": 0,
         "vitality": sheet["vitality"]["current"],
@@ -250,23 +250,6 @@ def _validated_settings(given: Json) -> Json:
     if "reactions" not in given:
         settings["reactions"] = LEGACY
     return settings
-
-
-def copy_json(value: Any) -> Any:
-    """A copy of JSON data: loaded from its key (`json_keys`, written and read by `marshal`, far
-    faster than `copy.deepcopy`), or copied dict by dict and list by list when it has none."""
-    frozen = json_keys.key(value)
-    if frozen is not None:
-        return json_keys.data(frozen)
-    return _copy_containers(value)
-
-
-def _copy_containers(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _copy_containers(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copy_containers(item) for item in value]
-    return value
 
 
 def evolve(state: Json, event: Json) -> Json:
