@@ -54,36 +54,11 @@ def write_output(path: Path, text: str) -> None:
     `InputError` saying why, and nothing is left behind."""
     import os
     import stat
-    import tempfile
 
-    from jdr.errors import InputError
-    from jdr.i18n import _
-
-    folder = path.parent if str(path.parent) else Path(".")
-    temporary: str | None = None
-    try:
-        try:
-            existing = os.lstat(path)
-        except FileNotFoundError:
-            existing = None
-        if existing is not None and stat.S_ISDIR(existing.st_mode):
-            raise IsADirectoryError(21, os.strerror(21), str(path))
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
+    with _beside(path, text, "--output") as (temporary, existing):
         if existing is not None and stat.S_ISREG(existing.st_mode):
             os.chmod(temporary, stat.S_IMODE(existing.st_mode))
         os.replace(temporary, path)
-        temporary = None
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise InputError("--output", str(path), _("a writable file"), reason) from None
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
 
 
 def write_private(path: Path, text: str, replace: bool, field: str = "FILE") -> None:
@@ -95,35 +70,18 @@ def write_private(path: Path, text: str, replace: bool, field: str = "FILE") -> 
     and `replace` is not given, or when it cannot be written; nothing is left behind."""
     import errno
     import os
-    import stat
-    import tempfile
 
     from jdr.errors import InputError
     from jdr.i18n import _
 
-    folder = path.parent if str(path.parent) else Path(".")
     exists = InputError(
         field, str(path), _("a new file, or --force to replace it"), _("the file exists")
     )
-    temporary: str | None = None
-    try:
-        try:
-            existing = os.lstat(path)
-        except FileNotFoundError:
-            existing = None
-        if existing is not None and stat.S_ISDIR(existing.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    with _beside(path, text, field) as (temporary, existing):
         if existing is not None and not replace:
             raise exists
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        os.fchmod(handle, 0o600)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
         if replace:
             os.replace(temporary, path)
-            temporary = None
             return
         try:
             os.link(temporary, path)  # atomic: refused if a file appeared meanwhile
@@ -135,14 +93,45 @@ def write_private(path: Path, text: str, replace: bool, field: str = "FILE") -> 
             if os.path.lexists(path):
                 raise exists from None
             os.replace(temporary, path)
-            temporary = None
+
+
+@contextmanager
+def _beside(path: Path, text: str, field: str) -> "Iterator[tuple[str, Any]]":
+    """`(temporary, existing)`: a new file of `path`'s folder holding `text`, flushed to disk and
+    readable by its owner only, for the caller to put in place, and what `path` is now
+    (`os.lstat`, None when nothing is there; a folder is refused). The temporary file is removed
+    if it is still there afterwards; an `OSError` is an `InputError` on `field` saying why."""
+    import errno
+    import os
+    import stat
+    import tempfile
+
+    from jdr.errors import InputError
+    from jdr.i18n import _
+
+    folder = path.parent if str(path.parent) else Path(".")
+    temporary: str | None = None
+    try:
+        try:
+            existing = os.lstat(path)
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and stat.S_ISDIR(existing.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        os.fchmod(handle, 0o600)
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        yield temporary, existing
     except OSError as error:
         reason = error.strerror or str(error)
         raise InputError(field, str(path), _("a writable file"), reason) from None
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):
-                os.unlink(temporary)
+                os.unlink(temporary)  # gone once renamed into place
 
 
 def deliver(
