@@ -220,7 +220,7 @@ def cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[
 
 
 def test_cli_advise_json(passion_actions: Registry, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = cli_json(capsys, *ADVISE, "--max-dice", "3", "--exact")
+    code, out = cli_json(capsys, *ADVISE, "--max-dice", "3", "--exact", "--all")
     assert code == 0
     assert [list(choice) for choice in out["choices"]] == [KEYS] * 9
     assert out["choices"][0] == {
@@ -457,3 +457,25 @@ def test_no_negative_zero_in_the_advice_table(
         text, _err = capsys.readouterr()
         assert "-0.000" not in text and "-0,000" not in text
         assert ("0,000" if lang == "fr" else "0.000") in text
+
+
+def test_cli_advise_shows_the_sentence_and_the_best_five_by_default(
+    passion_actions: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One sentence and five rows, not the 1,340 pools: `--top N` for more, `--all` for all."""
+    args = ("advise", "passion", "action", "--talent", "4", "--difficulty", "3")
+    code, out = cli_json(capsys, *args)
+    assert code == 0
+    assert len(out["choices"]) == 5
+    assert out["choices_total"] == 1340
+    code, every = cli_json(capsys, *args, "--all")
+    assert len(every["choices"]) == every["choices_total"] == 1340
+    assert every["choices"][:5] == out["choices"], "the five shown are the five best"
+    assert main([*args, "--lang", "fr"]) == 0
+    text, _err = capsys.readouterr()
+    rows = [line for line in text.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
+    assert [row.split()[0] for row in rows] == ["1", "2", "3", "4", "5"]
+    assert text.startswith("Lancez 2d100 : ")
+    assert "Les 5 meilleurs de 1340 choix : --top N pour en voir plus, --all pour tous." in text
+    assert main([*args, "--top", "0"]) == 2
+    assert "--top" in capsys.readouterr().err

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from jdr.cli.options import (
+    TOP_CHOICES,
     Common,
     common_parameters,
     make_command,
@@ -86,7 +87,7 @@ def system_group(system: RuleSystem, mode: str) -> Any:
             continue
         model = action.advise.params if mode == "advise" and action.advise else action.params
         parameters = model_parameters(model) + common_parameters(
-            rolls=mode == "roll", exact=mode in ("odds", "advise")
+            rolls=mode == "roll", exact=mode in ("odds", "advise"), ranked=mode == "advise"
         )
         binding = (getattr(system, "sheet_rolls", {}) or {}).get(name)
         if binding is not None:
@@ -258,11 +259,14 @@ def run_advise(
     exact_notice(common.exact)
     advice = action.advise.advise(params, common.exact)
     sentence = advice.summary() if advice.summary is not None else ""
+    ranked = list(advice.choices)
+    shown = ranked if common.all else ranked[: common.top or TOP_CHOICES]
     if common.json:
         payload = _payload(system, action, params)
         if sentence:
             payload["summary"] = sentence
-        payload["choices"] = jsonable(list(advice.choices), common.exact)
+        payload["choices"] = jsonable(shown, common.exact)
+        payload["choices_total"] = len(ranked)
         _add(payload, advice.extra, common.exact)
         if source is not None:
             payload["sheet"] = sheet_json(source)
@@ -273,7 +277,14 @@ def run_advise(
             console().print(line, markup=False)
     if sentence:
         console().print(sentence, markup=False)
-    title(system, action).print(choices_table(advice.choices))
+    title(system, action).print(choices_table(shown))
+    if len(shown) < len(ranked):
+        console().print(
+            _("The best {shown} of {total} choices: --top N for more, --all for every one.").format(
+                shown=len(shown), total=len(ranked)
+            ),
+            markup=False,
+        )
 
 
 def show_systems(as_json: bool) -> None:

@@ -25,6 +25,9 @@ from jdr.cli.stored import (
 )
 from jdr.i18n import N_, _
 
+TOP_CHOICES = 5
+"""How many of an advisor's ranked choices `jdr advise` shows unless told (`--top N`, `--all`)."""
+
 
 @dataclass(frozen=True)
 class Common:
@@ -35,6 +38,9 @@ class Common:
     json: bool = False
     lang: str | None = None
     exact: bool = False
+    top: int | None = None
+    """(advise) How many of the best choices to show; `--all` shows every one."""
+    all: bool = False
     journal: Journal | None = None
     sheet: str | None = None
     uses: dict[str, Any] | None = None
@@ -141,9 +147,9 @@ def option_name(field: str) -> str:
     return "--" + field.replace("_", "-")
 
 
-def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
+def common_parameters(rolls: bool, exact: bool, ranked: bool = False) -> list[inspect.Parameter]:
     """`--faces`, `--seed` and the journal's options (for rolls), `--exact` (for odds),
-    `--json`, `--lang`."""
+    `--top` and `--all` (for advice), `--json`, `--lang`."""
     kw = inspect.Parameter.KEYWORD_ONLY
     params = []
     if rolls:
@@ -193,6 +199,31 @@ def common_parameters(rolls: bool, exact: bool) -> list[inspect.Parameter]:
                 ],
             )
         )
+    if ranked:
+        params += [
+            inspect.Parameter(
+                "jdr_top",
+                kw,
+                default=None,
+                annotation=Annotated[
+                    int | None,
+                    typer.Option(
+                        "--top",
+                        metavar="N",
+                        min=1,
+                        help=_("Show the N best choices (default: {n}).").format(n=TOP_CHOICES),
+                    ),
+                ],
+            ),
+            inspect.Parameter(
+                "jdr_all",
+                kw,
+                default=False,
+                annotation=Annotated[
+                    bool, typer.Option("--all", help=_("Show every choice, best first."))
+                ],
+            ),
+        ]
     params += [
         inspect.Parameter(
             "jdr_json",

@@ -158,9 +158,8 @@ def advise(params: AdviseParams, exact: bool) -> Advice:
         min_dice=fewest_dice(params.min_dice, params.energy),
         exact=exact,
     )
-    shown = choices if params.top is None else choices[: params.top]
     return Advice(
-        [choice.as_json() for choice in shown],
+        [choice.as_json() for choice in choices],
         extra={"goal": params.goal},
         summary=lambda: summary(choices, params.goal),
     )

@@ -240,7 +240,6 @@ class AdviseParams(BaseModel):
         le=MAX_ADVISE_DICE,
         description=N_("combat: the marker, the fewest dice (one less with --energy, PS-10)"),
     )
-    top: int | None = Field(default=None, ge=1, description=N_("show only the best N choices"))
 
     @model_validator(mode="after")
     def _some_pool(self) -> AdviseParams:
