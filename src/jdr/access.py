@@ -2,8 +2,9 @@
 
 A GM invites with a role: `gm` (everything), `player` (acts only for their own character), or
 `spectator` (reads only). An invite is a random token shown once in a link; the store keeps its
-SHA-256. Redeeming it (single use, before it expires, unless revoked) starts a session whose own
-random token goes in a cookie; the store keeps its hash too. The CSRF token of a session is
+SHA-256. Redeeming it (single use, before it expires, unless revoked) gives the browser a seat in
+the campaign: in its session if it has one (a browser holds a seat in every campaign it joined),
+else in a new session whose own random token goes in a cookie; the store keeps its hash too. The CSRF token of a session is
 derived from its token, so a page can carry it while the cookie stays HttpOnly.
 
 >>> viewer = Viewer(campaign_id=1, role="player", character="Kaito")
@@ -27,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from jdr.errors import InputError
 from jdr.i18n import N_, _
 from jdr.store import Store
-from jdr.store.access import WebSession
+from jdr.store.access import Seat
 
 ROLES = ("gm", "player", "spectator")
 INVITE_LIFETIME = timedelta(days=7)
@@ -141,16 +142,27 @@ def invite(
     return Invited(invite_id, token, role, name, until)
 
 
-def redeem(store: Store, token: str) -> tuple[str, WebSession]:
-    """Use an invite: the new session's token (for the cookie) and the session.
+def _session_hash(session: str | None) -> str | None:
+    """The hash of the browser's session token, if it is well formed (the store checks it is
+    live in the transaction that seats it)."""
+    return token_hash(session) if session is not None and well_formed(session) else None
+
+
+def redeem(store: Store, token: str, session: str | None = None) -> tuple[str, Seat]:
+    """Use an invite: a seat in its campaign for the browser's live session `session` (its
+    cookie's token; the browser keeps its other campaigns), else for a new session. The
+    session's token (for the cookie) and the seat.
 
     Unknown, used, revoked and expired invites are refused alike."""
     if well_formed(token):
-        session = new_token()
+        fresh = new_token()
         until = datetime.now(UTC) + SESSION_LIFETIME
-        started = store.redeem_invite(token_hash(token), token_hash(session), until)
-        if started is not None:
-            return session, started
+        found = store.redeem_invite(
+            token_hash(token), _session_hash(session), token_hash(fresh), until
+        )
+        if found is not None:
+            seat, started = found
+            return (fresh if started or session is None else session), seat
     raise AccessError(
         "invite",
         None,
@@ -159,11 +171,18 @@ def redeem(store: Store, token: str) -> tuple[str, WebSession]:
     )
 
 
-def host_session(store: Store, campaign_id: int) -> tuple[str, WebSession]:
-    """A GM session for whoever created the campaign in the browser."""
-    session = new_token()
+def host_session(
+    store: Store, campaign_id: int, session: str | None = None
+) -> tuple[str, Seat]:
+    """A GM seat for whoever created the campaign in the browser: in the browser's live session
+    `session` (it keeps its other campaigns), else in a new one. The session's token and the
+    seat."""
+    fresh = new_token()
     until = datetime.now(UTC) + SESSION_LIFETIME
-    return session, store.add_session(campaign_id, token_hash(session), "gm", None, until)
+    seat, started = store.add_seat(
+        _session_hash(session), token_hash(fresh), campaign_id, "gm", None, until
+    )
+    return (fresh if started or session is None else session), seat
 
 
 ROLE_NAMES = {"gm": N_("GM"), "player": N_("player"), "spectator": N_("spectator")}
@@ -171,7 +190,8 @@ ROLE_NAMES = {"gm": N_("GM"), "player": N_("player"), "spectator": N_("spectator
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who a request comes from: a session's campaign, role and (a player's) character."""
+    """Who a request comes from: a session's seat in one campaign (its role and, a player's,
+    character)."""
 
     campaign_id: int
     role: str
@@ -221,8 +241,11 @@ class Viewer:
         return self.character
 
     def require_campaign(self, campaign_id: int) -> None:
-        """Every id a request names is checked against the session's campaign."""
+        """Every id a request names is checked against the seat's campaign."""
         if campaign_id != self.campaign_id:
-            raise AccessError(
-                "campaign", None, _("the campaign of your invite"), _("not your campaign")
-            )
+            raise not_your_campaign()
+
+
+def not_your_campaign() -> AccessError:
+    """The refusal of a campaign the session holds no seat in."""
+    return AccessError("campaign", None, _("the campaign of your invite"), _("not your campaign"))

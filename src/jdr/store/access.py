@@ -1,9 +1,10 @@
-"""Invites and web sessions in the store: rows keyed by the SHA-256 of a random token.
+"""Invites, web sessions and their seats in the store: rows keyed by the SHA-256 of a random token.
 
 The store never sees a token, only its hash; `jdr.access` makes the tokens and decides who may do
-what. Redeeming an invite marks it used and starts a session in one transaction, on a condition
-(`used IS NULL`, not revoked, not expired) the database checks: two browsers opening one link at
-once get one session between them.
+what. A session (a browser's cookie) holds one seat per campaign it joined. Redeeming an invite
+marks it used and adds a seat (to the browser's live session, else to a new one) in one
+transaction, on a condition (`used IS NULL`, not revoked, not expired) the database checks: two
+browsers opening one link at once get one seat between them.
 
 >>> from datetime import UTC, datetime, timedelta
 >>> from jdr.store import open_store
@@ -12,9 +13,10 @@ once get one session between them.
 >>> soon = datetime.now(UTC) + timedelta(days=1)
 >>> store.add_invite(campaign, "a" * 64, "spectator", None, soon)
 1
->>> store.redeem_invite("a" * 64, "b" * 64, soon).role
-'spectator'
->>> store.redeem_invite("a" * 64, "c" * 64, soon) is None
+>>> seat, started = store.redeem_invite("a" * 64, None, "b" * 64, soon)
+>>> seat.role, started
+('spectator', True)
+>>> store.redeem_invite("a" * 64, "b" * 64, "c" * 64, soon) is None
 True
 """
 
@@ -24,9 +26,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Connection, Engine, and_, delete, select, update
 
-from jdr.store.models import invites, web_sessions
+from jdr.store.models import invites, web_seats, web_sessions
 from jdr.store.rows import insert_row, now
 
 
@@ -44,11 +46,31 @@ class Invite:
 
 @dataclass(frozen=True)
 class WebSession:
+    """A browser's session (its cookie): live until it expires or signs out."""
+
     id: int
+    expires: datetime
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A session's seat in one campaign: its role and (a player's) character."""
+
+    session_id: int
     campaign_id: int
     role: str
     character_id: int | None
-    expires: datetime
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """A seat as the home page lists it: the campaign's name and system, the character's name."""
+
+    campaign_id: int
+    campaign: str
+    system: str
+    role: str
+    character: str | None
 
 
 class Access:
@@ -97,10 +119,16 @@ class Access:
             return conn.execute(query).rowcount == 1
 
     def redeem_invite(
-        self, token_hash: str, session_hash: str, session_expires: datetime
-    ) -> WebSession | None:
-        """Use the invite `token_hash` names and start a session; None if no such invite is
-        usable (unknown, used, revoked or expired: the caller does not learn which)."""
+        self,
+        token_hash: str,
+        session_hash: str | None,
+        fresh_hash: str,
+        session_expires: datetime,
+    ) -> tuple[Seat, bool] | None:
+        """Use the invite `token_hash` names: a seat in its campaign for the live session
+        `session_hash` names, else for a new session keyed `fresh_hash`; whether that new session
+        was started. None if no such invite is usable (unknown, used, revoked or expired: the
+        caller does not learn which)."""
         at = now()
         with self._translated(), self.engine.begin() as conn:
             found = conn.execute(
@@ -116,19 +144,40 @@ class Access:
                     invites.c.id, invites.c.campaign_id, invites.c.role, invites.c.character_id
                 ).where(invites.c.token_hash == token_hash)
             ).one()
-            row = {
-                "campaign_id": invite.campaign_id,
-                "token_hash": session_hash,
-                "role": invite.role,
-                "character_id": invite.character_id,
-                "invite_id": invite.id,
-                "created": at,
-                "expires": session_expires,
-            }
-            session_id = insert_row(conn, web_sessions, row)
-        return WebSession(
-            session_id, invite.campaign_id, invite.role, invite.character_id, session_expires
-        )
+            return _seat_in(
+                conn,
+                session_hash,
+                fresh_hash,
+                session_expires,
+                {
+                    "campaign_id": invite.campaign_id,
+                    "role": invite.role,
+                    "character_id": invite.character_id,
+                    "invite_id": invite.id,
+                    "created": at,
+                },
+            )
+
+    def add_seat(
+        self,
+        session_hash: str | None,
+        fresh_hash: str,
+        campaign_id: int,
+        role: str,
+        character_id: int | None,
+        expires: datetime,
+    ) -> tuple[Seat, bool]:
+        """A seat without an invite (the host who created the campaign): for the live session
+        `session_hash` names, else for a new session keyed `fresh_hash` (whether it was started)."""
+        row = {
+            "campaign_id": campaign_id,
+            "role": role,
+            "character_id": character_id,
+            "invite_id": None,
+            "created": now(),
+        }
+        with self._translated(), self.engine.begin() as conn:
+            return _seat_in(conn, session_hash, fresh_hash, expires, row)
 
     def add_session(
         self,
@@ -137,80 +186,84 @@ class Access:
         role: str,
         character_id: int | None,
         expires: datetime,
-    ) -> WebSession:
-        """A session started without an invite (the host who created the campaign)."""
-        row = {
-            "campaign_id": campaign_id,
-            "token_hash": session_hash,
-            "role": role,
-            "character_id": character_id,
-            "created": now(),
-            "expires": expires,
-        }
-        with self._translated(), self.engine.begin() as conn:
-            session_id = insert_row(conn, web_sessions, row)
-        return WebSession(session_id, campaign_id, role, character_id, expires)
+    ) -> Seat:
+        """A new session with one seat (the host, a benchmark's players)."""
+        return self.add_seat(None, session_hash, campaign_id, role, character_id, expires)[0]
 
     def web_session(self, session_hash: str) -> WebSession | None:
         """The live session `session_hash` names, or None (unknown, revoked or expired)."""
-        query = select(
-            web_sessions.c.id,
-            web_sessions.c.campaign_id,
-            web_sessions.c.role,
-            web_sessions.c.character_id,
-            web_sessions.c.expires,
-        ).where(
-            web_sessions.c.token_hash == session_hash,
-            web_sessions.c.revoked.is_(None),
-            web_sessions.c.expires > now(),
-        )
+        query = select(web_sessions.c.id, web_sessions.c.expires).where(*_live(session_hash))
         with self._translated(), self.engine.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else WebSession(**row._asdict())
 
-    def signed_in(self, session_hash: str) -> tuple[WebSession, str | None, Any] | None:
-        """What a signed-in request needs, in one query: the live session `session_hash`
-        names, its player's character's name, and its campaign's row (None if no such live
-        session)."""
+    def signed_in(
+        self, session_hash: str, campaign_id: int
+    ) -> tuple[Seat | None, str | None, Any] | None:
+        """What a signed-in request in a campaign needs, in one query: the live session
+        `session_hash` names' seat in `campaign_id`, its player's character's name, and the
+        campaign's row. None if no such live session; (None, None, None) if it has no seat
+        there."""
         from jdr.store.models import campaigns, characters
 
+        seat = and_(
+            web_seats.c.session_id == web_sessions.c.id, web_seats.c.campaign_id == campaign_id
+        )
         query = (
             select(
-                web_sessions.c.id,
-                web_sessions.c.campaign_id,
-                web_sessions.c.role,
-                web_sessions.c.character_id,
-                web_sessions.c.expires,
+                web_sessions.c.id.label("session_id"),
+                web_seats.c.campaign_id,
+                web_seats.c.role,
+                web_seats.c.character_id,
                 characters.c.name.label("character_name"),
                 *[c.label(f"c__{c.name}") for c in campaigns.c],
             )
             .select_from(
-                web_sessions.join(
-                    campaigns, campaigns.c.id == web_sessions.c.campaign_id
-                ).outerjoin(characters, characters.c.id == web_sessions.c.character_id)
+                web_sessions.outerjoin(web_seats, seat)
+                .outerjoin(campaigns, campaigns.c.id == web_seats.c.campaign_id)
+                .outerjoin(characters, characters.c.id == web_seats.c.character_id)
             )
-            .where(
-                web_sessions.c.token_hash == session_hash,
-                web_sessions.c.revoked.is_(None),
-                web_sessions.c.expires > now(),
-            )
+            .where(*_live(session_hash))
         )
         with self._translated(), self.engine.connect() as conn:
             row = conn.execute(query).one_or_none()
         if row is None:
             return None
         found = row._asdict()
-        session = WebSession(
-            found["id"],
-            found["campaign_id"],
-            found["role"],
-            found["character_id"],
-            found["expires"],
+        if found["campaign_id"] is None:
+            return None, None, None
+        taken = Seat(
+            found["session_id"], found["campaign_id"], found["role"], found["character_id"]
         )
         campaign = {k.removeprefix("c__"): v for k, v in found.items() if k.startswith("c__")}
-        return session, found["character_name"], campaign
+        return taken, found["character_name"], campaign
+
+    def seats(self, session_hash: str) -> list[SeatSummary]:
+        """The live session's seats, in the order they were taken (none if it is not live)."""
+        from jdr.store.models import campaigns, characters
+
+        query = (
+            select(
+                web_seats.c.campaign_id,
+                campaigns.c.name.label("campaign"),
+                campaigns.c.system,
+                web_seats.c.role,
+                characters.c.name.label("character"),
+            )
+            .select_from(
+                web_sessions.join(web_seats, web_seats.c.session_id == web_sessions.c.id)
+                .join(campaigns, campaigns.c.id == web_seats.c.campaign_id)
+                .outerjoin(characters, characters.c.id == web_seats.c.character_id)
+            )
+            .where(*_live(session_hash))
+            .order_by(web_seats.c.id)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [SeatSummary(**row._asdict()) for row in rows]
 
     def end_session(self, session_hash: str) -> None:
+        """Sign out: the session, and so every seat it holds, opens nothing any more."""
         query = (
             update(web_sessions)
             .where(web_sessions.c.token_hash == session_hash, web_sessions.c.revoked.is_(None))
@@ -218,3 +271,45 @@ class Access:
         )
         with self._translated(), self.engine.begin() as conn:
             conn.execute(query)
+
+
+def _live(session_hash: str) -> tuple[Any, ...]:
+    """The conditions of the live session `session_hash` names."""
+    return (
+        web_sessions.c.token_hash == session_hash,
+        web_sessions.c.revoked.is_(None),
+        web_sessions.c.expires > now(),
+    )
+
+
+def _seat_in(
+    conn: Connection,
+    session_hash: str | None,
+    fresh_hash: str,
+    expires: datetime,
+    row: dict[str, Any],
+) -> tuple[Seat, bool]:
+    """Seat `row` (its campaign, role, character, invite) in the live session `session_hash`
+    names (it then lasts until `expires` at least), else in a new session keyed `fresh_hash`.
+    A seat the session already had in that campaign gives way to the new one."""
+    found = None
+    if session_hash is not None:
+        found = conn.execute(select(web_sessions.c.id).where(*_live(session_hash))).scalar()
+    started = found is None
+    if found is None:
+        session_row = {"token_hash": fresh_hash, "created": row["created"], "expires": expires}
+        found = insert_row(conn, web_sessions, session_row)
+    else:
+        conn.execute(
+            update(web_sessions)
+            .where(web_sessions.c.id == found, web_sessions.c.expires < expires)
+            .values(expires=expires)
+        )
+        conn.execute(
+            delete(web_seats).where(
+                web_seats.c.session_id == found, web_seats.c.campaign_id == row["campaign_id"]
+            )
+        )
+    insert_row(conn, web_seats, {"session_id": found, **row})
+    seat = Seat(found, row["campaign_id"], row["role"], row["character_id"])
+    return seat, started

@@ -5,8 +5,8 @@
 the column that ties a row to the campaign (`campaign_id`, or `fight_id` / `character_id`
 through the campaign's fights and characters), the columns that order its rows, and the columns
 given anew on import. The campaign's own row travels without its id. `LEFT_OUT` names the
-tables a backup leaves out on purpose: web invites and sessions (the GM invites the table again;
-a session must never leave the database it was opened on). A test keeps every table of
+tables a backup leaves out on purpose: web invites, sessions and their seats (the GM invites
+the table again; a session must never leave the database it was opened on). A test keeps every table of
 `jdr.store.models` in one or the other, so a table added later is a line here.
 
 **Ids.** A journal entry is hash-chained, and its hashed context names its fight
@@ -126,6 +126,7 @@ PARTS = (
 LEFT_OUT = {
     "invites": "web invites: the GM invites the table again (jdr campaign invite)",
     "web_sessions": "web sessions: a session never leaves the database it was opened on",
+    "web_seats": "a browser session's seats: each is part of its session, which never travels",
     "changes": "the live table's change numbers: an imported campaign starts again at 0",
     "feeds": "feed links: secret, the GM makes new ones (jdr campaign feed)",
     "webhooks": "the webhook: its URL is a secret, the GM sets it again (jdr campaign webhook)",

@@ -17,8 +17,10 @@ keeps the whole sheet (`snapshot`), so a sheet at any revision folds from at mos
 `fight_characters` says which revision of each stored fighter a fight started from.
 
 The web table (issue 19): `invites` are single-use links into one campaign with a role (and, for a
-player, a character); `web_sessions` are the browsers signed in through one. Both keep only the
-SHA-256 of their random token, never the token itself.
+player, a character); `web_sessions` are the browsers signed in (one cookie each), and
+`web_seats` their seats: one per campaign a browser joined (by an invite, or by creating the
+campaign), with its role and (a player's) character (issue 28: one session, many seats). Invites
+and sessions keep only the SHA-256 of their random token, never the token itself.
 
 `fight_snapshots` keeps each fight's folded state and the `version` (event `seq`) it folds to
 (issue 17), written in the transaction of the action that moved the fight, so an action reads it
@@ -189,16 +191,27 @@ web_sessions = Table(
     "web_sessions",
     metadata,
     Column("id", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Column("revoked", DateTime(timezone=True), nullable=True),
+)
+
+web_seats = Table(
+    "web_seats",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "session_id", ForeignKey("web_sessions.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
     Column(
         "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
     ),
-    Column("token_hash", String(64), nullable=False, unique=True),
     Column("role", String(16), nullable=False),
     Column("character_id", ForeignKey("characters.id", ondelete="CASCADE"), nullable=True),
     Column("invite_id", ForeignKey("invites.id", ondelete="SET NULL"), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
-    Column("expires", DateTime(timezone=True), nullable=False),
-    Column("revoked", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("session_id", "campaign_id"),
 )
 
 changes = Table(

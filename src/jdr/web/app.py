@@ -32,7 +32,7 @@ from jdr.web.guard import MAX_BODY, Guard, RateLimit, Scope, language_of
 
 HERE = Path(__file__).parent
 INVITE_ATTEMPTS = 10
-"""Invite redemptions (and invite pages) a minute from one address."""
+"""Failed invite redemptions (or host links) a minute from one address, and of one invite."""
 SWITCH_S = 0.001
 """How long a thread may keep Python's interpreter lock while others wait (5 ms by default): a
 request holding a campaign's writer lock gets it back sooner after its disk write, so the
@@ -134,7 +134,8 @@ def create_app(
             found = InputError("request", request.method, str(error.detail))
         response = render_error(request, found)
         if error.status_code == 405:
-            response.status_code = 405
+            response.status_code = 405  # with the methods the path allows (`Allow`)
+            response.headers.update(error.headers or {})
         return response
 
     @app.exception_handler(Exception)

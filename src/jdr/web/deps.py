@@ -1,7 +1,8 @@
 """What a route depends on: the store, and who is asking (`Viewer`, from the session cookie).
 
-`CampaignOf` checks the campaign id in a URL against the session's campaign, so one campaign's
-ids never open another's pages.
+A browser's session holds one seat per campaign it joined; `CampaignOf` reads the campaign id in
+a URL and gives the session's seat there (403 if it has none), so one campaign's ids never open
+another's pages.
 """
 
 from __future__ import annotations
@@ -11,9 +12,17 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from jdr.access import NotSignedInError, Viewer, csrf_token, token_hash, well_formed
+from jdr.access import (
+    NotSignedInError,
+    Viewer,
+    csrf_token,
+    not_your_campaign,
+    token_hash,
+    well_formed,
+)
 from jdr.i18n import _
 from jdr.store import Campaign, Store
+from jdr.store.access import SeatSummary
 from jdr.web.guard import SESSION_COOKIE
 
 
@@ -34,38 +43,35 @@ class Signed:
     csrf: str
 
 
-def viewer_of(request: Request, store: Store) -> Signed | None:
-    """The live session of the request's cookie, or None."""
+def session_token(request: Request) -> str | None:
+    """The session token of the request's cookie, if it could be one of ours."""
     token = request.cookies.get(SESSION_COOKIE)
-    if token is None or not well_formed(token):
-        return None
-    found = store.signed_in(token_hash(token))
-    if found is None:
-        return None
-    session, name, campaign = found
-    viewer = Viewer(session.campaign_id, session.role, name, session.character_id)
-    return Signed(viewer, Campaign(**campaign), csrf_token(token))
+    return token if token is not None and well_formed(token) else None
 
 
-def signed(request: Request, store: StoreDep) -> Signed:
-    found = viewer_of(request, store)
-    if found is None:
+def seats_of(request: Request, store: Store) -> list[SeatSummary]:
+    """The seats of the request's live session (none if it has no live session)."""
+    token = session_token(request)
+    return [] if token is None else store.seats(token_hash(token))
+
+
+def in_campaign(campaign_id: int, request: Request, store: StoreDep) -> Signed:
+    """The signed-in request's seat in `campaign_id`: 401 without a live session, 403 if the
+    session holds no seat there."""
+    token = session_token(request)
+    found = None if token is None else store.signed_in(token_hash(token), campaign_id)
+    if token is None or found is None:
         raise NotSignedInError(
             "session",
             None,
             _("a session: open the invite link the GM gave you"),
             _("not signed in"),
         )
-    return found
-
-
-SignedDep = Annotated[Signed, Depends(signed)]
-
-
-def in_campaign(campaign_id: int, who: SignedDep) -> Signed:
-    """The signed-in request, if `campaign_id` is the session's campaign."""
-    who.viewer.require_campaign(campaign_id)
-    return who
+    seat, name, campaign = found
+    if seat is None:
+        raise not_your_campaign()
+    viewer = Viewer(seat.campaign_id, seat.role, name, seat.character_id)
+    return Signed(viewer, Campaign(**campaign), csrf_token(token))
 
 
 CampaignOf = Annotated[Signed, Depends(in_campaign)]

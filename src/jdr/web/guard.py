@@ -83,9 +83,16 @@ def language_of(scope: Scope) -> str:
 class RateLimit:
     """At most `limit` attempts per `window` seconds from one address (in this process).
 
+    `allow` counts every attempt (feed reads); `refuse_if_spent` and `spent` count only the
+    attempts that failed (joining: a table of friends behind one address all join, a guesser
+    is stopped).
+
     >>> limit = RateLimit(2, 60.0)
     >>> limit.allow("a", 0.0), limit.allow("a", 1.0), limit.allow("a", 2.0), limit.allow("a", 61.0)
     (True, True, False, True)
+    >>> failures = RateLimit(1, 60.0)
+    >>> failures.blocked("a", 0.0), failures.spent("a", 0.0), failures.blocked("a", 1.0)
+    (False, None, True)
     """
 
     def __init__(self, limit: int, window: float, field: str = "invite") -> None:
@@ -94,26 +101,50 @@ class RateLimit:
         self.field = field
         self._seen: dict[str, deque[float]] = {}
 
-    def allow(self, who: str, at: float | None = None) -> bool:
-        at = time.monotonic() if at is None else at
+    def _recent(self, who: str, at: float) -> deque[float]:
         if len(self._seen) > 10_000:  # bounded memory: forget the idle
             self._seen = {k: v for k, v in self._seen.items() if v and v[-1] > at - self.window}
         seen = self._seen.setdefault(who, deque())
         while seen and seen[0] <= at - self.window:
             seen.popleft()
+        return seen
+
+    def allow(self, who: str, at: float | None = None) -> bool:
+        at = time.monotonic() if at is None else at
+        seen = self._recent(who, at)
         if len(seen) >= self.limit:
             return False
         seen.append(at)
         return True
 
+    def blocked(self, who: str, at: float | None = None) -> bool:
+        """Whether `who` spent its attempts of the window (without counting this one)."""
+        at = time.monotonic() if at is None else at
+        return len(self._recent(who, at)) >= self.limit
+
+    def spent(self, who: str, at: float | None = None) -> None:
+        """Count one failed attempt of `who`."""
+        at = time.monotonic() if at is None else at
+        self._recent(who, at).append(at)
+
     def check(self, who: str) -> None:
+        """Count this attempt; refuse it if `who` has made `limit` in the window."""
         if not self.allow(who):
-            raise TooManyError(
-                self.field,
-                None,
-                _("{n} attempts a minute").format(n=self.limit),
-                _("too many attempts: wait a minute"),
-            )
+            raise self.refusal()
+
+    def refuse_if_spent(self, *who: str) -> None:
+        """Refuse an attempt if any of `who` (an address, an invite) failed `limit` times in the
+        window; the caller counts a failure with `spent`."""
+        if any(self.blocked(one) for one in who):
+            raise self.refusal(_("{n} failed attempts a minute").format(n=self.limit))
+
+    def refusal(self, allowed: str | None = None) -> TooManyError:
+        return TooManyError(
+            self.field,
+            None,
+            allowed or _("{n} attempts a minute").format(n=self.limit),
+            _("too many attempts: wait a minute"),
+        )
 
 
 Refuse = Callable[[Scope, JdrError], Awaitable[tuple[int, list[tuple[bytes, bytes]], bytes]]]

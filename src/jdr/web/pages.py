@@ -16,7 +16,7 @@ from jdr import access, table
 from jdr.errors import InputError, JdrError
 from jdr.i18n import LANGUAGES, _
 from jdr.store import Store
-from jdr.web.deps import CampaignOf, Signed, StoreDep, viewer_of
+from jdr.web.deps import CampaignOf, Signed, StoreDep, seats_of, session_token
 from jdr.web.forms import fields_of, raw_of
 from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
 from jdr.web.views import recap_texts, svg_bars
@@ -58,10 +58,11 @@ def secure(request: Request) -> bool:
 
 @router.get("/")
 def home(request: Request, store: StoreDep) -> Response:
-    found = viewer_of(request, store)
-    if found is not None:
-        return RedirectResponse(f"/c/{found.campaign.id}", status_code=303)
-    return _page(request, "home.html")
+    """The campaigns this browser holds a seat in (each opens its own pages), or how to join."""
+    seats = seats_of(request, store)
+    token = session_token(request)
+    csrf = access.csrf_token(token) if seats and token is not None else None
+    return _page(request, "home.html", seats=seats, csrf=csrf)
 
 
 @router.get("/lang/{code}")
@@ -75,11 +76,20 @@ def switch_language(code: str, next: str = "/") -> Response:
     return response
 
 
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "-"
+
+
 def _check_host(request: Request, token: str) -> None:
+    """The host link's token, or a refusal; only wrong tokens count against the address's
+    attempts."""
     import hmac
 
-    request.app.state.invite_limit.check(request.client.host if request.client else "-")
+    limit = request.app.state.invite_limit
+    address = _address(request)
+    limit.refuse_if_spent(address)
     if not hmac.compare_digest(token.encode(), request.app.state.host_token.encode()):
+        limit.spent(address)
         raise access.AccessError(
             "host", None, _("the host link `jdr serve` printed"), _("not the host link")
         )
@@ -113,23 +123,32 @@ def host_create(
     if not name.strip():
         raise InputError("name", name, _("1 to 200 characters"))
     campaign_id = store.create_campaign(found, name.strip())
-    session, _started = access.host_session(store, campaign_id)
+    session, _seat = access.host_session(store, campaign_id, session_token(request))
     return _start_session(request, session, campaign_id)
 
 
 @router.get("/invite/{token}")
 def invite_page(request: Request, token: str) -> Response:
     """A link preview (a chat server fetching the URL) must not use the invite: GET only shows
-    a button; the POST redeems."""
-    request.app.state.invite_limit.check(request.client.host if request.client else "-")
+    a button; the POST redeems. Showing it counts against nothing."""
     return _page(request, "invite.html", token=token)
 
 
 @router.post("/invite/{token}")
 def invite_redeem(request: Request, store: StoreDep, token: str) -> Response:
-    request.app.state.invite_limit.check(request.client.host if request.client else "-")
-    session, started = access.redeem(store, token)
-    return _start_session(request, session, started.campaign_id)
+    """A seat in the invite's campaign for this browser (beside the seats it holds already).
+    Failed redemptions count against the address and the invite (a table behind one address
+    joins at once; a guesser is stopped)."""
+    limit = request.app.state.invite_limit
+    address, invite = _address(request), "invite:" + access.token_hash(token[:200])
+    limit.refuse_if_spent(address, invite)
+    try:
+        session, seat = access.redeem(store, token, session_token(request))
+    except access.AccessError:
+        limit.spent(address)
+        limit.spent(invite)
+        raise
+    return _start_session(request, session, seat.campaign_id)
 
 
 @router.post("/signout")
@@ -232,13 +251,14 @@ def roll_page(
 @router.get("/c/{campaign_id}/odds")
 def odds_partial(request: Request, store: StoreDep, who: CampaignOf, action: str) -> Response:
     """The exact odds beside the roll form, recomputed as the player changes it (HTMX). An
-    unfinished form shows what is missing instead, in place."""
+    unfinished form shows what is missing instead, in place; an action without odds says so
+    (its form never asks)."""
     system = table.system_of(who.campaign)
     chosen = table.action_of(system, action)
     form = dict(request.query_params)
     context: dict[str, Any] = {"odds": None, "problem": None, "advice": None}
     if chosen.odds is None:
-        return _page(request, "_odds.html", **context, none=True)
+        return _page(request, "_odds.html", **context, no_odds=True)
     try:
         sheet, uses = _sheet_of(form, table.sheet_uses(system, chosen))
         raw = raw_of(chosen.params, form)
@@ -251,7 +271,7 @@ def odds_partial(request: Request, store: StoreDep, who: CampaignOf, action: str
         from jdr.answers import error_json
 
         context["problem"] = error_json(error)
-    return _page(request, "_odds.html", **context, none=False)
+    return _page(request, "_odds.html", **context, no_odds=False)
 
 
 @router.post("/c/{campaign_id}/roll")
