@@ -40,7 +40,9 @@ def _campaign(app: Any, system: str = "plus-ultra", name: str = "Mardi") -> int:
     return campaign
 
 
-def _redeem(client: TestClient, store: Store, campaign: int, role: str, name: str | None = None) -> Any:
+def _redeem(
+    client: TestClient, store: Store, campaign: int, role: str, name: str | None = None
+) -> Any:
     made = access.invite(store, campaign, role, name)
     answer = client.post(f"/invite/{made.token}", follow_redirects=False)
     assert answer.status_code == 303, answer.text
@@ -118,6 +120,7 @@ def test_signing_out_leaves_every_campaign_of_the_session(app: Any) -> None:
     _redeem(browser, store, first, "gm")
     _redeem(browser, store, second, "spectator")
     cookie = browser.cookies.get("jdr_session")
+    assert cookie is not None
     csrf = csrf_of(browser.get(f"/c/{first}").text)
     assert browser.post("/signout", data={"csrf": csrf}, follow_redirects=False).status_code == 303
     stale = TestClient(app, cookies={"jdr_session": cookie})  # a copy of the old cookie

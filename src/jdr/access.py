@@ -4,8 +4,9 @@ A GM invites with a role: `gm` (everything), `player` (acts only for their own c
 `spectator` (reads only). An invite is a random token shown once in a link; the store keeps its
 SHA-256. Redeeming it (single use, before it expires, unless revoked) gives the browser a seat in
 the campaign: in its session if it has one (a browser holds a seat in every campaign it joined),
-else in a new session whose own random token goes in a cookie; the store keeps its hash too. The CSRF token of a session is
-derived from its token, so a page can carry it while the cookie stays HttpOnly.
+else in a new session whose own random token goes in a cookie; the store keeps its hash too. The
+CSRF token of a session is derived from its token, so a page can carry it while the cookie stays
+HttpOnly.
 
 >>> viewer = Viewer(campaign_id=1, role="player", character="Kaito")
 >>> viewer.may_act_for("kaito")
@@ -171,9 +172,7 @@ def redeem(store: Store, token: str, session: str | None = None) -> tuple[str, S
     )
 
 
-def host_session(
-    store: Store, campaign_id: int, session: str | None = None
-) -> tuple[str, Seat]:
+def host_session(store: Store, campaign_id: int, session: str | None = None) -> tuple[str, Seat]:
     """A GM seat for whoever created the campaign in the browser: in the browser's live session
     `session` (it keeps its other campaigns), else in a new one. The session's token and the
     seat."""

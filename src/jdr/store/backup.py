@@ -6,8 +6,8 @@ the column that ties a row to the campaign (`campaign_id`, or `fight_id` / `char
 through the campaign's fights and characters), the columns that order its rows, and the columns
 given anew on import. The campaign's own row travels without its id. `LEFT_OUT` names the
 tables a backup leaves out on purpose: web invites, sessions and their seats (the GM invites
-the table again; a session must never leave the database it was opened on). A test keeps every table of
-`jdr.store.models` in one or the other, so a table added later is a line here.
+the table again; a session must never leave the database it was opened on). A test keeps every
+table of `jdr.store.models` in one or the other, so a table added later is a line here.
 
 **Ids.** A journal entry is hash-chained, and its hashed context names its fight
 (`"fight": 3`, action ids `#fight3.7`) and its character (`"character": 2`); the store finds a

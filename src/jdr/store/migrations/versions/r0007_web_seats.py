@@ -14,6 +14,8 @@ Create Date: 2026-12-03
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -30,7 +32,7 @@ _OLD_FOREIGN_KEYS = (
 )
 
 
-def _seats_table() -> sa.Table:
+def _seats_table() -> sa.TableClause:
     return sa.table(
         "web_seats",
         sa.column("session_id", sa.Integer()),
@@ -113,7 +115,7 @@ def downgrade() -> None:
         sa.column("session_id", sa.Integer()),
         *[sa.column(name) for name in _MOVED],
     )
-    first = {}
+    first: dict[int, dict[str, Any]] = {}
     for row in conn.execute(sa.select(seats).order_by(seats.c.id)).all():
         first.setdefault(row.session_id, {name: getattr(row, name) for name in _MOVED})
     op.drop_index("ix_web_seats_campaign_id", table_name="web_seats")
