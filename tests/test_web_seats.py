@@ -64,6 +64,8 @@ def test_one_browser_holds_a_seat_in_each_campaign_it_joined(app: Any) -> None:
     browser = TestClient(app)
     _redeem(browser, store, first, "player", "Kaito")
     cookie = browser.cookies.get("jdr_session")
+    shown = browser.get(f"/invite/{access.invite(store, second, 'gm').token}").text
+    assert "keeps the campaigns it already joined" in shown and f'href="/c/{first}"' in shown
     _redeem(browser, store, second, "spectator")
     assert browser.cookies.get("jdr_session") == cookie  # the same session, one more seat
     assert _who(browser, first) == "player · Kaito"

@@ -128,10 +128,10 @@ def host_create(
 
 
 @router.get("/invite/{token}")
-def invite_page(request: Request, token: str) -> Response:
+def invite_page(request: Request, store: StoreDep, token: str) -> Response:
     """A link preview (a chat server fetching the URL) must not use the invite: GET only shows
     a button; the POST redeems. Showing it counts against nothing."""
-    return _page(request, "invite.html", token=token)
+    return _page(request, "invite.html", token=token, seats=seats_of(request, store))
 
 
 @router.post("/invite/{token}")
