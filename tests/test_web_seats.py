@@ -71,6 +71,8 @@ def test_one_browser_holds_a_seat_in_each_campaign_it_joined(app: Any) -> None:
     assert _who(browser, first) == "player · Kaito"
     assert _who(browser, second) == "spectator"
     assert browser.get(f"/c/{third}").status_code == 403  # no seat there: not your campaign
+    for beyond in (0, -1, 2**31, 10**30):
+        assert browser.get(f"/c/{beyond}/roll").status_code == 403, beyond
     csrf = csrf_of(browser.get(f"/c/{first}").text)
     rolled = browser.post(f"/c/{first}/roll", data={**ATTACK, "csrf": csrf})
     assert rolled.status_code == 200 and len(store.journal(first)) == 1

@@ -26,6 +26,10 @@ from jdr.store.access import SeatSummary
 from jdr.web.guard import SESSION_COOKIE
 
 
+MAX_ID = 2**31 - 1
+"""The largest id a URL may name (a 32-bit integer column's): beyond it, no campaign."""
+
+
 def get_store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
@@ -59,7 +63,8 @@ def in_campaign(campaign_id: int, request: Request, store: StoreDep) -> Signed:
     """The signed-in request's seat in `campaign_id`: 401 without a live session, 403 if the
     session holds no seat there."""
     token = session_token(request)
-    found = None if token is None else store.signed_in(token_hash(token), campaign_id)
+    asked = campaign_id if 0 < campaign_id <= MAX_ID else 0  # no seat, whatever the database
+    found = None if token is None else store.signed_in(token_hash(token), asked)
     if token is None or found is None:
         raise NotSignedInError(
             "session",
