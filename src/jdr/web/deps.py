@@ -25,7 +25,6 @@ from jdr.store import Campaign, Store
 from jdr.store.access import SeatSummary
 from jdr.web.guard import SESSION_COOKIE
 
-
 MAX_ID = 2**31 - 1
 """The largest id a URL may name (a 32-bit integer column's): beyond it, no campaign."""
 
