@@ -99,37 +99,56 @@ class Owner:
         kind, _colon, key_name = text.partition(":")
         return Owner.target(key_name) if kind == "target" else Owner(kind)
 
-    def fighters(self, actor: str, keys: Mapping[str, Any]) -> list[str] | None:
+    def fighters(
+        self, actor: str, keys: Mapping[str, Any], others: Sequence[str] = ()
+    ) -> list[str] | None:
         """The fighters whose controller decides (None: the GM, or a key that names nobody, so
-        no player can be asked)."""
+        no player can be asked). A key left out names the one fighter of `others` (the fight's
+        other fighters) when there is just one: the opponent standing, in a duel."""
         if self.kind == "actor":
             return [actor]
         if self.kind == "target" and self.key is not None:
             named = as_list(keys.get(self.key))
+            if named is None and len(others) == 1:
+                return [others[0]]
             if isinstance(named, list) and named and all(isinstance(n, str) for n in named):
                 return [str(n) for n in named]
         return None
 
-    def allows(self, seat: Seat, actor: str, keys: Mapping[str, Any]) -> bool:
+    def allows(
+        self, seat: Seat, actor: str, keys: Mapping[str, Any], others: Sequence[str] = ()
+    ) -> bool:
         """Whether `seat` may give this decision when `actor` plays with `keys`."""
         if seat.gm:
             return True
-        named = self.fighters(actor, keys)
+        named = self.fighters(actor, keys, others)
         return named is not None and all(seat.controls(name) for name in named)
 
-    def chooser(self, actor: str, keys: Mapping[str, Any], seat: Seat | None = None) -> str | None:
+    def chooser(
+        self,
+        actor: str,
+        keys: Mapping[str, Any],
+        seat: Seat | None = None,
+        others: Sequence[str] = (),
+    ) -> str | None:
         """The fighter whose player decides (the first `seat` does not control), or None for
         the GM."""
-        named = self.fighters(actor, keys)
+        named = self.fighters(actor, keys, others)
         if named is None:
             return None
         return next((n for n in named if seat is None or not seat.controls(n)), named[0])
 
-    def whose(self, actor: str, keys: Mapping[str, Any], seat: Seat | None = None) -> str:
+    def whose(
+        self,
+        actor: str,
+        keys: Mapping[str, Any],
+        seat: Seat | None = None,
+        others: Sequence[str] = (),
+    ) -> str:
         """`the GM's choice`, `Évoli's player's choice` (in the reader's language)."""
         if self.kind == "gm":
             return _("the GM's choice")
-        name = self.chooser(actor, keys, seat)
+        name = self.chooser(actor, keys, seat, others)
         if name is None:
             return _("the targeted fighter's player's choice")
         return _("{name}'s player's choice").format(name=name)
@@ -157,8 +176,8 @@ class Seat:
     (True, True)
     """
 
-    gm: bool = False
     fighters: tuple[str, ...] = ()
+    gm: bool = False
 
     def controls(self, name: str) -> bool:
         from jdr.names import same
@@ -357,12 +376,18 @@ class Commands:
         ]
 
     def refuse_unowned(
-        self, name: str, keys: Mapping[str, Any], seat: Seat, actor: str
+        self,
+        name: str,
+        keys: Mapping[str, Any],
+        seat: Seat,
+        actor: str,
+        fighters: Sequence[str] = (),
     ) -> None:
         """Refuse, before anything is decided, a command `seat` may not give when `actor`
         plays it, or any key given that is someone else's decision (`AccessError` naming the
-        command or the key, in the reader's language, and whose choice it is)."""
-        refuse_unowned(self.get(name), keys, seat, actor)
+        command or the key, in the reader's language, and whose choice it is); `fighters`,
+        the fight's."""
+        refuse_unowned(self.get(name), keys, seat, actor, fighters)
 
     def legal_now(self, rules: Any, state: Json, actor: str | None) -> list[str]:
         """The commands `actor` (anyone, when None) may play now."""
@@ -372,14 +397,20 @@ class Commands:
 
 
 def refuse_unowned(
-    command: Command | None, keys: Mapping[str, Any], seat: Seat, actor: str
+    command: Command | None,
+    keys: Mapping[str, Any],
+    seat: Seat,
+    actor: str,
+    fighters: Sequence[str] = (),
 ) -> None:
     """`Commands.refuse_unowned`; a system without command models (`command` None) declares
     no owner but the actor's controller."""
     from jdr.access import AccessError
+    from jdr.names import same
 
+    others = [name for name in fighters if not same(name, actor)]
     owner = command.owner if command is not None else Owner.ACTOR
-    if not owner.allows(seat, actor, keys):
+    if not owner.allows(seat, actor, keys, others):
         if owner == Owner.ACTOR:  # a player acts only for their own fighter
             raise AccessError(
                 "actor",
@@ -391,16 +422,16 @@ def refuse_unowned(
         raise AccessError(
             shown_name(command.name, command.fr),
             None,
-            _("ask {who}").format(who=_asked(owner, actor, keys, seat)),
-            owner.whose(actor, keys, seat),
+            _("ask {who}").format(who=_asked(owner, actor, keys, seat, others)),
+            owner.whose(actor, keys, seat, others),
         )
     if command is None:
         return
     for key_name, value in keys.items():
         owner = command.owner_of(key_name)
-        if owner.allows(seat, actor, keys):
+        if owner.allows(seat, actor, keys, others):
             continue
-        who = _asked(owner, actor, keys, seat)
+        who = _asked(owner, actor, keys, seat, others)
         info = command.keys.model_fields[key_name]
         allowed = (
             _("ask {who}").format(who=who)
@@ -411,13 +442,15 @@ def refuse_unowned(
             shown_name(key_name, _fr(command.keys, key_name)),
             value,
             allowed,
-            owner.whose(actor, keys, seat),
+            owner.whose(actor, keys, seat, others),
         )
 
 
-def _asked(owner: Owner, actor: str, keys: Mapping[str, Any], seat: Seat) -> str:
+def _asked(
+    owner: Owner, actor: str, keys: Mapping[str, Any], seat: Seat, others: Sequence[str]
+) -> str:
     """Who to ask for a decision: `the GM`, `Évoli's player`."""
-    name = owner.chooser(actor, keys, seat)
+    name = owner.chooser(actor, keys, seat, others)
     if name is None:
         return _("the GM")
     return _("{name}'s player").format(name=name)

@@ -364,10 +364,11 @@ def play(
     commands = getattr(system, "fight_commands", None)
     if commands is not None:
         declared = commands.get(name)
+        fighters = [str(n) for n in record.participants]
         if declared.owner.kind != "target":  # the command's own owner, before its keys are read
             refuse_unowned(declared, {}, seat, who)
         name, keys = commands.parse(declared.name, pairs)
-        refuse_unowned(declared, keys, seat, who)
+        refuse_unowned(declared, keys, seat, who, fighters)
         sealed = declared.sealed
     else:
         keys, sealed = parse_pairs(pairs), False
