@@ -136,10 +136,10 @@ def test_a_key_another_decides_is_named_in_the_readers_language() -> None:
     move = default_registry().get("pokemon").fight_commands.get("move")  # type: ignore[attr-defined]
     with language("fr"), pytest.raises(AccessError) as refused:
         refuse_unowned(move, {"response": "none", "target": "Évoli"}, Seat(("Pikachu",)), "Pikachu")
-    assert refused.value.message() == (
-        "réponse (response) : 'none' — choix du joueur qui joue Évoli"
-        " (autorisé : l'omettre, ou demander au joueur qui joue Évoli)"
-    )
+        assert refused.value.message() == (
+            "réponse (response) : none — le choix du joueur qui joue Évoli"
+            " (permis : omettez-la, ou demandez au joueur qui joue Évoli)"
+        )
     with pytest.raises(AccessError) as refused:
         refuse_unowned(move, {"response": "none"}, Seat(("Pikachu",)), "Pikachu")
     assert "the targeted fighter's player's choice" in refused.value.message()
@@ -248,9 +248,13 @@ def test_a_refused_rule_keeps_the_fight_page_and_what_was_typed(database_url: st
     pikachu = join(app, store, campaign_id, "player", "Pikachu")
     path = f"/c/{campaign_id}/fights/{fight}"
     refused = pikachu.post(path, data={"actor": "Pikachu", "command": "move", "move": "Ultralaser"})
-    assert refused.status_code in (404, 409, 422) or refused.status_code == 200
-    if refused.status_code != 404:  # an unknown name is the plain refusal
-        assert 'class="command refused"' in refused.text and 'value="Ultralaser"' in refused.text
+    assert refused.status_code == 409  # PK-10: not a move of the sheet
+    form = refused.text.split('class="command refused"')[1].split("</form>")[0]
+    assert 'value="Ultralaser"' in form and "does not know the move Ultralaser" in form
+    other = pikachu.post(path, data={"actor": "Évoli", "command": "wait"})
+    assert other.status_code == 403 and 'class="commands refused"' in other.text
+    assert "a player acts only for their own character" in other.text
+    assert 'data-command="move"' in other.text  # the player's own forms are still there
 
 
 # --- the CLI's hot seat -------------------------------------------------------------------------

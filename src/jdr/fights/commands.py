@@ -422,7 +422,7 @@ def refuse_unowned(
         raise AccessError(
             shown_name(command.name, command.fr),
             None,
-            _("ask {who}").format(who=_asked(owner, actor, keys, seat, others)),
+            _asked(owner, actor, keys, seat, others, True),
             owner.whose(actor, keys, seat, others),
         )
     if command is None:
@@ -431,29 +431,31 @@ def refuse_unowned(
         owner = command.owner_of(key_name)
         if owner.allows(seat, actor, keys, others):
             continue
-        who = _asked(owner, actor, keys, seat, others)
-        info = command.keys.model_fields[key_name]
-        allowed = (
-            _("ask {who}").format(who=who)
-            if info.is_required()
-            else _("leave it out, or ask {who}").format(who=who)
-        )
+        required = command.keys.model_fields[key_name].is_required()
         raise AccessError(
             shown_name(key_name, _fr(command.keys, key_name)),
             value,
-            allowed,
+            _asked(owner, actor, keys, seat, others, required),
             owner.whose(actor, keys, seat, others),
         )
 
 
 def _asked(
-    owner: Owner, actor: str, keys: Mapping[str, Any], seat: Seat, others: Sequence[str]
+    owner: Owner,
+    actor: str,
+    keys: Mapping[str, Any],
+    seat: Seat,
+    others: Sequence[str],
+    required: bool,
 ) -> str:
-    """Who to ask for a decision: `the GM`, `Évoli's player`."""
+    """What the seat may do instead: ask whoever decides (`ask the GM`, `ask Évoli's player`),
+    or, for a key with a default, leave it out."""
     name = owner.chooser(actor, keys, seat, others)
     if name is None:
-        return _("the GM")
-    return _("{name}'s player").format(name=name)
+        return _("ask the GM") if required else _("leave it out, or ask the GM")
+    if required:
+        return _("ask {name}'s player").format(name=name)
+    return _("leave it out, or ask {name}'s player").format(name=name)
 
 
 def late_by_preference(*choices: tuple[str, Mapping[str, Any]]) -> Callable[..., Any]:
