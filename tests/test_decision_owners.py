@@ -31,6 +31,7 @@ from jdr.systems import default_registry
 from web_helpers import example_table, join
 
 PLUGIN = Path(__file__).parents[1] / "examples" / "plugin" / "src"
+POKEMON = ("Pikachu", "Évoli")
 BUILT_IN = ("ilvermorny", "passion", "plus-ultra", "pokemon", "poledemos")
 ACTOR, OTHER = "Actor", "Other"
 """The fighter who acts, and another fighter (a target, a partner, a protector)."""
@@ -111,9 +112,9 @@ def test_every_command_of_every_system_and_plugin_refuses_what_is_not_the_seats(
                 keys = _given(owner, key)
                 mine = (
                     role == "gm"
-                    or role == "actor's player"
+                    or (role == "actor's player"
                     and command.owner == Owner.ACTOR
-                    and owner == Owner.ACTOR
+                    and owner == Owner.ACTOR)
                 )
                 if mine:
                     refuse_unowned(command, keys, seat, ACTOR)  # not refused
@@ -193,7 +194,7 @@ def _now(store: Store, campaign_id: int, fight_id: int) -> tuple[int, int, str]:
 
 
 def test_pk_12_a_player_never_answers_for_another_players_pokemon(database_url: str) -> None:
-    app, store, campaign_id, fight = _table(database_url, "pokemon", "pokemon", ("Pikachu", "Évoli"))
+    app, store, campaign_id, fight = _table(database_url, "pokemon", "pokemon", POKEMON)
     path = f"/c/{campaign_id}/fights/{fight}"
     pikachu = join(app, store, campaign_id, "player", "Pikachu")
     before = _now(store, campaign_id, fight)
@@ -244,7 +245,7 @@ def test_il_11_a_wizard_never_ends_the_duel(database_url: str) -> None:
 
 
 def test_a_refused_rule_keeps_the_fight_page_and_what_was_typed(database_url: str) -> None:
-    app, store, campaign_id, fight = _table(database_url, "pokemon", "pokemon", ("Pikachu", "Évoli"))
+    app, store, campaign_id, fight = _table(database_url, "pokemon", "pokemon", POKEMON)
     pikachu = join(app, store, campaign_id, "player", "Pikachu")
     path = f"/c/{campaign_id}/fights/{fight}"
     refused = pikachu.post(path, data={"actor": "Pikachu", "command": "move", "move": "Ultralaser"})

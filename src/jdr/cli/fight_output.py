@@ -122,6 +122,8 @@ def print_commands(
             out.print(
                 f"  {shown_name(command.name, command.fr)} — {_(command.help)}{rule}", markup=False
             )
+            if command.owner.described(command.keys):
+                out.print(f"      {command.owner.described(command.keys)}", markup=False)
             example = (
                 (lines or {}).get(command.name)
                 if fight is not None

@@ -363,9 +363,12 @@ def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
                 continue
             command = commands.get(name)
             theirs = command.theirs(seat, actor)
-            if not command.owner.allows(seat, actor, {}):
-                continue
-            skip = frozenset(command.keys.model_fields) - set(theirs)
+            fields = command.keys.model_fields
+            if not command.owner.allows(seat, actor, {}) or any(
+                info.is_required() and key not in theirs for key, info in fields.items()
+            ):
+                continue  # someone else's command, or one with a key another must give
+            skip = frozenset(fields) - set(theirs)
             forms.setdefault(actor, []).append((name, fields_of(command.keys, skip)))
     return {
         **_signed_context(who),
@@ -406,7 +409,12 @@ async def fight_act(request: Request, store: StoreDep, who: CampaignOf, fight_id
 
 
 def _fight_refused(
-    request: Request, store: Store, who: Signed, fight_id: int, form: dict[str, str], error: JdrError
+    request: Request,
+    store: Store,
+    who: Signed,
+    fight_id: int,
+    form: dict[str, str],
+    error: JdrError,
 ) -> Response:
     """A refused command (someone else's decision, a rule, a typo): the fight's page again,
     with what was typed kept in its form and why beside it, answered with the refusal's status

@@ -58,7 +58,7 @@ class Move(_Keys):
         default=False,
     )
     response: Response | None = key(
-        N_("the defender's answer, when its player (or the GM) gives it with the attack (else it is asked)"),
+        N_("the defender's answer, given by its player or the GM with the attack (else asked)"),
         fr="réponse",
         default=None,
         choices=RESPONSE_FR,
