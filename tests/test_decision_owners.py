@@ -110,11 +110,10 @@ def test_every_command_of_every_system_and_plugin_refuses_what_is_not_the_seats(
                 if owner != Owner.ACTOR:
                     found[(system_id, command.name, key)] = owner.text()
                 keys = _given(owner, key)
-                mine = (
-                    role == "gm"
-                    or (role == "actor's player"
+                mine = role == "gm" or (
+                    role == "actor's player"
                     and command.owner == Owner.ACTOR
-                    and owner == Owner.ACTOR)
+                    and owner == Owner.ACTOR
                 )
                 if mine:
                     refuse_unowned(command, keys, seat, ACTOR)  # not refused
