@@ -169,6 +169,21 @@ def test_the_owners_are_in_the_schema_and_the_help(
 # --- through the web table and its API ----------------------------------------------------------
 
 
+@pytest.fixture
+def tables(database_url: str) -> Iterator[Any]:
+    """`_table` on the test's database, its store closed after the test."""
+    opened: list[Store] = []
+
+    def made(system: str, example: str, names: tuple[str, str]) -> Any:
+        found = _table(database_url, system, example, names)
+        opened.append(found[1])
+        return found
+
+    yield made
+    for store in opened:
+        store.close()
+
+
 def _table(database_url: str, system: str, example: str, names: tuple[str, str]) -> Any:
     """A campaign of `system` with two copies of its example sheet, named `names`, and a fight
     between them, the first to play first."""
@@ -192,8 +207,8 @@ def _now(store: Store, campaign_id: int, fight_id: int) -> tuple[int, int, str]:
     return record.version, store.journal_length(campaign_id), record.status
 
 
-def test_pk_12_a_player_never_answers_for_another_players_pokemon(database_url: str) -> None:
-    app, store, campaign_id, fight = _table(database_url, "pokemon", "pokemon", POKEMON)
+def test_pk_12_a_player_never_answers_for_another_players_pokemon(tables: Any) -> None:
+    app, store, campaign_id, fight = tables("pokemon", "pokemon", POKEMON)
     path = f"/c/{campaign_id}/fights/{fight}"
     pikachu = join(app, store, campaign_id, "player", "Pikachu")
     before = _now(store, campaign_id, fight)
@@ -219,9 +234,9 @@ def test_pk_12_a_player_never_answers_for_another_players_pokemon(database_url: 
     assert played.status_code == 303  # the attack, and Évoli's player is asked
 
 
-def test_il_11_a_wizard_never_ends_the_duel(database_url: str) -> None:
+def test_il_11_a_wizard_never_ends_the_duel(tables: Any) -> None:
     names = ("Seraphina Quill", "Ambrose Vale")
-    app, store, campaign_id, fight = _table(database_url, "ilvermorny", "wizard", names)
+    app, store, campaign_id, fight = tables("ilvermorny", "wizard", names)
     path = f"/c/{campaign_id}/fights/{fight}"
     wizard = join(app, store, campaign_id, "player", "Seraphina Quill")
     before = _now(store, campaign_id, fight)
@@ -243,8 +258,8 @@ def test_il_11_a_wizard_never_ends_the_duel(database_url: str) -> None:
     assert ended.status_code == 303 and rules is not None and state(store, fight, rules)["over"]
 
 
-def test_a_refused_rule_keeps_the_fight_page_and_what_was_typed(database_url: str) -> None:
-    app, store, campaign_id, fight = _table(database_url, "pokemon", "pokemon", POKEMON)
+def test_a_refused_rule_keeps_the_fight_page_and_what_was_typed(tables: Any) -> None:
+    app, store, campaign_id, fight = tables("pokemon", "pokemon", POKEMON)
     pikachu = join(app, store, campaign_id, "player", "Pikachu")
     path = f"/c/{campaign_id}/fights/{fight}"
     refused = pikachu.post(path, data={"actor": "Pikachu", "command": "move", "move": "Ultralaser"})
