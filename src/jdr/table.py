@@ -14,6 +14,7 @@ from typing import Any
 
 from jdr.access import AccessError, Viewer
 from jdr.errors import InputError
+from jdr.fights.commands import GM_SEAT, Seat
 from jdr.i18n import _
 from jdr.journal.entries import Entry
 from jdr.journal.service import Rolled
@@ -316,7 +317,8 @@ def play(
     keys: Mapping[str, Any],
     seen: int | None = None,
 ) -> Any:
-    """Play a command in a fight as `viewer` may: a player only for their own fighter; `seen`,
+    """Play a command in a fight as `viewer` may: the service refuses a command or a key that is
+    someone else's decision (`seat_of`: a player decides for their own fighter only); `seen`,
     the fight's version the page showed (a repeated form is refused, `RepeatedError`)."""
     from jdr.fights import service
 
@@ -325,14 +327,21 @@ def play(
         from jdr.errors import RulesError
 
         raise RulesError(_("this fight has ended"))
-    if not viewer.may_act_for(actor):
-        viewer.require_writer("actor")
-        raise AccessError(
-            "actor", actor, viewer.character or "-", _("a player acts only for their own character")
-        )
+    viewer.require_writer("actor")
     system = system_of(campaign)
     pairs = [f"{key}={value}" for key, value in keys.items()]
-    return service.play(store, fight_id, system, actor, command, pairs, seen=seen)
+    return service.play(
+        store, fight_id, system, actor, command, pairs, seen=seen, seat=seat_of(viewer)
+    )
+
+
+def seat_of(viewer: Viewer) -> Seat:
+    """Who a web session gives commands as (`jdr.fights.commands.Seat`): the GM, or a player
+    controlling their one character (a spectator controls nobody)."""
+    if viewer.is_gm:
+        return GM_SEAT
+    mine = (viewer.character,) if viewer.role == "player" and viewer.character else ()
+    return Seat(fighters=mine)
 
 
 # --- sheets ----------------------------------------------------------------------------------

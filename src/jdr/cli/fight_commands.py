@@ -30,6 +30,7 @@ from jdr.i18n import N_, _
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and the systems load only when a command runs
     from jdr.dice.source import RandomSource
+    from jdr.fights.commands import Seat
     from jdr.journal.entries import Entry
     from jdr.store import Campaign, Store
     from jdr.systems.protocol import RuleSystem
@@ -193,6 +194,17 @@ def build_fight() -> typer.Typer:
             str | None,
             typer.Option("--client-seed", metavar="TEXT", help=_(CLIENT_SEED_HELP)),
         ] = None,
+        as_: Annotated[
+            str,
+            typer.Option(
+                "--as",
+                metavar="gm|player",
+                help=_(
+                    "Who gives the command: the GM (every decision), or ACTOR's player, refused"
+                    " any key that is someone else's choice (a hot-seat table)."
+                ),
+            ),
+        ] = "gm",
         seed: seed_option = None,
         faces: faces_option = None,
         db: db_option = None,
@@ -205,7 +217,8 @@ def build_fight() -> typer.Typer:
         if help_commands:
             _commands(fight, actor, None, db, json)
             return
-        _act(fight, actor, command, pairs, seed, faces, db, json, client_seed)
+        seat = _seat(as_, actor)
+        _act(fight, actor, command, pairs, seed, faces, db, json, client_seed, seat)
 
     @app.command(
         "commands",
@@ -413,9 +426,11 @@ def _act(
     db: str | None,
     json: bool,
     client_seed: str | None = None,
+    seat: "Seat | None" = None,
 ) -> None:
     from jdr.errors import InputError
     from jdr.fights import service
+    from jdr.fights.commands import GM_SEAT
     from jdr.fights.sealed import public
 
     rng = _dice(faces, seed)
@@ -425,7 +440,17 @@ def _act(
         if command is None:
             legal = service.legal_now(system, _state(store, fight, system), actor)
             raise InputError("COMMAND", None, ", ".join(legal) or "-", _("no command given"))
-        played = service.play(store, fight, system, actor, command, pairs or [], rng, client_seed)
+        played = service.play(
+            store,
+            fight,
+            system,
+            actor,
+            command,
+            pairs or [],
+            rng,
+            client_seed,
+            seat=seat or GM_SEAT,
+        )
         acted = played.acted
         assert acted.before is not None and acted.after is not None
         before, state = acted.before, acted.after
@@ -446,6 +471,20 @@ def _act(
         )
         return
     print_events(told, system, state, legal, acted.entry)
+
+
+SEATS = {"gm": "gm", "mj": "gm", "player": "player", "joueur": "player", "joueuse": "player"}
+"""`jdr fight act --as`: who gives the command, in English or French."""
+
+
+def _seat(text: str, actor: str) -> "Seat":
+    """`--as gm` (the default: the GM gives every decision) or `--as player` (ACTOR's player,
+    who controls ACTOR only)."""
+    from jdr.fights.commands import GM_SEAT, Seat
+    from jdr.names import match
+
+    found = SEATS[match("--as", text, SEATS, ["gm (mj)", "player (joueur)"])]
+    return GM_SEAT if found == "gm" else Seat(fighters=(actor,))
 
 
 def _commands(

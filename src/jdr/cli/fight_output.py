@@ -122,6 +122,8 @@ def print_commands(
             out.print(
                 f"  {shown_name(command.name, command.fr)} — {_(command.help)}{rule}", markup=False
             )
+            if command.owner.described(command.keys):
+                out.print(f"      {command.owner.described(command.keys)}", markup=False)
             example = (
                 (lines or {}).get(command.name)
                 if fight is not None
@@ -145,6 +147,8 @@ def command_help(commands: Commands, name: str, example: str | None) -> None:
     command = commands.get(name)
     rule = f" ({command.rule})" if command.rule else ""
     out.print(f"{shown_name(command.name, command.fr)} — {_(command.help)}{rule}", markup=False)
+    if command.owner.described(command.keys):
+        out.print(command.owner.described(command.keys), markup=False)
     keys = commands.keys(name)
     if not keys:
         out.print(_("No key."), markup=False)
@@ -165,6 +169,8 @@ def command_help(commands: Commands, name: str, example: str | None) -> None:
         out.print(f"  {line}", markup=False)
         if each.description:
             out.print(f"      {each.description}", markup=False)
+        if each.owner:
+            out.print(f"      {each.owner}", markup=False)
     if example:
         out.print(_("Example: {line}").format(line=example), markup=False)
     if command.sealed:

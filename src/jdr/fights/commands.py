@@ -32,7 +32,7 @@ import json
 import shlex
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
@@ -43,8 +43,11 @@ from jdr.i18n import _, current_language
 Json = dict[str, Any]
 
 __all__ = [
+    "GM_SEAT",
     "Command",
     "Commands",
+    "Owner",
+    "Seat",
     "action_of",
     "as_list",
     "key",
@@ -52,6 +55,138 @@ __all__ = [
 
 FIGHTER = "fighter"
 """`json_schema_extra` flag of a key that names a fighter (completion offers the fighters)."""
+OWNER = "owner"
+"""`json_schema_extra` entry of a key that is not its actor's controller's decision
+(`Owner.text`: `gm`, `target:KEY`)."""
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose decision a command, or one of its keys, is: the controller of the fighter who acts
+    (`Owner.ACTOR`, the default), the GM (`Owner.GM`), or the controller of the fighter(s) a key
+    names (`Owner.target("target")`: a reaction given with the command, such as the defender's
+    answer to an attack). The service refuses a key given by anyone else (`refuse_unowned`).
+
+    >>> Owner.target("target").text(), Owner.of_text("gm") == Owner.GM, Owner.ACTOR.text()
+    ('target:target', True, 'actor')
+    >>> seat = Seat(fighters=("Pikachu",))
+    >>> Owner.ACTOR.allows(seat, "pikachu", {}), Owner.GM.allows(seat, "Pikachu", {})
+    (True, False)
+    >>> Owner.target("target").allows(seat, "Pikachu", {"target": "Évoli"})
+    False
+    >>> Owner.target("target").chooser("Pikachu", {"target": "Évoli"})
+    'Évoli'
+    """
+
+    kind: str
+    key: str | None = None
+
+    ACTOR: ClassVar[Owner]
+    GM: ClassVar[Owner]
+
+    @staticmethod
+    def target(key_name: str) -> Owner:
+        """The controller of the fighter(s) named by the key `key_name` (a list names several:
+        each one's controller must agree, so only a seat controlling them all may give it)."""
+        return Owner("target", key_name)
+
+    def text(self) -> str:
+        """As `Commands.schema()` and the models' JSON schema say it."""
+        return f"target:{self.key}" if self.kind == "target" else self.kind
+
+    @staticmethod
+    def of_text(text: str) -> Owner:
+        kind, _colon, key_name = text.partition(":")
+        return Owner.target(key_name) if kind == "target" else Owner(kind)
+
+    def fighters(
+        self, actor: str, keys: Mapping[str, Any], others: Sequence[str] = ()
+    ) -> list[str] | None:
+        """The fighters whose controller decides (None: the GM, or a key that names nobody, so
+        no player can be asked). A key left out names the one fighter of `others` (the fight's
+        other fighters) when there is just one: the opponent standing, in a duel."""
+        if self.kind == "actor":
+            return [actor]
+        if self.kind == "target" and self.key is not None:
+            named = as_list(keys.get(self.key))
+            if named is None and len(others) == 1:
+                return [others[0]]
+            if isinstance(named, list) and named and all(isinstance(n, str) for n in named):
+                return [str(n) for n in named]
+        return None
+
+    def allows(
+        self, seat: Seat, actor: str, keys: Mapping[str, Any], others: Sequence[str] = ()
+    ) -> bool:
+        """Whether `seat` may give this decision when `actor` plays with `keys`."""
+        if seat.gm:
+            return True
+        named = self.fighters(actor, keys, others)
+        return named is not None and all(seat.controls(name) for name in named)
+
+    def chooser(
+        self,
+        actor: str,
+        keys: Mapping[str, Any],
+        seat: Seat | None = None,
+        others: Sequence[str] = (),
+    ) -> str | None:
+        """The fighter whose player decides (the first `seat` does not control), or None for
+        the GM."""
+        named = self.fighters(actor, keys, others)
+        if named is None:
+            return None
+        return next((n for n in named if seat is None or not seat.controls(n)), named[0])
+
+    def whose(
+        self,
+        actor: str,
+        keys: Mapping[str, Any],
+        seat: Seat | None = None,
+        others: Sequence[str] = (),
+    ) -> str:
+        """`the GM's choice`, `Évoli's player's choice` (in the reader's language)."""
+        if self.kind == "gm":
+            return _("the GM's choice")
+        name = self.chooser(actor, keys, seat, others)
+        if name is None:
+            return _("the targeted fighter's player's choice")
+        return _("{name}'s player's choice").format(name=name)
+
+    def described(self, model: type[BaseModel] | None = None) -> str:
+        """Whose choice, for a command's help: empty for the actor's own."""
+        if self.kind == "gm":
+            return _("the GM's choice")
+        if self.kind == "target" and self.key is not None:
+            shown = shown_name(self.key, _fr(model, self.key)) if model is not None else self.key
+            return _("the choice of the player of the fighter named by {key}").format(key=shown)
+        return ""
+
+
+Owner.ACTOR = Owner("actor")
+Owner.GM = Owner("gm")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who gives a command: the GM (every decision is theirs to give), or a player who controls
+    `fighters` (a web player's one character; `jdr fight act --as player`'s actor).
+
+    >>> Seat(fighters=("Évoli",)).controls("evoli"), GM_SEAT.controls("anyone")
+    (True, True)
+    """
+
+    fighters: tuple[str, ...] = ()
+    gm: bool = False
+
+    def controls(self, name: str) -> bool:
+        from jdr.names import same
+
+        return self.gm or any(same(name, mine) for mine in self.fighters)
+
+
+GM_SEAT = Seat(gm=True)
+"""The GM's seat: the terminal's, unless `jdr fight act --as player`."""
 
 
 def key(
@@ -60,16 +195,21 @@ def key(
     default: Any = ...,
     choices: Mapping[str, Sequence[str]] | None = None,
     fighter: bool = False,
+    owner: Owner | None = None,
     **constraints: Any,
 ) -> Any:
     """A command's key: its description (an `N_` message), its French name, and for a choice
     the French names of its values (`{"dodge": ["esquive", "esquiver"]}`); `fighter` marks a
-    key that names a fighter. `default` … as pydantic's `Field` (none: required)."""
+    key that names a fighter; `owner`, whose decision it is when not the actor's controller's
+    (`Owner.GM`, `Owner.target("target")`). `default` … as pydantic's `Field` (none:
+    required)."""
     extra: Json = {"fr": fr}
     if choices:
         extra["choices_fr"] = {value: list(names) for value, names in choices.items()}
     if fighter:
         extra[FIGHTER] = True
+    if owner is not None and owner != Owner.ACTOR:
+        extra[OWNER] = owner.text()
     if "default_factory" in constraints:
         return Field(description=description, json_schema_extra=extra, **constraints)
     return Field(default, description=description, json_schema_extra=extra, **constraints)
@@ -83,7 +223,8 @@ class Command:
     `N_` message; `example` one example's keys, or `example(state, actor)` with real names;
     `rule` the rule's id; `fr` its French name; `sealed`, a secret choice: the front end adds a
     salt (`jdr.fights.sealed`) and the journal hides it until it is opened; `optional`, one
-    that never makes the fight wait.
+    that never makes the fight wait; `owner`, whose decision the whole command is (default:
+    the actor's controller; each key may name its own, `key(owner=…)`).
     """
 
     name: str
@@ -98,6 +239,22 @@ class Command:
     optional: bool = False
     """Never makes the fight wait for its player (a deus ex machina, joining): a fighter who
     may play only such commands is not awaited (`jdr.live.pace`)."""
+    owner: Owner = Owner.ACTOR
+
+    def owner_of(self, key_name: str) -> Owner:
+        """Whose decision the key `key_name` is (`key(owner=…)`; the actor's controller's when
+        it declares none)."""
+        info = self.keys.model_fields.get(key_name)
+        text = _extra(info).get(OWNER) if info is not None else None
+        return Owner.of_text(str(text)) if text else Owner.ACTOR
+
+    def theirs(self, seat: Seat, actor: str) -> list[str]:
+        """The keys `seat` may give when `actor` plays this command, as a form shows them:
+        every key for the GM; a player's own (a key a targeted fighter's player decides is left
+        out: the one who controls it is asked, or the GM gives it)."""
+        if not self.owner.allows(seat, actor, {}):
+            return []
+        return [n for n in self.keys.model_fields if self.owner_of(n).allows(seat, actor, {})]
 
     def example_keys(self, state: Json | None = None, actor: str | None = None) -> Json:
         """The example's keys: with the fight's real names when it can, else each required
@@ -125,6 +282,8 @@ class Key:
     default: Any
     required: bool
     description: str
+    owner: str = ""
+    """Whose choice, when not the actor's player's (`the GM's choice`)."""
 
 
 class Commands:
@@ -172,7 +331,8 @@ class Commands:
         from jdr.params import describe_allowed
 
         found = []
-        for key_name, info in self.get(name).keys.model_fields.items():
+        command = self.get(name)
+        for key_name, info in command.keys.model_fields.items():
             extra = _extra(info)
             choices = _choice_names(info)
             allowed = ", ".join(choices.values()) if choices else describe_allowed(info)
@@ -185,6 +345,7 @@ class Commands:
                     None if info.is_required() else info.default,
                     info.is_required(),
                     _(info.description) if info.description else "",
+                    command.owner_of(key_name).described(command.keys),
                 )
             )
         return found
@@ -206,17 +367,95 @@ class Commands:
                 "help": _(c.help),
                 "rule": c.rule or None,
                 "sealed": c.sealed,
+                "owner": c.owner.text(),
+                "owner_text": c.owner.described(c.keys) or None,
                 "example": c.example_keys(),
                 "schema": c.keys.model_json_schema(),
             }
             for c in self
         ]
 
+    def refuse_unowned(
+        self,
+        name: str,
+        keys: Mapping[str, Any],
+        seat: Seat,
+        actor: str,
+        fighters: Sequence[str] = (),
+    ) -> None:
+        """Refuse, before anything is decided, a command `seat` may not give when `actor`
+        plays it, or any key given that is someone else's decision (`AccessError` naming the
+        command or the key, in the reader's language, and whose choice it is); `fighters`,
+        the fight's."""
+        refuse_unowned(self.get(name), keys, seat, actor, fighters)
+
     def legal_now(self, rules: Any, state: Json, actor: str | None) -> list[str]:
         """The commands `actor` (anyone, when None) may play now."""
         if self.legal is not None and state and actor is not None:
             return self.legal(state, actor)
         return list(rules.legal_commands(state))
+
+
+def refuse_unowned(
+    command: Command | None,
+    keys: Mapping[str, Any],
+    seat: Seat,
+    actor: str,
+    fighters: Sequence[str] = (),
+) -> None:
+    """`Commands.refuse_unowned`; a system without command models (`command` None) declares
+    no owner but the actor's controller."""
+    from jdr.access import AccessError
+    from jdr.names import same
+
+    others = [name for name in fighters if not same(name, actor)]
+    owner = command.owner if command is not None else Owner.ACTOR
+    if not owner.allows(seat, actor, keys, others):
+        if owner == Owner.ACTOR:  # a player acts only for their own fighter
+            raise AccessError(
+                "actor",
+                actor,
+                ", ".join(seat.fighters) or "-",
+                _("a player acts only for their own character"),
+            )
+        assert command is not None
+        raise AccessError(
+            shown_name(command.name, command.fr),
+            None,
+            _asked(owner, actor, keys, seat, others, True),
+            owner.whose(actor, keys, seat, others),
+        )
+    if command is None:
+        return
+    for key_name, value in keys.items():
+        owner = command.owner_of(key_name)
+        if owner.allows(seat, actor, keys, others):
+            continue
+        required = command.keys.model_fields[key_name].is_required()
+        raise AccessError(
+            shown_name(key_name, _fr(command.keys, key_name)),
+            value,
+            _asked(owner, actor, keys, seat, others, required),
+            owner.whose(actor, keys, seat, others),
+        )
+
+
+def _asked(
+    owner: Owner,
+    actor: str,
+    keys: Mapping[str, Any],
+    seat: Seat,
+    others: Sequence[str],
+    required: bool,
+) -> str:
+    """What the seat may do instead: ask whoever decides (`ask the GM`, `ask Évoli's player`),
+    or, for a key with a default, leave it out."""
+    name = owner.chooser(actor, keys, seat, others)
+    if name is None:
+        return _("ask the GM") if required else _("leave it out, or ask the GM")
+    if required:
+        return _("ask {name}'s player").format(name=name)
+    return _("leave it out, or ask {name}'s player").format(name=name)
 
 
 def late_by_preference(*choices: tuple[str, Mapping[str, Any]]) -> Callable[..., Any]:

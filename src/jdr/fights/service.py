@@ -45,6 +45,7 @@ from jdr.fights.binding import (
     check_log,
     state_mismatch,
 )
+from jdr.fights.commands import GM_SEAT, Seat
 from jdr.fights.fold import fold
 from jdr.fights.sealed import SEALED, opened, sealing
 from jdr.i18n import _
@@ -338,6 +339,7 @@ def play(
     salt: Callable[[], str] | None = None,
     late: bool = False,
     seen: int | None = None,
+    seat: Seat = GM_SEAT,
 ) -> Played:
     """`jdr fight act FIGHT ACTOR NAME key=value …` for any front end: the command read by the
     system's command models (French or English names, did you mean; `InputError` naming the
@@ -345,7 +347,13 @@ def play(
     system's `join_command`, then `act` with the fighter's name as the journal's actor. A
     command the rules refuse says why and what `actor` may play now (`RulesError`).
     `salt` makes a sealed choice's salt (default: 16 random bytes; the demo fixes it so that
-    its output is the same on every run)."""
+    its output is the same on every run).
+
+    `seat` is who gives the command (default: the GM, who may give every decision): a command,
+    or any key given, that the system's models declare someone else's decision (`key(owner=…)`,
+    `jdr.fights.commands.Owner`) is refused before anything is read from the fight
+    (`AccessError` naming it and whose choice it is), for every front end alike."""
+    from jdr.fights.commands import refuse_unowned
     from jdr.fights.sealed import SALT, new_salt
     from jdr.fights.setup import fighters_named, make_command, parse_pairs, setup_hook
 
@@ -355,10 +363,16 @@ def play(
     who = fighters_named("ACTOR", [actor], list(record.participants), keep_unknown=True)[0]
     commands = getattr(system, "fight_commands", None)
     if commands is not None:
-        name, keys = commands.parse(name, pairs)
-        sealed = commands.get(name).sealed
+        declared = commands.get(name)
+        fighters = [str(n) for n in record.participants]
+        if declared.owner.kind != "target":  # the command's own owner, before its keys are read
+            refuse_unowned(declared, {}, seat, who)
+        name, keys = commands.parse(declared.name, pairs)
+        refuse_unowned(declared, keys, seat, who, fighters)
+        sealed = declared.sealed
     else:
         keys, sealed = parse_pairs(pairs), False
+        refuse_unowned(None, keys, seat, who)
     joiner = setup_hook(system, "join_command")
     if name == "join" and joiner is not None:  # a stored character enters the fight
         from jdr.characters.binding import named

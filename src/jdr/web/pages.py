@@ -366,25 +366,38 @@ def _text(value: object, limit: int = 500) -> str:
 
 
 def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
-    """What a fight's page shows (and its live parts: `jdr.web.live_pages`)."""
+    """What a fight's page shows (and its live parts: `jdr.web.live_pages`): a form for each
+    command the viewer may give, with the fields that are theirs to decide (`Command.theirs`:
+    the GM sees every field; a player not a field another fighter's player or the GM decides)."""
     from jdr.web.live_pages import forms_print
 
     page = table.fight_page(store, who.viewer, who.campaign, fight_id)
     system = table.system_of(who.campaign)
     commands = getattr(system, "fight_commands", None)
-    forms = {
-        actor: [
-            (name, fields_of(commands.get(name).keys) if commands is not None else [])
-            for name in names
-        ]
-        for actor, names in page.mine.items()
-    }
+    seat = table.seat_of(who.viewer)
+    forms: dict[str, list[tuple[str, list[Any]]]] = {}
+    for actor, names in page.mine.items():
+        for name in names:
+            if commands is None:
+                forms.setdefault(actor, []).append((name, []))
+                continue
+            command = commands.get(name)
+            theirs = command.theirs(seat, actor)
+            fields = command.keys.model_fields
+            if not command.owner.allows(seat, actor, {}) or any(
+                info.is_required() and key not in theirs for key, info in fields.items()
+            ):
+                continue  # someone else's command, or one with a key another must give
+            skip = frozenset(fields) - set(theirs)
+            forms.setdefault(actor, []).append((name, fields_of(command.keys, skip)))
     return {
         **_signed_context(who),
         "fight": page,
         "forms": forms,
         "fingerprint": forms_print(forms),
         "values": {},
+        "refused": None,
+        "error": None,
     }
 
 
@@ -406,10 +419,39 @@ async def fight_act(request: Request, store: StoreDep, who: CampaignOf, fight_id
         keys = raw_of(commands.get(command).keys, form)
     version = form.get("version", "")
     seen = int(version) if version.isdigit() and len(version) < 18 else None
-    await run_in_threadpool(
-        table.play, store, who.viewer, who.campaign, fight_id, actor, command, keys, seen
-    )
+    try:
+        await run_in_threadpool(
+            table.play, store, who.viewer, who.campaign, fight_id, actor, command, keys, seen
+        )
+    except JdrError as error:
+        return await run_in_threadpool(_fight_refused, request, store, who, fight_id, form, error)
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+def _fight_refused(
+    request: Request,
+    store: Store,
+    who: Signed,
+    fight_id: int,
+    form: dict[str, str],
+    error: JdrError,
+) -> Response:
+    """A refused command (someone else's decision, a rule, a typo): the fight's page again,
+    with what was typed kept in its form and why beside it, answered with the refusal's status
+    (a page that cannot be shown, not signed in or not found, is the plain refusal)."""
+    from jdr.answers import error_json
+    from jdr.web.errors import status_of
+
+    status = status_of(error)
+    if status in (401, 404):
+        raise error
+    context = fight_context(store, who, fight_id)
+    context["error"] = error_json(error)
+    context["values"] = {k: v for k, v in form.items() if k not in ("csrf", "version")}
+    context["refused"] = (form.get("actor", ""), form.get("command", ""))
+    response = _page(request, "fight.html", **context)
+    response.status_code = status
+    return response
 
 
 def sheet_context(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jdr.fights.commands import Command, Commands, key
+from jdr.fights.commands import Command, Commands, Owner, key
 from jdr.fights.narration import Line, Narration, Words, says
 from jdr.i18n import N_, ngettext
 from jdr.systems import Json
@@ -72,8 +72,12 @@ class RecoverKeys(BaseModel):
 
 
 class JoinKeys(BaseModel):
+    """Who decides (docs/plugins.md, "Whose decision"): which side a newcomer takes is the
+    GM's (whoever arrives as a friend or a foe is the story's); a player joins on the default
+    side, and `attack`'s `target` and `recover` stay the acting fighter's player's."""
+
     model_config = ConfigDict(extra="forbid")
-    side: str = key(N_("the side joined"), fr="camp", default="b")
+    side: str = key(N_("the side joined"), fr="camp", default="b", owner=Owner.GM)
 
 
 def _foe(state: Json, actor: str | None) -> dict[str, Any]:

@@ -5,13 +5,20 @@ after `jdr fight act FIGHT NAME`, with French and English keys, and who may play
 ('cast', {'spell': 'Lumos'})
 >>> sorted(KEYS["cast"]), sorted(KEYS["end"])
 (['action', 'salt', 'spell', 'wizard'], ['action', 'note', 'winner'])
+
+Who decides (`jdr.fights.commands.Owner`): `cast` is the wizard's player's (IL-11); `end`, the
+whole command, is the GM's (IL-11: the GM rolls and judges the duel; no wizard declares
+themselves the winner).
+
+>>> COMMANDS.get("end").owner == Owner.GM
+True
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, key, keys_of
+from jdr.fights.commands import Command, Commands, Owner, key, keys_of
 from jdr.i18n import N_
 from jdr.systems.ilvermorny.fight_state import find
 from jdr.systems.protocol import Json
@@ -68,6 +75,7 @@ COMMANDS = Commands(
             {"winner": "Ann"},
             "IL-11",
             fr="fin",
+            owner=Owner.GM,
         ),
     ],
     legal,

@@ -8,6 +8,19 @@ what now.
 ('choose_marker', {'marker': 2})
 >>> sorted(KEYS["choose_marker"])
 ['action', 'actor', 'marker', 'potential', 'salt']
+
+Who decides (`jdr.fights.commands.Owner`): the acting fighter's controller (a player for their
+character, the GM for an NPC: `npc_passion`, an NPC attacker's `energy`), but
+- `npc_energy` and `npc_protection`: NPCs' pools, announced by the GM (PS-7, PS-15): the GM's;
+- `action`'s `difficulty`: set by the GM (PS-3): the GM's;
+- `combined_attack`'s `partners`: each partner's player agrees to act together (PS-13), so only
+  a seat that controls them all (or the GM) names them.
+`deus_ex_machina` stays the player's (PS-8: a player spends the Passion; the GM narrates) and so
+does a dodge's number of dice (PS-11: the defender chooses).
+
+>>> ATTACK_OWNERS = [COMMANDS.get("attack").owner_of(k).text() for k in ("dice", "npc_energy")]
+>>> ATTACK_OWNERS, COMMANDS.get("action").owner_of("difficulty").text()
+(['actor', 'gm'], 'gm')
 """
 
 from __future__ import annotations
@@ -17,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, key, keys_of
+from jdr.fights.commands import Command, Commands, Owner, key, keys_of
 from jdr.i18n import N_
 from jdr.systems.passion.fight_state import choice_of, find, in_fight
 from jdr.systems.passion.initiative import MARKERS
@@ -73,6 +86,7 @@ class _Pools(_Keys):
         N_("NPCs spending 1 Énergie each before the roll: +1 to their score (PS-7)"),
         fr="énergie_pnj",
         default_factory=list,
+        owner=Owner.GM,
     )
 
 
@@ -84,6 +98,7 @@ class _PlayerRoll(_Pools):
         N_('NPC targets spending 1 Énergie of a protection: +1 to dodge, as JSON {"NPC": "item"}'),
         fr="protection_pnj",
         default_factory=dict,
+        owner=Owner.GM,
     )
     energy: bool = key(
         N_("an NPC attacker spends 1 Énergie: +1 to its score (PS-7)"),
@@ -135,7 +150,9 @@ class Blast(_PlayerRoll):
 class CombinedAttack(_PlayerRoll):
     """PS-13: fighters of one side attack together; talents and damages add up."""
 
-    partners: list[str] = key(N_("the partners, A,B"), fr="partenaires")
+    partners: list[str] = key(
+        N_("the partners, A,B"), fr="partenaires", owner=Owner.target("partners")
+    )
     target: str = key(N_("the fighter attacked"), fr="cible", fighter=True)
     talents: dict[str, str] = key(
         N_('each fighter\'s talent, as JSON {"fighter": "talent"}'),
@@ -154,7 +171,9 @@ class ActionRoll(_Pools):
 
     dice: str | None = _dice(N_("your dice, e.g. 3d6 (at least your marker)"))
     talent: str = key(N_("the talent or potential used"), fr="talent")
-    difficulty: int = key(N_("the difficulty the GM sets"), fr="difficulté", default=0, ge=0)
+    difficulty: int = key(
+        N_("the difficulty the GM sets"), fr="difficulté", default=0, ge=0, owner=Owner.GM
+    )
 
 
 class Text(_Keys):

@@ -5,13 +5,17 @@
 ('attack', {'target': 'Corbeau', 'protector': 'Aiko'})
 >>> sorted(KEYS["technique"])
 ['action', 'actor', 'protector', 'target', 'technique']
+
+Who decides (`jdr.fights.commands.Owner`): every key is the acting character's player's, but
+`protector` (PU-6: protecting another is the protector's own action, played before the
+protected one), the choice of the player of the character `protector` names, or the GM's.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, key, keys_of, late_by_preference
+from jdr.fights.commands import Command, Commands, Owner, key, keys_of, late_by_preference
 from jdr.i18n import N_
 from jdr.systems.plus_ultra.fight_state import find, in_fight
 from jdr.systems.protocol import Json
@@ -30,6 +34,7 @@ class Attack(_Keys):
         fr="protecteur",
         default=None,
         fighter=True,
+        owner=Owner.target("protector"),
     )
 
 
@@ -48,6 +53,7 @@ class Technique(_Keys):
         fr="protecteur",
         default=None,
         fighter=True,
+        owner=Owner.target("protector"),
     )
 
 

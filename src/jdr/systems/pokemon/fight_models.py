@@ -5,6 +5,14 @@
 ('move', {'move': 'Éclair', 'target': 'Chu'})
 >>> COMMANDS.parse("répondre", ["réponse=esquive"])
 ('respond', {'response': 'dodge'})
+
+Who decides (`jdr.fights.commands.Owner`): every key is the acting Pokémon's trainer's, but for
+`move`'s `response` and `counter_move`, the defender's answer (PK-12 … PK-14), which are the
+choice of the player of the Pokémon `target` names, given with the attack only by them or by
+the GM; anyone else leaves them out and the defender is asked (`respond`).
+
+>>> COMMANDS.get("move").owner_of("response").text()
+'target:target'
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, key, late_by_preference
+from jdr.fights.commands import Command, Commands, Owner, key, late_by_preference
 from jdr.i18n import N_
 from jdr.systems.pokemon.fight_orders import legal_orders, usable_moves
 from jdr.systems.pokemon.fight_state import find_pokemon, opponents
@@ -50,13 +58,17 @@ class Move(_Keys):
         default=False,
     )
     response: Response | None = key(
-        N_("the defender's answer, when the GM gives it with the attack (else it is asked)"),
+        N_("the defender's answer, given by its player or the GM with the attack (else asked)"),
         fr="réponse",
         default=None,
         choices=RESPONSE_FR,
+        owner=Owner.target("target"),
     )
     counter_move: str | None = key(
-        N_("with response=counter: the defender's move"), fr="contre", default=None
+        N_("with response=counter: the defender's move"),
+        fr="contre",
+        default=None,
+        owner=Owner.target("target"),
     )
 
 

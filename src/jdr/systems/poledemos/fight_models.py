@@ -6,6 +6,10 @@ The decider validates its commands with the same models, plus the `player` who g
 ('activate', {'figure': 'Sergent Perry', 'dice': 2, 'group': ['Caporal', 'Recrue 1']})
 >>> COMMANDS.parse("action", ["genre=tir", "pa=2"])
 ('action', {'kind': 'shoot', 'pa': 2})
+
+Who decides (`jdr.fights.commands.Owner`): every command and key is the choice of the player
+with the hand (PD-4), the one who acts: a game of Polédémos has no GM, its figures are that
+player's, and an action's `note` is the account that player records (PD-7).
 """
 
 from __future__ import annotations
