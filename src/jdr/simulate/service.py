@@ -16,6 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+from jdr.bounded import whole_number
 from jdr.characters.binding import named
 from jdr.errors import InputError
 from jdr.i18n import _
@@ -104,12 +105,27 @@ def vary(change: str, fighters: Sequence[Json]) -> list[Json]:
             raise InputError(
                 "--vary", change, allowed, _("{field} is not a number").format(field=path)
             )
-        holder[last] = holder[last] + int(text)
+        holder[last] = holder[last] + whole_number(text, "--vary", change)
     else:
-        from jdr.fights.setup import parse_value
-
-        holder[last] = parse_value(text)
+        holder[last] = _value(text, change)
     return changed
+
+
+def _value(text: str, change: str) -> Any:
+    """A `--vary` value (`jdr.fights.setup.parse_value`) within `jdr.bounded`'s limits: nested
+    at most `MAX_NESTING` deep, whole numbers of at most `MAX_DIGITS` digits."""
+    from jdr.bounded import check_nesting, check_value, longest_number, too_many_digits
+    from jdr.fights.setup import parse_value
+
+    check_nesting(text, "json", "--vary", change)
+    try:
+        parsed = parse_value(text)
+    except InputError:  # not JSON: parse_value says why
+        raise
+    except ValueError:  # a whole number past Python's digits limit
+        raise too_many_digits("--vary", change, longest_number(text)) from None
+    check_value(parsed, "--vary", change)
+    return parsed
 
 
 def swapped(other: Json, fighters: Sequence[Json]) -> list[Json]:
