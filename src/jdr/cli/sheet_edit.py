@@ -47,7 +47,9 @@ def edit_file(campaign: str, name: str) -> Path:
 
 
 class EditKeptError(JdrError):
-    """An edit refused: its problem, and where the edited file is kept."""
+    """An edit refused: its problem (naming the file by its name), and where the edited file is
+    kept (its whole path); `blocked` when what is there cannot be edited again (a folder, a
+    link): then `--discard` is the way on."""
 
     def __init__(self, error: JdrError, path: Path, command: str, blocked: bool = False) -> None:
         super().__init__(str(error))
@@ -61,8 +63,8 @@ class EditKeptError(JdrError):
 
     def message(self) -> str:
         if self.blocked:  # nothing there can be opened again: only starting again helps
-            hint = _("`{command} --discard` removes it and starts again").format(
-                command=self.command
+            hint = _("`{command} --discard` removes {path} and starts again").format(
+                command=self.command, path=self.path
             )
         else:
             hint = _("your edit is kept in {path}: `{command}` opens it again").format(
@@ -111,7 +113,8 @@ def edit(
     match = EDIT_HEADER.search(text)
     base = int(match.group(1)) if match else None
     try:
-        data, _label = read_toml(text if text.strip() else "\n", "sheet")
+        # with a line break, always read as text (`read_toml` takes a bare word for a file name)
+        data, _label = read_toml(text if "\n" in text else text + "\n", "sheet")
         with opened(db) as store:
             revised = service.replace(
                 store, found, view.character.name, data, base, actor, str(path)
@@ -191,12 +194,12 @@ def _opened(path: Path, again: str) -> BinaryIO:
         reason = error.strerror or str(error)
         if error.errno == errno.ELOOP:
             reason = _not_regular(stat.S_IFLNK)
-        problem = InputError(field, str(path), _("a regular file"), reason)
+        problem = InputError(field, path.name, _("a regular file"), reason)
         raise EditKeptError(problem, path, again, blocked=True) from None
     mode = os.fstat(handle).st_mode
     if not stat.S_ISREG(mode):
         os.close(handle)
-        problem = InputError(field, str(path), _("a regular file"), _not_regular(mode))
+        problem = InputError(field, path.name, _("a regular file"), _not_regular(mode))
         raise EditKeptError(problem, path, again, blocked=True)
     return os.fdopen(handle, "rb")
 
@@ -213,14 +216,14 @@ def _read(path: Path, again: str) -> str:
             data = file.read(MAX_SHEET_BYTES + 1)
         except OSError as error:
             problem = InputError(
-                field, str(path), _("a readable file"), error.strerror or str(error)
+                field, path.name, _("a readable file"), error.strerror or str(error)
             )
             raise EditKeptError(problem, path, again) from None
     if len(data) > MAX_SHEET_BYTES:
         size = size_text(MAX_SHEET_BYTES)
         problem = LimitError(
             field,
-            str(path),
+            path.name,
             _("at most {size}").format(size=size),
             _("larger than {size}").format(size=size),
         )
@@ -228,10 +231,10 @@ def _read(path: Path, again: str) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        problem = InputError(field, str(path), _("UTF-8 text"), _("not UTF-8 text"))
+        problem = InputError(field, path.name, _("UTF-8 text"), _("not UTF-8 text"))
         raise EditKeptError(problem, path, again) from None
     if "\x00" in text:
-        problem = InputError(field, str(path), _("UTF-8 text"), _("a NUL character (binary data)"))
+        problem = InputError(field, path.name, _("UTF-8 text"), _("a NUL character (binary data)"))
         raise EditKeptError(problem, path, again)
     return text
 
