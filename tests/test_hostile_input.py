@@ -296,3 +296,31 @@ def test_simulate_vary_past_the_limits_is_one_line(
     code, _out, err = run(capsys, *args, "--vary", f"Kaito Arashi.willpower={value}")
     err = _one_line_error(code, err)
     assert err.startswith("jdr: error: --vary: ") and reason in err and len(err) < 400
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("9" * 5000, "a number of 5000 digits (allowed: whole numbers of at most 30 digits)"),
+        ("[" + "9" * 5000 + "]", "a number of 5000 digits"),
+        ("[" * 5000, "nested 5000 deep (allowed: at most 32 levels of nesting)"),
+    ],
+    ids=["digits", "json-digits", "nesting"],
+)
+def test_fight_setting_and_command_values_past_the_limits_are_one_line(
+    capsys: pytest.CaptureFixture[str], value: str, reason: str
+) -> None:
+    """The same values as `--vary`'s, as a fight's `--setting` and a command's key (read by
+    `jdr.fights.setup.parse_value` and the command models)."""
+    examples = Path(__file__).parent.parent / "src/jdr/systems/plus_ultra/examples"
+    assert run(capsys, "campaign", "new", "U", "--system", "plus-ultra")[0] == 0
+    for kind, name in (("hero", "Kaito"), ("villain", "Corbeau")):
+        sheet = str(examples / f"{kind}.toml")
+        assert run(capsys, "sheet", "add", sheet, "--campaign", "U", "--name", name)[0] == 0
+    new = ["fight", "new", "--campaign", "U", "--with", "Kaito,Corbeau", "--seed", "1"]
+    code, _out, err = run(capsys, *new, "--setting", f"x={value}")
+    assert reason in _one_line_error(code, err)
+    assert run(capsys, *new)[0] == 0
+    if value.startswith("["):  # a command's key reads JSON only for what starts like it
+        code, _out, err = run(capsys, "fight", "act", "1", "Kaito", "attack", f"target={value}")
+        assert reason in _one_line_error(code, err)

@@ -112,20 +112,16 @@ def vary(change: str, fighters: Sequence[Json]) -> list[Json]:
 
 
 def _value(text: str, change: str) -> Any:
-    """A `--vary` value (`jdr.fights.setup.parse_value`) within `jdr.bounded`'s limits: nested
-    at most `MAX_NESTING` deep, whole numbers of at most `MAX_DIGITS` digits."""
-    from jdr.bounded import check_nesting, check_value, longest_number, too_many_digits
+    """A `--vary` value (`jdr.fights.setup.parse_value`, within `jdr.bounded`'s limits: nested
+    at most `MAX_NESTING` deep, whole numbers of at most `MAX_DIGITS` digits), a limit named
+    as `--vary`'s."""
+    from jdr.errors import LimitError
     from jdr.fights.setup import parse_value
 
-    check_nesting(text, "json", "--vary", change)
     try:
-        parsed = parse_value(text)
-    except InputError:  # not JSON: parse_value says why
-        raise
-    except ValueError:  # a whole number past Python's digits limit
-        raise too_many_digits("--vary", change, longest_number(text)) from None
-    check_value(parsed, "--vary", change)
-    return parsed
+        return parse_value(text)
+    except LimitError as error:
+        raise LimitError("--vary", change, error.allowed, error.reason) from None
 
 
 def swapped(other: Json, fighters: Sequence[Json]) -> list[Json]:
