@@ -3,7 +3,9 @@ with exit 0, 1 or 2 — with an error line for 2 — never an unhandled exceptio
 
 Generated: dice notation (rolled, and small expressions' odds), `--faces`, each rule system
 action's options, sheet TOML, journal JSON (random and a real journal with one field changed),
-and names (campaigns, actors). Run through the CLI entry point in-process. The suite runs
+names (campaigns, actors), and (issue 28) `sheet set` fields and values, `simulate --vary`, and
+what an editor leaves in `sheet edit`'s file (any bytes). Run through the CLI entry point
+in-process. The suite runs
 `JDR_FUZZ_EXAMPLES` examples per property (default 20); `benchmarks/fuzz_cli.py` runs the
 same properties with a thousand or more.
 """
@@ -15,6 +17,7 @@ import functools
 import io
 import json
 import os
+import shlex
 import string
 import tempfile
 from collections.abc import Iterator
@@ -42,6 +45,7 @@ def _database() -> Iterator[None]:
     """One database for the module's examples, with a campaign to roll through."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("JDR_DATABASE_URL", f"sqlite:///{FOLDER / 'fuzz.db'}")
+        patch.setenv("XDG_DATA_HOME", str(FOLDER / "data"))  # `sheet edit`'s kept files
         jdr("campaign", "new", "Fuzz", "--system", "passion")
         yield
 
@@ -226,3 +230,86 @@ def test_fuzz_names(name: str, actor: str) -> None:
     check("campaign", "list")
     check("journal", "show", "Fuzz")
     check("journal", "luck", "Fuzz")
+
+
+EXAMPLES_FOLDER = Path(__file__).parent.parent / "src" / "jdr" / "systems"
+WIZARD = "Seraphina Quill"
+
+
+@functools.cache
+def _wizard() -> str:
+    """Campaign `Sheets` (Ilvermorny) holding the example wizard, stored once."""
+    sheet = EXAMPLES_FOLDER / "ilvermorny" / "examples" / "wizard.toml"
+    code, _out, err = jdr("campaign", "new", "Sheets", "--system", "ilvermorny")
+    assert code == 0, err
+    code, _out, err = jdr("sheet", "add", str(sheet), "--campaign", "Sheets")
+    assert code == 0, err
+    return "Sheets"
+
+
+FIELD_PATH = st.one_of(
+    st.sampled_from(["stats.magic", "year", "spells[1].xp", "spells[Lumos].level", "name"]),
+    st.text(alphabet='abcstx.[]"019 é', max_size=30),
+    st.integers(1, 20_000).map(lambda n: ".".join(["stats"] * n)),
+    st.integers(1, 5_000).map(lambda n: "spells" + "[1]" * n),
+)
+SET_VALUE = st.one_of(
+    TOML_VALUE,
+    WORD,
+    st.integers(1, 6_000).map(lambda n: "9" * n),
+    st.integers(1, 6_000).map(lambda n: "[" * n + "]" * n),
+    st.integers(1, 3_000).map(lambda n: "{" + "a." * n + "b = 1}"),
+    st.text(alphabet="[]{}=,.\"'019aé ", max_size=40),
+)
+
+
+@FUZZ
+@given(field=FIELD_PATH, value=SET_VALUE)
+def test_fuzz_sheet_set_fields_and_values(field: str, value: str) -> None:
+    if "\x00" in field + value:  # a NUL cannot be an argument of a real process
+        return
+    check("sheet", "set", WIZARD, f"{field}={value}", "--campaign", _wizard())
+
+
+VARY = st.one_of(
+    st.builds(
+        lambda who, field, value: f"{who}.{field}={value}",
+        st.sampled_from(["Kaito Arashi", "kaito", "Maître Corbeau", "Nobody", ""]),
+        st.sampled_from(["willpower", "energy", "rank", "stats.x", "techniques", "a.b.c"]),
+        st.one_of(SET_VALUE, st.integers(-(10**40), 10**40).map(lambda n: f"{n:+d}")),
+    ),
+    st.text(max_size=40),
+)
+
+
+@FUZZ
+@given(vary=st.lists(VARY, min_size=1, max_size=2))
+def test_fuzz_simulate_vary(vary: list[str]) -> None:
+    if any("\x00" in change for change in vary):
+        return
+    examples = EXAMPLES_FOLDER / "plus_ultra" / "examples"
+    args = ["simulate", "plus-ultra", "--with", str(examples / "hero.toml")]
+    args += ["--against", str(examples / "villain.toml"), "--runs", "4", "--workers", "1"]
+    for change in vary:
+        args += ["--vary", change]
+    check(*args)
+
+
+EDITED = st.one_of(
+    st.binary(max_size=300),
+    st.text(max_size=300).map(lambda text: text.encode("utf-8", "surrogatepass")),
+    TOML.map(lambda text: ("[stats]\n" + text).encode("utf-8", "surrogatepass")),
+    st.sampled_from([b"", b"\x00", b"name = 'x'\x00\n", b"\xff\xfe", b"year = 3\n"]),
+)
+
+
+@FUZZ
+@given(content=EDITED, discard=st.booleans(), json_output=st.booleans())
+def test_fuzz_sheet_edit_contents(content: bytes, discard: bool, json_output: bool) -> None:
+    saved = FOLDER / "edited.bin"
+    saved.write_bytes(content)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EDITOR", shlex.join(["cp", str(saved)]))  # the editor saves `content`
+        patch.delenv("VISUAL", raising=False)
+        flags = ["--discard"] * discard + ["--json"] * json_output
+        check("sheet", "edit", WIZARD, "--campaign", _wizard(), *flags)

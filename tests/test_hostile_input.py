@@ -177,19 +177,23 @@ def test_a_closed_pipe_is_one_line_and_exit_1() -> None:
         assert writer.returncode == 1 and err.count("\n") == 1, err
 
 
-def test_output_replaces_a_symlink_and_never_writes_its_target(
+def test_output_refuses_a_symlink_and_never_writes_its_target(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    """Issue 28: a link is neither written through nor replaced (`--output /dev/stdout`, a
+    link, would otherwise become a regular file); it was replaced before."""
     target = tmp_path / "precious.txt"
     target.write_text("keep me")
     link = tmp_path / "sheet.toml"
     link.symlink_to(target)
     code, _out, err = run(capsys, "sheet", "example", "passion", "--output", str(link))
-    assert code == 0, err
-    assert target.read_text() == "keep me"
-    assert not link.is_symlink() and "name" in link.read_text()
-    assert stat.S_IMODE(os.stat(link).st_mode) == 0o600
+    assert "a symbolic link, not a regular file" in _one_line_error(code, err)
+    assert target.read_text() == "keep me" and link.is_symlink()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    plain = tmp_path / "plain.toml"
+    code, _out, err = run(capsys, "sheet", "example", "passion", "--output", str(plain))
+    assert code == 0, err
+    assert "name" in plain.read_text() and stat.S_IMODE(os.stat(plain).st_mode) == 0o600
 
 
 def test_output_that_cannot_be_written_leaves_nothing(
@@ -211,3 +215,112 @@ def test_output_dash_is_standard_output(capsys: pytest.CaptureFixture[str]) -> N
     code, out, err = run(capsys, "sheet", "example", "passion", "--output", "-")
     assert code == 0, err
     assert "name" in out
+
+
+# --- issue 28, part 4: the fuzzer's tracebacks, each a clear message --------------------------
+
+
+@pytest.fixture
+def wizard(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> list[str]:
+    """`sheet set Seraphina Quill … --campaign C`, the example wizard stored."""
+    sheet = Path(__file__).parent.parent / "src/jdr/systems/ilvermorny/examples/wizard.toml"
+    assert run(capsys, "campaign", "new", "C", "--system", "ilvermorny")[0] == 0
+    assert run(capsys, "sheet", "add", str(sheet), "--campaign", "C")[0] == 0
+    return ["sheet", "set", "Seraphina Quill", "--campaign", "C"]
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("9" * 5000, "a number of 5000 digits (allowed: whole numbers of at most 30 digits)"),
+        ("-" + "9" * 5000, "a number of 5000 digits"),
+        ("[" + "9" * 5000 + "]", "a number of 5000 digits"),
+        ("{a = 1_" + "9" * 4400 + "}", "a number of 4401 digits"),
+        ("9" * 31, "a number of 31 digits (allowed: whole numbers of at most 30 digits)"),
+        ("[" * 10_000 + "]" * 10_000, "nested 10000 deep (allowed: at most 32 levels of nesting)"),
+        ("{" + "a." * 100 + "b = 1}", "nested 101 deep (allowed: at most 32 levels of nesting)"),
+    ],
+    ids=["5000-digits", "negative", "in-a-list", "underscores", "31-digits", "brackets", "dots"],
+)
+def test_sheet_set_value_past_the_limits_is_one_line(
+    capsys: pytest.CaptureFixture[str], wizard: list[str], value: str, reason: str
+) -> None:
+    code, _out, err = run(capsys, *wizard, f"stats.magic={value}")
+    err = _one_line_error(code, err)
+    assert err.startswith("jdr: error: stats.magic: ") and reason in err and len(err) < 400
+    code, _out, err = run(capsys, *wizard, f"stats.magic={value}", "--lang", "fr")
+    assert code == 2 and ("chiffres" in err or "imbrication" in err)
+
+
+def test_sheet_set_value_within_the_limits_is_set(
+    capsys: pytest.CaptureFixture[str], wizard: list[str]
+) -> None:
+    code, out, err = run(capsys, *wizard, "stats.magic=8")
+    assert code == 0 and "stats.magic: 7 → 8" in out, err
+    code, _out, err = run(capsys, *wizard, "stats.magic=" + "9" * 30)  # read, then the rules say
+    assert "0..10" in _one_line_error(code, err)
+    code, _out, err = run(capsys, *wizard, "year=Il dort" + "." * 40)  # a text's dots: no nesting
+    assert "nest" not in _one_line_error(code, err)
+
+
+@pytest.mark.parametrize("levels", [33, 10_000])
+def test_sheet_set_path_too_deep_is_one_line(
+    capsys: pytest.CaptureFixture[str], wizard: list[str], levels: int
+) -> None:
+    path = ".".join(["stats"] * levels)
+    code, _out, err = run(capsys, *wizard, f"{path}=1")
+    err = _one_line_error(code, err)
+    assert f"nested {levels} deep (allowed: at most 32 levels of nesting)" in err
+    code, _out, err = run(capsys, *wizard, "[1]" * levels + "=1")
+    assert f"nested {levels} deep" in _one_line_error(code, err)
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("+" + "9" * 5000, "a number of 5000 digits (allowed: whole numbers of at most 30 digits)"),
+        ("9" * 5000, "a number of 5000 digits"),
+        ("1," + "9" * 5000, "a number of 5000 digits"),
+        ("[" + "9" * 5000 + "]", "a number of 5000 digits"),
+        ("+" + "9" * 31, "a number of 31 digits"),
+        ("[" * 5000, "nested 5000 deep (allowed: at most 32 levels of nesting)"),
+    ],
+    ids=["plus", "value", "list", "json", "31-digits", "nesting"],
+)
+def test_simulate_vary_past_the_limits_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str, reason: str
+) -> None:
+    examples = Path(__file__).parent.parent / "src/jdr/systems/plus_ultra/examples"
+    args = ["simulate", "plus-ultra", "--with", str(examples / "hero.toml")]
+    args += ["--against", str(examples / "villain.toml"), "--runs", "10", "--workers", "1"]
+    code, _out, err = run(capsys, *args, "--vary", f"Kaito Arashi.willpower={value}")
+    err = _one_line_error(code, err)
+    assert err.startswith("jdr: error: --vary: ") and reason in err and len(err) < 400
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("9" * 5000, "a number of 5000 digits (allowed: whole numbers of at most 30 digits)"),
+        ("[" + "9" * 5000 + "]", "a number of 5000 digits"),
+        ("[" * 5000, "nested 5000 deep (allowed: at most 32 levels of nesting)"),
+    ],
+    ids=["digits", "json-digits", "nesting"],
+)
+def test_fight_setting_and_command_values_past_the_limits_are_one_line(
+    capsys: pytest.CaptureFixture[str], value: str, reason: str
+) -> None:
+    """The same values as `--vary`'s, as a fight's `--setting` and a command's key (read by
+    `jdr.fights.setup.parse_value` and the command models)."""
+    examples = Path(__file__).parent.parent / "src/jdr/systems/plus_ultra/examples"
+    assert run(capsys, "campaign", "new", "U", "--system", "plus-ultra")[0] == 0
+    for kind, name in (("hero", "Kaito"), ("villain", "Corbeau")):
+        sheet = str(examples / f"{kind}.toml")
+        assert run(capsys, "sheet", "add", sheet, "--campaign", "U", "--name", name)[0] == 0
+    new = ["fight", "new", "--campaign", "U", "--with", "Kaito,Corbeau", "--seed", "1"]
+    code, _out, err = run(capsys, *new, "--setting", f"x={value}")
+    assert reason in _one_line_error(code, err)
+    assert run(capsys, *new)[0] == 0
+    if value.startswith("["):  # a command's key reads JSON only for what starts like it
+        code, _out, err = run(capsys, "fight", "act", "1", "Kaito", "attack", f"target={value}")
+        assert reason in _one_line_error(code, err)

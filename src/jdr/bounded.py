@@ -158,13 +158,62 @@ def whole_number(text: str, field: str, label: str) -> int:
     "Exceeds the limit … integer string conversion")."""
     digits = len(text.lstrip("+-"))
     if digits > MAX_DIGITS:
+        raise too_many_digits(field, label, digits)
+    return int(text)
+
+
+def check_value(value: Any, field: str, label: str, digits: bool = True) -> None:
+    """Refuse (`LimitError`) a parsed value (a JSON or TOML value typed on a command line)
+    nested deeper than `MAX_NESTING`, or, with `digits`, holding a whole number of more than
+    `MAX_DIGITS` digits. One walk with a stack: no recursion, whatever the value.
+
+    >>> check_value({"a": [1, 2]}, "FIELD", "x")
+    >>> check_value([10**30], "FIELD", "x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    jdr.errors.LimitError: FIELD: 'x' (a number of 31 digits; allowed: ...)
+    """
+    stack = [(value, 0)]
+    deepest = 0
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            stack.extend((inner, depth + 1) for inner in item.values())
+        elif isinstance(item, list):
+            stack.extend((inner, depth + 1) for inner in item)
+        elif digits and isinstance(item, int) and abs(item) >= 10**MAX_DIGITS:
+            raise too_many_digits(field, label, len(str(abs(item))))
+    if deepest > MAX_NESTING:
         raise LimitError(
             field,
             label,
-            _("whole numbers of at most {n} digits").format(n=MAX_DIGITS),
-            _("a number of {n} digits").format(n=digits),
+            _("at most {n} levels of nesting").format(n=MAX_NESTING),
+            _("nested {n} deep").format(n=deepest),
         )
-    return int(text)
+
+
+def too_many_digits(field: str, label: str, digits: int) -> LimitError:
+    """The `LimitError` of a whole number of `digits` digits, past `MAX_DIGITS`."""
+    return LimitError(
+        field,
+        label,
+        _("whole numbers of at most {n} digits").format(n=MAX_DIGITS),
+        _("a number of {n} digits").format(n=digits),
+    )
+
+
+def longest_number(text: str) -> int:
+    """The digits of the longest number written in `text` (`_` between digits not counted), to
+    say how long a number a parser refused was.
+
+    >>> longest_number("x = [12, 1_000_000]")
+    7
+    """
+    import re
+
+    runs = re.findall(r"\d[\d_]*", text)
+    return max((len(run.replace("_", "")) for run in runs), default=0)
 
 
 def loads_json(text: str, field: str, label: str) -> Any:

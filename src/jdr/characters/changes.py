@@ -30,7 +30,8 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jdr.errors import InputError
+from jdr.bounded import MAX_NESTING
+from jdr.errors import InputError, LimitError
 from jdr.i18n import _
 
 Json = dict[str, Any]
@@ -45,6 +46,7 @@ __all__ = [
     "parse_path",
     "path_text",
     "rebase",
+    "split_path",
     "value_at",
 ]
 
@@ -250,7 +252,7 @@ def parse_path(text: str, doc: Any) -> Path:
     """
     from jdr.names import find
 
-    parts = _split_path(text)
+    parts = split_path(text)
     path: Path = []
     current = doc
     for part, bracketed in parts:
@@ -287,8 +289,13 @@ def _item_index(part: str, items: list[Any], text: str, find: Any) -> int:
     return names.index(found)
 
 
-def _split_path(text: str) -> list[tuple[str, bool]]:
-    """`a.b[2]."c d"` → `[("a", False), ("b", False), ("2", True), ("c d", False)]`."""
+def split_path(text: str) -> list[tuple[str, bool]]:
+    """`a.b[2]."c d"` → `[("a", False), ("b", False), ("2", True), ("c d", False)]`; a path of
+    more than `MAX_NESTING` parts is refused (`LimitError`: no sheet is nested that deep).
+
+    >>> split_path('a.b[2]."c d"')
+    [('a', False), ('b', False), ('2', True), ('c d', False)]
+    """
     parts: list[tuple[str, bool]] = []
     word = ""
     i = 0
@@ -317,6 +324,13 @@ def _split_path(text: str) -> list[tuple[str, bool]]:
         i += 1
     if word.strip():
         parts.append((word.strip(), False))
+    if len(parts) > MAX_NESTING:
+        raise LimitError(
+            _("field"),
+            text,
+            _("at most {n} levels of nesting").format(n=MAX_NESTING),
+            _("nested {n} deep").format(n=len(parts)),
+        )
     return parts
 
 

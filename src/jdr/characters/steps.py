@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jdr.characters.changes import Change, apply, invert, parse_path, rebase
+from jdr.characters.changes import Change, apply, invert, parse_path, rebase, split_path
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
 from jdr.systems.protocol import Json, Progressed, Progression, RuleSystem
@@ -47,10 +47,12 @@ def set_sheet(
     system: RuleSystem, sheet: Json, assignments: Sequence[str], check: bool = True
 ) -> Json:
     """`field=value …` set on `sheet` and checked; `field=` removes the field (its default
-    applies). `check=False` only reads the assignments (refusing a malformed one)."""
+    applies). `check=False` only reads the assignments, as new input: a malformed one is
+    refused, and so is a whole number of more than `MAX_DIGITS` digits (a journal or a backup
+    could not be read back with it); a journaled one is read as it was written."""
     if not assignments:
         raise InputError("FIELD=VALUE", None, "stats.magic=8 …", _("nothing to set"))
-    pairs = [_assignment(text) for text in assignments]
+    pairs = [_assignment(text, digits=not check) for text in assignments]
     if not check:
         return sheet
     for path_text, value in pairs:
@@ -63,27 +65,41 @@ def set_sheet(
 _REMOVE = object()
 
 
-def _assignment(text: str) -> tuple[str, Any]:
+def _assignment(text: str, digits: bool = False) -> tuple[str, Any]:
     key, equals, value = text.partition("=")
     if not equals or not key.strip():
         raise InputError("FIELD=VALUE", text, "stats.magic=8", _("not a field=value pair"))
-    return key.strip(), (_REMOVE if not value.strip() else read_value(value))
+    field = key.strip()
+    split_path(field)  # its form and depth, before anything is read
+    return field, (_REMOVE if not value.strip() else read_value(value, field, digits))
 
 
-def read_value(text: str) -> Any:
+def read_value(text: str, field: str = "FIELD=VALUE", digits: bool = False) -> Any:
     """A value as typed after `=`: a TOML value when it reads as one (`8`, `true`, `["feu"]`,
-    `{current = 3, max = 5}`, `"a b"`), else the text itself.
+    `{current = 3, max = 5}`, `"a b"`), else the text itself. Within `jdr.bounded`'s limits
+    (`LimitError` on `field`): nested at most `MAX_NESTING` deep (checked before parsing), no
+    whole number past Python's own limit, and with `digits` none of more than `MAX_DIGITS`
+    digits.
 
     >>> read_value("8"), read_value("Sommeil"), read_value('["eau", "vol"]'), read_value("2.5")
     (8, 'Sommeil', ['eau', 'vol'], 2.5)
     """
     import tomllib
 
+    from jdr.bounded import check_nesting, check_value, longest_number, too_many_digits
+
     stripped = text.strip()
+    # brackets and braces, and the dots of an inline table's keys (a bare text's dots are not
+    # nesting: `Sommeil...` stays a text)
+    check_nesting(stripped, "toml" if "{" in stripped else "json", field, stripped)
     try:
-        return tomllib.loads(f"v = {stripped}")["v"]
+        value = tomllib.loads(f"v = {stripped}")["v"]
     except tomllib.TOMLDecodeError:
         return stripped
+    except ValueError:  # a whole number past Python's digits limit
+        raise too_many_digits(field, stripped, longest_number(stripped)) from None
+    check_value(value, field, stripped, digits)  # dotted keys nest too
+    return value
 
 
 def renamed_sheet(sheet: Json, old: str, new: str) -> Json:

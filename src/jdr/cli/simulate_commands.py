@@ -170,7 +170,7 @@ def simulate_cli(
     from jdr.systems import default_registry
 
     if chart is not None:
-        _check_matplotlib()
+        _check_chart(chart)
     system = default_registry().get(system_id)
     simulation = simulation_of(system)  # a system without one says so before any sheet is read
     if plan.tactic is not None:
@@ -317,20 +317,40 @@ def print_report(report: Report, vary: list[str] | None) -> None:
         out.print(sentence, markup=False)
 
 
-def _check_matplotlib() -> None:
+def _check_chart(path: Path) -> None:
+    """Refuse `--chart` before any fight is played: matplotlib missing, an image format it does
+    not write, or a path that is not a regular file or a new one (`check_target`)."""
+    from jdr.cli.stored import check_target
     from jdr.errors import InputError
 
     try:
-        import matplotlib  # noqa: F401
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
     except ImportError:
         raise InputError(
             "--chart", None, "pip install 'jdr[sim]'", _("matplotlib is not installed")
         ) from None
+    formats = FigureCanvasAgg.get_supported_filetypes()
+    if _chart_format(path) not in formats:
+        raise InputError(
+            "--chart", str(path), ", ".join(sorted(formats)), _("not an image format jdr draws")
+        )
+    check_target(path, "--chart")
+
+
+def _chart_format(path: Path) -> str:
+    """The image format `path` names by its extension (PNG without one)."""
+    return path.suffix[1:].lower() or "png"
 
 
 def draw_chart(report: Report, path: Path) -> None:
-    """Two panels: each side's win rate with its interval, and the rounds distribution."""
+    """Two panels: each side's win rate with its interval, and the rounds distribution; drawn
+    in memory, then written as `--output` is (`write_output`: a failed write says so, and only
+    a regular file is replaced)."""
+    import io
+
     import matplotlib
+
+    from jdr.cli.stored import write_output
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -348,11 +368,9 @@ def draw_chart(report: Report, path: Path) -> None:
     rounds.bar([str(r) for r in report.rounds], [n / report.runs for n in report.rounds.values()])
     rounds.set_title(_("rounds"))
     figure.tight_layout()
+    image = io.BytesIO()
     try:
-        figure.savefig(path)
-    except OSError as error:
-        from jdr.errors import InputError
-
-        raise InputError("--chart", str(path), _("a writable file"), str(error)) from None
+        figure.savefig(image, format=_chart_format(path))
     finally:
         plt.close(figure)
+    write_output(path, image.getvalue(), "--chart")

@@ -2,6 +2,8 @@
 the store (imported only when a command runs, so `jdr --help` stays light)."""
 
 import contextlib
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -46,17 +48,18 @@ def output_file(path: Path | None) -> Path | None:
     return None if path is None or str(path) == "-" else path
 
 
-def write_output(path: Path, text: str) -> None:
+def write_output(path: Path, data: str | bytes, field: str = "--output") -> None:
     """Write `--output` safely: into a temporary file of the same folder, flushed to disk, then
-    renamed over `path` — a crash or a full disk never leaves half a file, and a symbolic link
-    at `path` is replaced (its target is never written). A new file is readable by its owner
+    renamed over `path` — a crash or a full disk never leaves half a file. Only a regular file
+    is replaced: a symbolic link, a device, a pipe, a socket or a folder at `path` is refused
+    (`check_target`), never written through nor replaced. A new file is readable by its owner
     only; a file replaced keeps its permissions. A file that cannot be written is an
     `InputError` saying why, and nothing is left behind."""
     import os
     import stat
 
-    with _beside(path, text, "--output") as (temporary, existing):
-        if existing is not None and stat.S_ISREG(existing.st_mode):
+    with _beside(path, data, field) as (temporary, existing):
+        if existing is not None:
             os.chmod(temporary, stat.S_IMODE(existing.st_mode))
         os.replace(temporary, path)
 
@@ -69,7 +72,6 @@ def write_private(path: Path, text: str, replace: bool, field: str = "FILE") -> 
     `path` is replaced, its target never written). Refused (`InputError`) when `path` exists
     and `replace` is not given, or when it cannot be written; nothing is left behind."""
     import errno
-    import os
 
     from jdr.errors import InputError
     from jdr.i18n import _
@@ -95,15 +97,55 @@ def write_private(path: Path, text: str, replace: bool, field: str = "FILE") -> 
             os.replace(temporary, path)
 
 
+_KINDS = (
+    (stat.S_ISDIR, N_("a folder")),
+    (stat.S_ISLNK, N_("a symbolic link")),
+    (stat.S_ISFIFO, N_("a named pipe")),
+    (stat.S_ISCHR, N_("a device")),
+    (stat.S_ISBLK, N_("a device")),
+    (stat.S_ISSOCK, N_("a socket")),
+)
+
+
+def check_target(path: Path, field: str) -> "os.stat_result | None":
+    """What `path` is now (`os.lstat`, None when nothing is there), refused (`InputError` on
+    `field`) unless it is a regular file: jdr writes a file beside a target and renames it over,
+    so it never writes through a symbolic link, and never replaces a device such as `/dev/null`,
+    a named pipe, a socket or a folder with a regular file."""
+    from jdr.errors import InputError
+    from jdr.i18n import _
+
+    try:
+        existing = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InputError(field, str(path), _("a writable file"), reason) from None
+    if stat.S_ISREG(existing.st_mode):
+        return existing
+    raise InputError(
+        field,
+        str(path),
+        _("a new file, or a regular file to replace"),
+        _("{kind}, not a regular file").format(kind=kind_of(existing.st_mode)),
+    )
+
+
+def kind_of(mode: int) -> str:
+    """What a file of `mode` (`st_mode`) is, in words: a folder, a symbolic link, a device …"""
+    from jdr.i18n import _
+
+    return next((_(name) for test, name in _KINDS if test(mode)), _("a regular file"))
+
+
 @contextmanager
-def _beside(path: Path, text: str, field: str) -> "Iterator[tuple[str, Any]]":
-    """`(temporary, existing)`: a new file of `path`'s folder holding `text`, flushed to disk and
-    readable by its owner only, for the caller to put in place, and what `path` is now
-    (`os.lstat`, None when nothing is there; a folder is refused). The temporary file is removed
-    if it is still there afterwards; an `OSError` is an `InputError` on `field` saying why."""
-    import errno
-    import os
-    import stat
+def _beside(path: Path, data: str | bytes, field: str) -> "Iterator[tuple[str, Any]]":
+    """`(temporary, existing)`: a new file of `path`'s folder holding `data` (text as UTF-8),
+    flushed to disk and readable by its owner only, for the caller to put in place, and what
+    `path` is now (`check_target`, looked at again once the temporary file is written, just
+    before it is put in place). The temporary file is removed if it is still there afterwards;
+    an `OSError` is an `InputError` on `field` saying why."""
     import tempfile
 
     from jdr.errors import InputError
@@ -112,19 +154,14 @@ def _beside(path: Path, text: str, field: str) -> "Iterator[tuple[str, Any]]":
     folder = path.parent if str(path.parent) else Path(".")
     temporary: str | None = None
     try:
-        try:
-            existing = os.lstat(path)
-        except FileNotFoundError:
-            existing = None
-        if existing is not None and stat.S_ISDIR(existing.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        check_target(path, field)  # before anything is written beside it
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
         os.fchmod(handle, 0o600)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
+        with os.fdopen(handle, "wb") as file:
+            file.write(data.encode("utf-8") if isinstance(data, str) else data)
             file.flush()
             os.fsync(file.fileno())
-        yield temporary, existing
+        yield temporary, check_target(path, field)
     except OSError as error:
         reason = error.strerror or str(error)
         raise InputError(field, str(path), _("a writable file"), reason) from None

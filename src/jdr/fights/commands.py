@@ -546,8 +546,10 @@ def _value(info: FieldInfo, text: str) -> Any:
             spellings |= {name: value for name in names}
         return find(stripped, spellings, _("value")) or stripped
     if stripped.startswith(("{", "[")):
+        from jdr.bounded import loads_json
+
         try:
-            return json.loads(stripped)
+            return loads_json(stripped, _("value"), text)  # nesting and digits bounded
         except json.JSONDecodeError as error:
             raise InputError(_("value"), text, _("JSON"), error.msg) from None
     return stripped

@@ -51,21 +51,24 @@ _DECIMAL = re.compile(r"[+-]?\d+\.\d+")
 
 def parse_value(text: str) -> Any:
     """An int or a decimal when it looks like one, `true`/`false` as bools, JSON when it starts
-    with `{` or `[`, `a,b` as a list (of such values), else the text.
+    with `{` or `[`, `a,b` as a list (of such values), else the text; within `jdr.bounded`'s
+    limits (nesting, whole numbers' digits: `LimitError`).
 
     >>> parse_value("3"), parse_value("2.5"), parse_value("2,5"), parse_value("TRUE")
     (3, 2.5, [2, 5], True)
     """
+    from jdr.bounded import loads_json, whole_number
+
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
         try:
-            return json.loads(stripped)
+            return loads_json(stripped, _("value"), text)
         except json.JSONDecodeError as error:
             raise InputError(_("value"), text, _("JSON"), error.msg) from None
     if "," in stripped:
         return [parse_value(part) for part in stripped.split(",") if part.strip()]
     if _INT.fullmatch(stripped):
-        return int(stripped)
+        return whole_number(stripped, _("value"), text)
     if _DECIMAL.fullmatch(stripped):
         return float(stripped)
     if stripped.lower() in ("true", "false"):

@@ -16,6 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+from jdr.bounded import whole_number
 from jdr.characters.binding import named
 from jdr.errors import InputError
 from jdr.i18n import _
@@ -104,12 +105,23 @@ def vary(change: str, fighters: Sequence[Json]) -> list[Json]:
             raise InputError(
                 "--vary", change, allowed, _("{field} is not a number").format(field=path)
             )
-        holder[last] = holder[last] + int(text)
+        holder[last] = holder[last] + whole_number(text, "--vary", change)
     else:
-        from jdr.fights.setup import parse_value
-
-        holder[last] = parse_value(text)
+        holder[last] = _value(text, change)
     return changed
+
+
+def _value(text: str, change: str) -> Any:
+    """A `--vary` value (`jdr.fights.setup.parse_value`, within `jdr.bounded`'s limits: nested
+    at most `MAX_NESTING` deep, whole numbers of at most `MAX_DIGITS` digits), a limit named
+    as `--vary`'s."""
+    from jdr.errors import LimitError
+    from jdr.fights.setup import parse_value
+
+    try:
+        return parse_value(text)
+    except LimitError as error:
+        raise LimitError("--vary", change, error.allowed, error.reason) from None
 
 
 def swapped(other: Json, fighters: Sequence[Json]) -> list[Json]:
