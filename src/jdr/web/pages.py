@@ -110,9 +110,9 @@ def host_create(
         from jdr.errors import UnknownNameError
 
         raise UnknownNameError("system", system, registry.ids())
-    if not name.strip():
-        raise InputError("name", name, _("1 to 200 characters"))
-    campaign_id = store.create_campaign(found, name.strip())
+    from jdr.names import check_name
+
+    campaign_id = store.create_campaign(found, check_name("name", name))
     session, _started = access.host_session(store, campaign_id)
     return _start_session(request, session, campaign_id)
 
