@@ -368,7 +368,7 @@ def _shapes(annotation: Any) -> set[str]:
     if origin in (typing.Union, types.UnionType):
         return set().union(*(_shapes(arg) for arg in args if arg is not type(None)))
     if origin in (list, tuple, set, frozenset, SequenceType):
-        items = set().union(*(_shapes(arg) for arg in args if arg is not Ellipsis)) if args else set()
+        items = set().union(*(_shapes(arg) for arg in args if arg is not Ellipsis))
         return {TABLE} if items and items <= {TABLE} else {LIST}
     if origin in (dict, MappingType) or annotation is dict:
         return {TABLE}
