@@ -39,13 +39,13 @@ class _ProgressionCommand(typer.core.TyperCommand):
 
     def format_epilog(self, ctx: Any, formatter: Any) -> None:
         super().format_epilog(ctx, formatter)
-        rows = progression_help(str(self.name))
+        rows = _progression_help(str(self.name))
         if rows:
             with formatter.section(_("Each rule system's own")):
                 formatter.write_dl(rows)
 
 
-def progression_help(command: str) -> list[tuple[str, str]]:
+def _progression_help(command: str) -> list[tuple[str, str]]:
     """`(system: NAME WORD… [key=…], its help)` for each installed system that has the
     progression step `command` (a plug-in that does not load is left out)."""
     from jdr.sheet_check import installed
