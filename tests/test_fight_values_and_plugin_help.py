@@ -161,7 +161,7 @@ def test_a_plugins_purchase_is_played_as_its_help_says(
     assert run(capsys, "campaign", "new", "Table", "--system", "homebrew")[0] == 0
     knight = tmp_path / "homebrew" / "knight.toml"
     assert run(capsys, "sheet", "add", str(knight), "--campaign", "Table")[0] == 0
-    code, out, err = run(capsys, "sheet", "buy", "Lancelot", "epee", "--campaign", "Table")
+    code, _out, err = run(capsys, "sheet", "buy", "Lancelot", "epee", "--campaign", "Table")
     assert code == 0, err
     code, payload = run_json(capsys, "sheet", "show", "Lancelot", "--campaign", "Table")
     sheet = payload["character"]["sheet"]
