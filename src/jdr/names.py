@@ -44,6 +44,7 @@ __all__ = [
     "MAX_NAME",
     "AmbiguousNameError",
     "check_name",
+    "check_names",
     "closest",
     "duplicate",
     "find",
@@ -111,6 +112,33 @@ def check_name(field: str, value: str) -> str:
             )
             raise InputError(field, value, allowed, reason)
     return text
+
+
+def check_names(data: object, path: str = "") -> list[InputError]:
+    """The problem of each `name` in `data` (a sheet as JSON, at any depth: a character's, a
+    Pokémon's, a move's) that `check_name` refuses, each naming its path; an empty `name` is
+    left to the sheet's own model (a warband may have none).
+
+    >>> [error.field for error in check_names({"name": "Kai", "team": [{"name": "x" * 101}]})]
+    ['team[1].name']
+    >>> check_names({"name": "", "moves": [{"name": "Éclair"}]})
+    []
+    """
+    problems: list[InputError] = []
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key == "name" and isinstance(value, str) and value:
+                try:
+                    check_name(where, value)
+                except InputError as error:
+                    problems.append(error)
+            else:
+                problems += check_names(value, where)
+    elif isinstance(data, list):
+        for index, item in enumerate(data):
+            problems += check_names(item, f"{path}[{index + 1}]")
+    return problems
 
 
 @lru_cache(maxsize=4096)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from jdr.errors import InputError, JdrError, UnknownNameError
 from jdr.i18n import _
+from jdr.names import check_names
 from jdr.sheets import SheetError, validate_sheet
 
 if TYPE_CHECKING:
@@ -131,16 +132,23 @@ def installed(registry: Registry) -> list[RuleSystem]:
 def sheet_of(system: RuleSystem, data: Mapping[str, Any], label: str = "") -> BaseModel:
     """`data` (a sheet's table, without its `system` key) validated by `system`'s sheet reader.
 
-    `SheetError` lists every problem; a system without sheets is an `InputError`.
+    `SheetError` lists every problem; a system without sheets is an `InputError`. Every `name`
+    in the sheet (its own, a Pokémon's, a move's …) follows the rule of names
+    (`jdr.names.check_name`): no control character, at most `MAX_NAME` characters.
     """
     table = {key: value for key, value in data.items() if key != SYSTEM_KEY}
     reader = getattr(system, "sheet_of", None)
+    sheet: BaseModel
     if reader is not None:
-        sheet: BaseModel = reader(table, label)
-        return sheet
-    if system.sheet is None:
+        sheet = reader(table, label)
+    elif system.sheet is None:
         raise InputError("--system", system.id, "-", _("this rule system has no character sheet"))
-    return validate_sheet(system.sheet, table, label)
+    else:
+        sheet = validate_sheet(system.sheet, table, label)
+    problems = check_names(sheet.model_dump(mode="json"))  # one rule for every name
+    if problems:
+        raise SheetError(problems, label)
+    return sheet
 
 
 def accepting(data: Mapping[str, Any], systems: Sequence[RuleSystem]) -> list[RuleSystem]:

@@ -25,9 +25,11 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from jdr.errors import JdrError
 from jdr.i18n import _
 from jdr.params import describe_allowed, is_list
 from jdr.systems.protocol import RuleSystem, display_name
+from jdr.toml_syntax import syntax_error
 from jdr.toml_write import to_toml
 
 __all__ = ["template"]
@@ -39,8 +41,13 @@ def template(system: RuleSystem, kind: str | None = None) -> str:
     from jdr.sheet_check import SYSTEM_KEY, example_text, sheet_of
 
     shown, text = example_text(system, kind)
-    example = tomllib.loads(text)
-    model = type(sheet_of(system, example))
+    try:
+        example = tomllib.loads(text)
+        model = type(sheet_of(system, example, f"{shown}.toml"))
+    except tomllib.TOMLDecodeError as error:  # a plug-in's mistake, said as the plug-in's
+        raise _broken(system, shown, syntax_error(error, text, f"{shown}.toml")) from None
+    except JdrError as error:
+        raise _broken(system, shown, error) from None
     lines = [
         _("# A new {system} sheet ({kind}).").format(
             system=display_name(system, current_language()), kind=shown
@@ -51,6 +58,17 @@ def template(system: RuleSystem, kind: str | None = None) -> str:
     ]
     _write(lines, model, example, [])
     return "\n".join(lines) + "\n"
+
+
+def _broken(system: RuleSystem, kind: str, error: JdrError) -> JdrError:
+    """The error of a system whose example sheet `kind` is no sheet of its own (not TOML, or
+    refused by its model): the plug-in is to fix, not the user's command."""
+    from jdr.systems import PluginError
+
+    problem = _("its example sheet {kind} is not a valid sheet: {problem}").format(
+        kind=kind, problem=error.message()
+    )
+    return PluginError(system.id, problem)
 
 
 def _write(

@@ -99,6 +99,21 @@ def test_om_4_a_failed_attack_stresses_the_attacker_and_passes_the_turn() -> Non
         FIGHT.decide(after, {"action": "recover", "actor": "Corvo"}, Seeded(1))
 
 
+def test_om_4_a_fighter_in_the_fight_may_not_join_it_as_legal_and_the_decider_agree() -> None:
+    from jdr_ombres.fight import join_command
+    from jdr_ombres.narration import COMMANDS
+
+    state = fold(FIGHT, FIGHT.start(fight_setup(fighters(), {}), Seeded(1)))
+    legal = COMMANDS.legal_now(FIGHT, state, "lys")  # named as people type it
+    assert legal == [] and "join" not in COMMANDS.legal_now(FIGHT, state, "Corvo")
+    assert COMMANDS.legal_now(FIGHT, state, "Mira") == ["join"]
+    again = join_command("LYS", {"name": "LYS", "combat": 1}, {"side": "a"})
+    with pytest.raises(RulesError, match="already in the fight"):
+        FIGHT.decide(state, again, Seeded(1))
+    joined = FIGHT.decide(state, join_command("Mira", {"name": "Mira"}, {}), Seeded(1))
+    assert joined[0]["type"] == "joined"
+
+
 def test_every_event_reads_in_french_never_as_key_value() -> None:
     events = FIGHT.start(fight_setup(fighters(), {}), Seeded(1))
     state = fold(FIGHT, events)

@@ -197,6 +197,7 @@ def add(
 ) -> Revised:
     """A new character from a sheet's table (validated by the campaign's system): revision 1,
     `created`, journaled with the whole sheet."""
+    from jdr.names import check_name
     from jdr.sheet_check import check_sheet, installed
     from jdr.systems import default_registry
 
@@ -210,6 +211,7 @@ def add(
     stored_name = (name or _sheet_name(sheet) or label).strip()
     if not stored_name:
         raise InputError("--name", name, _("a name"), _("the sheet has no name: give --name"))
+    stored_name = check_name("--name" if name else _("character"), stored_name)
     changes = [{"path": [], "after": sheet}]
     write = SheetWrite(
         campaign.id,
@@ -324,9 +326,9 @@ def rename(
 ) -> Revised:
     """The character stored under a new name (refused if another has it, as people type it);
     the sheet's own `name` follows when it was the stored name."""
-    wanted = new_name.strip()
-    if not wanted:
-        raise InputError("NEW_NAME", new_name, _("a name"), _("empty"))
+    from jdr.names import check_name
+
+    wanted = check_name("NEW_NAME", new_name)
 
     def decide(now: Character) -> Decision:
         return Decision("renamed", renamed_sheet(now.sheet, now.name, wanted), wanted)

@@ -506,11 +506,22 @@ def _commands(
     with opened(db) as store:
         system = _fight_system(store, fight)
         state = _state(store, fight, system)
-        names = list(store.fight(fight).participants)
+        record = store.fight(fight)
+        names = list(record.participants)
+        stored = [c.name for c in store.characters(record.campaign_id) if c.name not in names]
     legal = legal_now(system, state, actor)
     commands = getattr(system, "fight_commands", None)
     player = actor or next((n for n in names if legal_now(system, state, n)), None)
-    lines = {n: _example(fight, player, commands, n, state) for n in legal}
+    mine = legal_now(system, state, player) if player is not None else legal
+
+    def who(command: str) -> str | None:
+        """The example's actor: one who may play `command` now (`join`: a stored character
+        not in the fight; none known: ACTOR)."""
+        if actor is not None or command in mine:
+            return player
+        return next((n for n in stored if command in legal_now(system, state, n)), None)
+
+    lines = {n: _example(fight, who(n), commands, n, state) for n in legal}
     if json:
         declared = {c["name"]: c for c in _schema(system)}
         emit_json(

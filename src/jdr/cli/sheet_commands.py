@@ -33,6 +33,43 @@ PROGRESSION_HELP = {
 }
 
 
+class _ProgressionCommand(typer.core.TyperCommand):
+    """`jdr sheet buy|award|…`: `--help` ends with what each installed system (a plug-in's as
+    a built-in's) takes for this step, its words and keys, and its own help."""
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        super().format_epilog(ctx, formatter)
+        rows = _progression_help(str(self.name))
+        if rows:
+            with formatter.section(_("Each rule system's own")):
+                formatter.write_dl(rows)
+
+
+def _progression_help(command: str) -> list[tuple[str, str]]:
+    """`(system: NAME WORD… [key=…], its help)` for each installed system that has the
+    progression step `command` (a plug-in that does not load is left out)."""
+    from jdr.sheet_check import installed
+    from jdr.systems import default_registry
+
+    rows = []
+    for system in installed(default_registry()):
+        step = (getattr(system, "progression", None) or {}).get(command)
+        if step is None:
+            continue
+        fields = step.params.model_fields
+        parts = [f"{system.id}:", "NAME"]
+        for word in step.words:
+            info = fields.get(word)
+            parts.append(
+                word.upper() if info is None or info.is_required() else f"[{word.upper()}]"
+            )
+        for key_name, info in fields.items():
+            if key_name not in step.words:
+                parts.append(f"{key_name}=…" if info.is_required() else f"[{key_name}=…]")
+        rows.append((" ".join(parts), _(step.help) if step.help else ""))
+    return rows
+
+
 def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads the options
     """The commands that read and change a stored sheet's revisions, added to `jdr sheet`."""
     db_option = Annotated[
@@ -222,7 +259,7 @@ def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads
         ) -> None:
             _progress(command, name, words or [], campaign, reason, actor, db, json)
 
-        app.command(command, help=_(help_text))(_without(step, "command"))
+        app.command(command, help=_(help_text), cls=_ProgressionCommand)(_without(step, "command"))
 
     @app.command(
         "new",

@@ -533,8 +533,26 @@ def _choice_names(info: FieldInfo) -> dict[str, str]:
 
 
 def _value(info: FieldInfo, text: str) -> Any:
-    """A typed value for the model: a choice's French name read as its value, a table or a list
-    of tables as JSON, anything else as typed (the model reads numbers, yes/no and lists)."""
+    """A typed value for the model: a choice's French name read as its value, JSON only where
+    the key's type needs it (a table, a list of tables; a list when the text is a JSON list),
+    anything else as typed (the model reads numbers, yes/no, and a list at its commas). A name
+    is a name: `target=[PNJ] Garde` is the fighter `[PNJ] Garde`, never JSON.
+
+    >>> from pydantic import BaseModel
+    >>> class Keys(BaseModel):
+    ...     target: str
+    ...     targets: list[str]
+    ...     protection: dict[str, str]
+    >>> fields = Keys.model_fields
+    >>> _value(fields["target"], "[PNJ] Garde"), _value(fields["targets"], "[PNJ] Garde, Bob")
+    ('[PNJ] Garde', '[PNJ] Garde, Bob')
+    >>> _value(fields["targets"], '["A, B", "C"]'), _value(fields["protection"], '{"Bob": "x"}')
+    (['A, B', 'C'], {'Bob': 'x'})
+    >>> _value(fields["protection"], "{Bob: x}")
+    Traceback (most recent call last):
+    ...
+    jdr.errors.InputError: value: '{Bob: x}' (not valid JSON at character 2; allowed: ...)
+    """
     from jdr.names import find
     from jdr.params import choices_of
 
@@ -545,14 +563,75 @@ def _value(info: FieldInfo, text: str) -> Any:
         for value, names in (_extra(info).get("choices_fr") or {}).items():
             spellings |= {name: value for name in names}
         return find(stripped, spellings, _("value")) or stripped
-    if stripped.startswith(("{", "[")):
+    shapes = _shapes(info.annotation)
+    if not shapes & {TABLE, LIST} or not stripped.startswith(("{", "[")):
+        return stripped
+    try:
         from jdr.bounded import loads_json
 
-        try:
-            return loads_json(stripped, _("value"), text)  # nesting and digits bounded
-        except json.JSONDecodeError as error:
-            raise InputError(_("value"), text, _("JSON"), error.msg) from None
-    return stripped
+        value = loads_json(stripped, _("value"), text)  # nesting and digits bounded
+    except json.JSONDecodeError as error:
+        if shapes <= {TABLE}:  # nothing but JSON can be meant
+            allowed = _("JSON, e.g. {example}").format(example=_json_example(info.annotation))
+            reason = _("not valid JSON at character {at}").format(at=error.pos + 1)
+            raise InputError(_("value"), text, allowed, reason) from None
+        return stripped  # text, or a list at its commas: `[PNJ] Garde, Bob`
+    if isinstance(value, dict) and TABLE not in shapes:
+        return stripped
+    return value
+
+
+TABLE, LIST, TEXT = "table", "list", "text"
+"""What a key's type may be given as (`_shapes`): JSON only (a table, a list of tables), a list
+(JSON or at its commas), or text (a name, a number, yes/no: never JSON)."""
+
+
+def _shapes(annotation: Any) -> set[str]:
+    """The shapes a key of type `annotation` takes (`TABLE`, `LIST`, `TEXT`).
+
+    >>> from typing import Any, Optional
+    >>> sorted(_shapes(dict[str, int])), sorted(_shapes(list[dict[str, Any]]))
+    (['table'], ['table'])
+    >>> sorted(_shapes(Optional[list[str]])), sorted(_shapes(str | None)), sorted(_shapes(Any))
+    (['list'], ['text'], ['list', 'table', 'text'])
+    """
+    import types
+    import typing
+    from collections.abc import Mapping as MappingType
+    from collections.abc import Sequence as SequenceType
+
+    if annotation is Any:
+        return {TABLE, LIST, TEXT}
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _shapes(args[0])
+    if origin in (typing.Union, types.UnionType):
+        return set().union(*(_shapes(arg) for arg in args if arg is not type(None)))
+    if origin in (list, tuple, set, frozenset, SequenceType):
+        items = set().union(*(_shapes(arg) for arg in args if arg is not Ellipsis))
+        return {TABLE} if items and items <= {TABLE} else {LIST}
+    if origin in (dict, MappingType) or annotation is dict:
+        return {TABLE}
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {TABLE}
+    return {TEXT}
+
+
+def _json_example(annotation: Any) -> str:
+    """A JSON value of the kind `annotation` takes, for a message: a list of tables, or a table.
+
+    >>> _json_example(list[dict[str, int]]), _json_example(dict[str, int] | None)
+    ('[{"name": "A"}]', '{"A": 1}')
+    """
+    import types
+    import typing
+
+    origin = typing.get_origin(annotation)
+    args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+    if origin is typing.Annotated or (origin in (typing.Union, types.UnionType) and args):
+        return _json_example(args[0])
+    return '[{"name": "A"}]' if origin in (list, tuple, set, frozenset) else '{"A": 1}'
 
 
 def _typed(value: Any) -> str:

@@ -50,12 +50,15 @@ _DECIMAL = re.compile(r"[+-]?\d+\.\d+")
 
 
 def parse_value(text: str) -> Any:
-    """An int or a decimal when it looks like one, `true`/`false` as bools, JSON when it starts
-    with `{` or `[`, `a,b` as a list (of such values), else the text; within `jdr.bounded`'s
-    limits (nesting, whole numbers' digits: `LimitError`).
+    """An int or a decimal when it looks like one, `true`/`false` as bools, JSON when it is a
+    JSON table or list, `a,b` as a list (of such values), else the text: a name that starts
+    with `[` (`[PNJ] Garde`) is a name;
+    within `jdr.bounded`'s limits (nesting, whole numbers' digits: `LimitError`).
 
     >>> parse_value("3"), parse_value("2.5"), parse_value("2,5"), parse_value("TRUE")
     (3, 2.5, [2, 5], True)
+    >>> parse_value('{"Bob": 1}'), parse_value("[PNJ] Garde"), parse_value("[PNJ] Garde,Bob")
+    ({'Bob': 1}, '[PNJ] Garde', ['[PNJ] Garde', 'Bob'])
     """
     from jdr.bounded import loads_json, whole_number
 
@@ -63,8 +66,8 @@ def parse_value(text: str) -> Any:
     if stripped.startswith(("{", "[")):
         try:
             return loads_json(stripped, _("value"), text)
-        except json.JSONDecodeError as error:
-            raise InputError(_("value"), text, _("JSON"), error.msg) from None
+        except json.JSONDecodeError:
+            pass  # not JSON: text, as any other (the rules judge it)
     if "," in stripped:
         return [parse_value(part) for part in stripped.split(",") if part.strip()]
     if _INT.fullmatch(stripped):

@@ -13,6 +13,7 @@ from typing import Any
 from jdr.dice import RandomSource
 from jdr.errors import RulesError
 from jdr.i18n import _
+from jdr.names import duplicate
 from jdr.systems import Json
 
 from jdr_ombres.rolls import Check, roll
@@ -100,7 +101,7 @@ class Fight:
 
     def _join(self, state: Json, command: Json) -> list[Json]:
         new = command["fighter"]
-        if new["name"] in state["fighters"]:
+        if duplicate(new["name"], state["fighters"]) is not None:  # as `_legal` judges it
             raise RulesError(_("{name} is already in the fight").format(name=new["name"]))
         return [{"type": "joined", "name": new["name"], "side": new["side"], "fighter": new}]
 

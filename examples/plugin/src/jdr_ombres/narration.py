@@ -8,6 +8,7 @@ from typing import Any
 from jdr.fights.commands import Command, Commands, Owner, key
 from jdr.fights.narration import Line, Narration, Words, says
 from jdr.i18n import N_, ngettext
+from jdr.names import find
 from jdr.systems import Json
 from pydantic import BaseModel, ConfigDict
 
@@ -87,11 +88,14 @@ def _foe(state: Json, actor: str | None) -> dict[str, Any]:
 
 
 def _legal(state: Json, actor: str) -> list[str]:
+    """What `actor` may play now, as the decider judges it: a fighter already in the fight
+    (named as people type it) may not join it again."""
     if state.get("over"):
         return []
-    if actor not in state.get("fighters", {}):
+    name = find(actor, list(state.get("fighters", {})))
+    if name is None:
         return ["join"]
-    return ["attack", "recover"] if actor == state.get("turn") else []
+    return ["attack", "recover"] if name == state.get("turn") else []
 
 
 COMMANDS = Commands(
