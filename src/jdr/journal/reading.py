@@ -29,7 +29,7 @@ from __future__ import annotations
 import codecs
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -157,8 +157,7 @@ class _Text:
                     _("at most {size} a piece").format(size=size_text(limit)),
                     _("a piece larger than {size}").format(size=size_text(limit)),
                 )
-            if not self.more(size):
-                raise self.syntax(len(self.buf))
+            self.more(size)  # at the end of the file, the next try names the place
             size = min(size * 2, limit + 1)
         if end - self.pos > limit:
             raise LimitError(
@@ -252,3 +251,34 @@ def pieces_of(journal: Any) -> Iterator[tuple[str, Any]]:
             yield key, END
         else:
             yield key, value
+
+
+def export_lines(journal: Mapping[str, Any]) -> Iterator[str]:
+    """The text `jdr journal export` writes for `journal`, line by line: one JSON object whose
+    small members take a line each and whose long lists (`entries` …) put one item on a line,
+    so a reader (or a person with `grep`) takes them one at a time.
+
+    >>> print("".join(export_lines({"format": "jdr-journal", "entries": [{"seq": 1}, {"seq": 2}]})))
+    {
+    "format": "jdr-journal",
+    "entries": [
+    {"seq": 1},
+    {"seq": 2}
+    ]
+    }
+    <BLANKLINE>
+    """
+    yield "{\n"
+    last = len(journal) - 1
+    for index, (key, value) in enumerate(journal.items()):
+        comma = "," if index < last else ""
+        name = json.dumps(key, ensure_ascii=False)
+        if key in STREAMED and isinstance(value, list) and value:
+            yield f"{name}: [\n"
+            end = len(value) - 1
+            for number, item in enumerate(value):
+                yield json.dumps(item, ensure_ascii=False) + ("," if number < end else "") + "\n"
+            yield f"]{comma}\n"
+        else:
+            yield f"{name}: {json.dumps(value, ensure_ascii=False)}{comma}\n"
+    yield "}\n"

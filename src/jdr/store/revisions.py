@@ -232,6 +232,29 @@ class Revisions:
             start, name, sheet = found[0], found[1]["name"], found[1]["sheet"]
         return fold_onto(name, sheet, self.revisions(character_id, start, revision))
 
+    def snapshots(self, character_id: int) -> list[tuple[int, int | None, str, Json]]:
+        """The whole sheets the character's revisions keep (`SNAPSHOT_EVERY`), oldest first:
+        `(revision, journal seq, name, sheet)` each — what `sheet_at` folds from."""
+        query = (
+            select(
+                sheet_revisions.c.revision,
+                sheet_revisions.c.journal_seq,
+                sheet_revisions.c.snapshot,
+            )
+            .where(
+                sheet_revisions.c.character_id == character_id,
+                sheet_revisions.c.snapshot.is_not(None),
+            )
+            .order_by(sheet_revisions.c.revision)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            (int(revision), seq, str(kept.get("name")), kept.get("sheet"))
+            for revision, seq, kept in rows
+            if isinstance(kept, dict)
+        ]
+
     def revision_at(self, character_id: int, when: datetime) -> int:
         """The character's last revision written at or before `when` (1 at least)."""
         query = select(func.max(sheet_revisions.c.revision)).where(
