@@ -407,6 +407,15 @@ def _no_version(path: Path, data: Json) -> None:
     path.write_text(json.dumps({k: v for k, v in data.items() if k != "v"}), encoding="utf-8")
 
 
+def _future_schema(path: Path, data: Json) -> None:
+    """Issue 28: a backup of a database revision this jdr does not know."""
+    path.write_text(json.dumps({**data, "schema": "9999"}), encoding="utf-8")
+
+
+def _unknown_schema(path: Path, data: Json) -> None:
+    path.write_text(json.dumps({**data, "schema": "0001"}), encoding="utf-8")
+
+
 def _too_large(path: Path, data: Json) -> None:
     path.write_text(json.dumps(data) + " " * (32 * 1024 * 1024), encoding="utf-8")
 
@@ -459,6 +468,10 @@ def _empty(path: Path, _data: Json) -> None:
         (_other_format, 'not a jdr campaign backup (format "jdr-sheet")', "pas une sauvegarde"),
         (_future, "written by a newer jdr (backup format v 2); this jdr reads v 1", "plus récent"),
         (_no_version, "backup format v null is not one jdr wrote", "format de sauvegarde v null"),
+        (_future_schema, 'written by a newer jdr (database schema "9999"); this jdr reads schema'
+         " 0005 to 0006: upgrade jdr to import it", "plus récent (schéma"),
+        (_unknown_schema, 'database schema "0001" is not one jdr wrote backups at (it reads schema'
+         " 0005 to 0006)", 'schéma de base "0001"'),
         (_too_large, "larger than 32 MiB (allowed: at most 32 MiB)", "plus de 32 Mio"),
         (_wrong_type, "tables.journal[2].seq: seq has the wrong type (allowed: a whole number",
          "tables.journal[2].seq : seq"),
