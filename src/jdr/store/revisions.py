@@ -39,6 +39,7 @@ from jdr.store.models import (
     fight_characters,
     fight_events,
     fights,
+    journal,
     sheet_revisions,
 )
 from jdr.store.rows import insert_row, now
@@ -254,6 +255,30 @@ class Revisions:
             for revision, seq, kept in rows
             if isinstance(kept, dict)
         ]
+
+    def entry_times(self, campaign_id: int, seqs: Sequence[int]) -> dict[int, datetime]:
+        """When the campaign's entries `seqs` were written, as their hashed headers say
+        (format 2: `time`, UTC); an entry without one (format 1) is left out."""
+        from datetime import UTC
+
+        wanted = sorted(set(seqs))
+        if not wanted:
+            return {}
+        query = select(journal.c.seq, journal.c.entry).where(
+            journal.c.campaign_id == campaign_id, journal.c.seq.in_(wanted)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        found = {}
+        for seq, entry in rows:
+            text = entry.get("time") if isinstance(entry, dict) else None
+            if isinstance(text, str):
+                try:
+                    moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+                except ValueError:
+                    continue
+                found[int(seq)] = moment.replace(tzinfo=UTC)
+        return found
 
     def revision_at(self, character_id: int, when: datetime) -> int:
         """The character's last revision written at or before `when` (1 at least)."""
