@@ -176,16 +176,16 @@ def sheet_problems(
         if not snapshots and highest is not None and highest[0] > revision:
             problems.append(("sheet_behind", highest[1]))
             continue
-        named = [entry for entry in entries if entry.get("seq") == seq]
-        recorded = [
+        named: list[Any] = [entry for entry in entries if entry.get("seq") == seq]
+        matching = [
             (who, number, digest)
             for who, number, digest in _recorded(named[-1] if named else {})
             if number == revision and (who == character or (who is None and revision == 1))
         ]
-        if not recorded:
+        if not matching:
             problems.append(("sheet_entry", seq))
             continue
-        bound = recorded[0][2]
+        bound = matching[0][2]
         if bound is not None:
             mine = sha(canon({"name": sheet["name"], "sheet": sheet["sheet"]}, 2))
             if mine != bound:

@@ -4,7 +4,6 @@ the journal line under every roll made through a campaign.
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
 
-import json as jsonlib
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -191,9 +190,8 @@ def build_journal() -> typer.Typer:
         db: db_option = None,
         lang: lang_option = None,
     ) -> None:
-        from jdr.journal.service import export
-
         from jdr.journal.reading import export_lines
+        from jdr.journal.service import export
 
         with opened(db) as store:
             data = export(store, store.campaign(name))

@@ -3,7 +3,8 @@
 An export is one JSON object (`jdr journal export`). `pieces(handle)` reads it incrementally and
 yields its top-level members in file order: `(key, value)` for a small member (`format`, `v`,
 `epochs` …), and, for the long lists `entries`, `fights`, `sheets` and `snapshots`,
-`(key, BEGIN)`, then `(key, ITEM)` once per item, then `(key, END)`, so a verifier keeps only what its later checks need, never the file.
+`(key, BEGIN)`, then `(key, ITEM)` once per item, then `(key, END)`, so a verifier keeps only
+what its later checks need, never the file.
 Whatever the layout — the one-item-a-line export jdr writes now, or the indented one it wrote
 before — reads the same.
 
@@ -209,7 +210,7 @@ def pieces(handle: IO[bytes], field: str, label: str) -> Iterator[tuple[str, Any
     """The top-level members of the JSON object `handle` holds (see the module)."""
     text = _Text(handle, field, label)
     if text.skip_space() != "{":
-        if text.skip_space() in "[\"-0123456789tfn" and text.skip_space():
+        if text.skip_space() in '["-0123456789tfn' and text.skip_space():
             raise InputError(field, label, what(), _("not an object"))
         raise text.syntax()
     text.pos += 1

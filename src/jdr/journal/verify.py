@@ -121,9 +121,7 @@ MESSAGES = {
         "sheet {name}: the whole sheet kept at revision {revision} is not the one entry {seq}"
         " recorded — a past revision was changed"
     ),
-    "field": N_(
-        "entry {seq}: its field {field} is bound by no hash — it was added to the entry"
-    ),
+    "field": N_("entry {seq}: its field {field} is bound by no hash — it was added to the entry"),
     "sealed_revealed": N_(
         "entry {seq}: a hidden entry shown sealed in a revealed epoch — its epoch was revealed"
         " only once it was disclosed, so its body was taken out"
@@ -269,7 +267,9 @@ class _Verification:
         self.previous_hash = GENESIS
         self.expected = 1  # the seq the next entry should have: one more than the highest seen
         self.position = 0
-        self.pending: Any = _NOTHING  # the entry read last, checked once the next one's seq is known
+        self.pending: Any = (
+            _NOTHING  # the entry read last, checked once the next one's seq is known
+        )
         self.swap_expected = 1
         self.swapped: dict[int, bool] = {}
         self.fight_logs: list[tuple[int, list[Any]]] | None = None
@@ -280,7 +280,9 @@ class _Verification:
 
     # reading
 
-    def take(self, key: str, value: Any, header: Callable[[Mapping[str, Any]], None] | None) -> bool:
+    def take(
+        self, key: str, value: Any, header: Callable[[Mapping[str, Any]], None] | None
+    ) -> bool:
         """Use one piece; True when nothing after it needs reading."""
         from jdr.journal.reading import BEGIN, END
 
@@ -381,9 +383,9 @@ class _Verification:
         seq = item.get("seq") if isinstance(item, Mapping) else None
         if not isinstance(seq, int):
             return
-        if position not in self.swapped and seq == self.swap_expected + 1:
-            if following == self.swap_expected:
-                self.swapped[position], self.swapped[position + 1] = True, False
+        new = position not in self.swapped and seq == self.swap_expected + 1
+        if new and following == self.swap_expected:
+            self.swapped[position], self.swapped[position + 1] = True, False
         self.swap_expected = max(self.swap_expected, seq + 1)
 
     def _end_entries(self) -> None:
@@ -533,8 +535,8 @@ class _Verification:
         for seen in self.witnesses:
             found = hashes.get(seen.seq)
             if found is None:
-                data = {"source": seen.source, "last": last}
-                report.problems.append(Problem("witness_missing", seen.seq, data))
+                missing: dict[str, Any] = {"source": seen.source, "last": last}
+                report.problems.append(Problem("witness_missing", seen.seq, missing))
             elif not found.startswith(seen.hash.lower()):
                 data = {"source": seen.source, "expected": seen.hash, "found": short(found)}
                 report.problems.append(Problem("witness", seen.seq, data))
@@ -575,7 +577,6 @@ def _check_events_hash(entry: Entry, report: Report) -> None:
     if computed != result[EVENTS_HASH]:
         data = {"expected": computed, "found": result[EVENTS_HASH]}
         report.problems.append(Problem("events_hash", entry.seq, data))
-
 
 
 class _Replayers:
@@ -728,7 +729,6 @@ def _seeds(epochs: Any, report: Report) -> tuple[dict[str, bytes | None], set[st
             continue
         seeds[str(pledged)] = seed
     return seeds, revealed
-
 
 
 def _check_seq(entry: Entry, expected: int, report: Report) -> None:

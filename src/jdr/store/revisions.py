@@ -233,7 +233,7 @@ class Revisions:
             start, name, sheet = found[0], found[1]["name"], found[1]["sheet"]
         return fold_onto(name, sheet, self.revisions(character_id, start, revision))
 
-    def snapshots(self, character_id: int) -> list[tuple[int, int | None, str, Json]]:
+    def snapshots(self, character_id: int) -> list[tuple[int, int | None, str, Any]]:
         """The whole sheets the character's revisions keep (`SNAPSHOT_EVERY`), oldest first:
         `(revision, journal seq, name, sheet)` each — what `sheet_at` folds from."""
         query = (
