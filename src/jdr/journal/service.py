@@ -416,13 +416,14 @@ def export(store: Store, campaign: Campaign, secrets: bool = False) -> Json:
     from datetime import UTC, datetime
 
     from jdr.journal.verify import FORMAT, VERSION
+    from jdr.store.rows import aware
 
     epochs = [
         {
             "number": epoch.number,
             "commitment": epoch.commitment,
             "seed": epoch.seed.hex() if epoch.revealed is not None or secrets else None,
-            "revealed": epoch.revealed.isoformat() if epoch.revealed is not None else None,
+            "revealed": aware(epoch.revealed).isoformat() if epoch.revealed is not None else None,
         }
         for epoch in store.epochs(campaign.id)
     ]
