@@ -56,10 +56,12 @@ def verify(journal: dict[str, Any]) -> list[tuple[str, int | None]]:
     if journal.get("format") != "jdr-journal" or journal.get("v") not in (1, 2):
         return [("format", None)]
     seeds: dict[str, bytes | None] = {}
+    revealed = set()
     for epoch in journal["epochs"]:
         seeds[epoch["commitment"]] = None
         if epoch["seed"] is None:
             continue
+        revealed.add(epoch["commitment"])
         seed = bytes.fromhex(epoch["seed"])
         if sha(seed) != epoch["commitment"]:
             problems.append(("seed", None))
@@ -99,6 +101,8 @@ def verify(journal: dict[str, Any]) -> list[tuple[str, int | None]]:
             body_hash = sha(canon(body, scheme))
         if item["commitment"] not in seeds:
             problems.append(("commitment", seq))
+        elif not disclosed and item["commitment"] in revealed:
+            problems.append(("sealed_revealed", seq))
         elif disclosed and item["dice"]["source"] == "derived" and seeds[item["commitment"]]:
             rolls = item["dice"]["rolls"]
             derived = faces(
@@ -123,14 +127,25 @@ def verify(journal: dict[str, Any]) -> list[tuple[str, int | None]]:
             header.update(time=item["time"], v=2)
         if sha(canon(header, scheme)) != item["hash"]:
             problems.append(("hash", seq))
+        bound = {*header, "hash"} | ({"v"} if "v" in item else set())
+        if disclosed:
+            bound |= {"context", "dice", "result"} | ({"salt"} if item["hidden"] else set())
+        unbound = [key for key in item if key not in bound]
+        if unbound:
+            problems.append(("field", seq))
         previous, expected = item["hash"], max(expected, seq + 1)
     fought = fight_problems(journal.get("fights"), entries)
-    return problems + fought + sheet_problems(journal.get("sheets"), entries)
+    sheeted = sheet_problems(journal.get("sheets"), entries)
+    kept = sheet_problems(journal.get("snapshots"), entries, snapshots=True)
+    return problems + fought + sheeted + kept
 
 
-def sheet_problems(sheets: Any, entries: list[Any]) -> list[tuple[str, int | None]]:
+def sheet_problems(
+    sheets: Any, entries: list[Any], snapshots: bool = False
+) -> list[tuple[str, int | None]]:
     """Step 9: each exported sheet against the entries: not behind the highest revision a
-    disclosed entry records for it, and the same as its revision's `sheet_hash`."""
+    disclosed entry records for it, recorded by the entry it names, and the same as its
+    revision's `sheet_hash`; each kept snapshot (`snapshots`) likewise, without the first."""
     if sheets is None:
         return []
     if not isinstance(sheets, list):
@@ -158,28 +173,47 @@ def sheet_problems(sheets: Any, entries: list[Any]) -> list[tuple[str, int | Non
             for number in recorded:
                 if isinstance(number, int) and (highest is None or number > highest[0]):
                     highest = (number, entry["seq"])
-        if highest is not None and highest[0] > revision:
+        if not snapshots and highest is not None and highest[0] > revision:
             problems.append(("sheet_behind", highest[1]))
             continue
-        bound = None
-        for entry in entries:
-            result = entry.get("result") if entry.get("seq") == seq else None
-            if not isinstance(result, dict):
-                continue
-            items = result.get("sheets", [{**result, "character": character}])
-            for item in items if isinstance(items, list) else []:
-                if (
-                    isinstance(item, dict)
-                    and item.get("character") == character
-                    and item.get("revision") == revision
-                    and isinstance(item.get("sheet_hash"), str)
-                ):
-                    bound = item["sheet_hash"]
+        named: list[Any] = [entry for entry in entries if entry.get("seq") == seq]
+        matching = [
+            (who, number, digest)
+            for who, number, digest in _recorded(named[-1] if named else {})
+            if number == revision and (who == character or (who is None and revision == 1))
+        ]
+        if not matching:
+            problems.append(("sheet_entry", seq))
+            continue
+        bound = matching[0][2]
         if bound is not None:
             mine = sha(canon({"name": sheet["name"], "sheet": sheet["sheet"]}, 2))
             if mine != bound:
-                problems.append(("sheet_changed", seq))
+                problems.append(("snapshot_changed" if snapshots else "sheet_changed", seq))
     return problems
+
+
+def _recorded(entry: Any) -> list[tuple[Any, Any, str | None]]:
+    """The (character, revision, sheet_hash) an entry records: each item of its result's
+    `sheets`, else a `sheet.…` entry's own (its context's character: null for a creation)."""
+    context, result = entry.get("context"), entry.get("result")
+    if not isinstance(context, dict) or not isinstance(result, dict):
+        return []
+
+    def digest(data: dict[str, Any]) -> str | None:
+        found = data.get("sheet_hash")
+        return found if isinstance(found, str) else None
+
+    if "sheets" in result:
+        items = result["sheets"] if isinstance(result["sheets"], list) else []
+        return [
+            (item.get("character"), item.get("revision"), digest(item))
+            for item in items
+            if isinstance(item, dict)
+        ]
+    if str(context.get("action", "")).startswith("sheet."):
+        return [(context.get("character"), result.get("revision"), digest(result))]
+    return []
 
 
 def _sheet_shape(sheet: Any) -> bool:

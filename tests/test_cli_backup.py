@@ -17,6 +17,7 @@ import pytest
 
 from cli_run import answer, run, run_json
 from conftest import needs_pg, pg_schema
+from jdr.backup.document import schemas
 from jdr.journal.entries import GENESIS, Entry
 from jdr.store import open_store
 from jdr.store.backup import PARTS
@@ -407,6 +408,19 @@ def _no_version(path: Path, data: Json) -> None:
     path.write_text(json.dumps({k: v for k, v in data.items() if k != "v"}), encoding="utf-8")
 
 
+SCHEMAS = f"{schemas()[0]} to {schemas()[-1]}"
+"""The database revisions this jdr reads backups of (`0005 to 0006`)."""
+
+
+def _future_schema(path: Path, data: Json) -> None:
+    """Issue 28: a backup of a database revision this jdr does not know."""
+    path.write_text(json.dumps({**data, "schema": "9999"}), encoding="utf-8")
+
+
+def _unknown_schema(path: Path, data: Json) -> None:
+    path.write_text(json.dumps({**data, "schema": "0001"}), encoding="utf-8")
+
+
 def _too_large(path: Path, data: Json) -> None:
     path.write_text(json.dumps(data) + " " * (32 * 1024 * 1024), encoding="utf-8")
 
@@ -459,6 +473,10 @@ def _empty(path: Path, _data: Json) -> None:
         (_other_format, 'not a jdr campaign backup (format "jdr-sheet")', "pas une sauvegarde"),
         (_future, "written by a newer jdr (backup format v 2); this jdr reads v 1", "plus récent"),
         (_no_version, "backup format v null is not one jdr wrote", "format de sauvegarde v null"),
+        (_future_schema, f'written by a newer jdr (database schema "9999"); this jdr reads schema'
+         f" {SCHEMAS}: upgrade jdr to import it", "plus récent (schéma"),
+        (_unknown_schema, 'database schema "0001" is not one jdr wrote backups at (it reads schema'
+         f" {SCHEMAS})", 'schéma de base "0001"'),
         (_too_large, "larger than 32 MiB (allowed: at most 32 MiB)", "plus de 32 Mio"),
         (_wrong_type, "tables.journal[2].seq: seq has the wrong type (allowed: a whole number",
          "tables.journal[2].seq : seq"),

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from cli_run import run, run_json
-from jdr.bounded import MAX_JOURNAL_BYTES, MAX_NESTING, MAX_SHEET_BYTES, nesting
+from jdr.bounded import MAX_NESTING, MAX_SHEET_BYTES, nesting
+from jdr.journal.reading import MAX_ENTRY_BYTES
 
 JDR = [sys.executable, "-m", "jdr.cli.app"]
 
@@ -51,9 +52,15 @@ def test_deep_nesting_is_refused_before_parsing(
 ) -> None:
     deep = "[" * 100_000 + "]" * 100_000
     path = tmp_path / f"deep.{syntax}"
-    path.write_text(deep if syntax == "json" else f"x = {deep}\n")
-    command = ["verify", str(path)] if syntax == "json" else ["sheet", "validate", str(path)]
-    code, _out, err = run(capsys, *command)
+    if syntax == "json":  # a journal is read piece by piece: an entry nested too deep (issue 28)
+        path.write_text(
+            '{"format": "jdr-journal", "v": 2, "epochs": [], "entries": [' + deep + "]}"
+        )
+        code, _out, err = run(capsys, "verify", str(path))
+        assert "at most 32 levels of nesting" in _one_line_error(code, err)
+        return
+    path.write_text(f"x = {deep}\n")
+    code, _out, err = run(capsys, "sheet", "validate", str(path))
     assert "nested 100000 deep" in _one_line_error(code, err)
 
 
@@ -78,27 +85,33 @@ def test_nesting_counts_only_outside_strings() -> None:
 
 
 def test_endless_input_is_read_only_up_to_the_limit() -> None:
-    """`/dev/zero` as a journal, as a sheet, and on standard input: refused after reading the
-    documented maximum plus one byte (a real process: no MemoryError, no hang)."""
-    for command in (["verify", "/dev/zero"], ["sheet", "validate", "/dev/zero"]):
-        done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
-            [*JDR, *command], capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 2 and "Traceback" not in done.stderr
-        assert "larger than" in done.stderr
-    with open("/dev/zero", "rb") as zero:
-        done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
-            [*JDR, "verify", "-"], stdin=zero, capture_output=True, text=True, timeout=60
-        )
-    assert done.returncode == 2 and "8 MiB" in done.stderr
-    assert MAX_SHEET_BYTES < MAX_JOURNAL_BYTES and MAX_NESTING >= 8
+    """`/dev/zero` as a journal, as a sheet, and on standard input: refused at once (a real
+    process: no MemoryError, no hang). A journal is read piece by piece (issue 28): its zeros
+    are not JSON; a sheet is refused past its size."""
+    done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
+        [*JDR, "sheet", "validate", "/dev/zero"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "larger than" in done.stderr
+    for stdin in (None, "/dev/zero"):
+        with open("/dev/zero", "rb") as zero:
+            done = subprocess.run(  # noqa: PLW1510 - the return code is asserted
+                [*JDR, "verify", "-" if stdin else "/dev/zero"],
+                stdin=zero,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+        assert done.returncode == 2 and "not JSON (line 1, column 1)" in done.stderr
+    assert MAX_SHEET_BYTES < MAX_ENTRY_BYTES and MAX_NESTING >= 8
 
 
-def test_a_journal_just_over_the_maximum_is_refused(
+def test_one_endless_piece_of_a_journal_is_refused_past_its_limit(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    """Issue 28: a journal has no size limit, one piece of it has (`MAX_ENTRY_BYTES`)."""
     journal = tmp_path / "large.json"
-    journal.write_text(json.dumps({"format": "x", "pad": "a" * MAX_JOURNAL_BYTES}))
+    journal.write_text(json.dumps({"format": "x", "pad": "a" * MAX_ENTRY_BYTES}))
     code, answer = run_json(capsys, "verify", str(journal))
     assert code == 2 and answer["error"]["code"] == "limit_exceeded"
     assert answer["error"]["field"] == "FILE"

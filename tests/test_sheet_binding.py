@@ -165,12 +165,28 @@ def _sheet_put_back(journal: Json) -> Json:
     return journal
 
 
+def _sheet_elsewhere(journal: Json) -> Json:
+    """Issue 28: the stored sheet edited, and its `seq` pointed at an entry that recorded no
+    revision of it (with the real seq, `sheet_changed` names it)."""
+    journal["sheets"][0]["sheet"]["passion"]["current"] += 1
+    journal["sheets"][0]["seq"] = 1
+    return journal
+
+
+def _snapshot_edited(journal: Json) -> Json:
+    journal["snapshots"][0]["sheet"]["passion"]["current"] += 1
+    return journal
+
+
 SHEET_TAMPERINGS: dict[str, Callable[[Json], Json]] = {
     "none": lambda journal: journal,
     "sheet edited": _sheet_edited,
     "sheet renamed": _sheet_renamed,
     "sheet_hash edited, chain re-hashed": _sheet_hash_rehashed,
     "sheet put back": _sheet_put_back,
+    "sheet edited, pointed at another entry": _sheet_elsewhere,
+    "kept snapshot edited": _snapshot_edited,
+    "snapshots malformed": lambda journal: journal | {"snapshots": [{"revision": 1}]},
     "sheets malformed": lambda journal: journal | {"sheets": {"1": {}}},
     "a sheet malformed": lambda journal: journal | {"sheets": [{"character": "one"}]},
 }
@@ -188,7 +204,7 @@ def test_the_three_verifiers_agree_on_a_sheet(
     assert kinds_of_js(tampered, tmp_path) == expected
     assert reference_verifier.verify(copy.deepcopy(tampered)) == expected
     if tampering != "none":
-        assert expected[-1][0].startswith("sheet"), expected
+        assert expected[-1][0].startswith(("sheet", "snapshot")), expected
 
 
 def test_a_fight_is_not_set_up_with_a_changed_sheet(

@@ -138,6 +138,20 @@ def _body_hash(journal: Json) -> Json:
     return journal
 
 
+def _unbound_field(journal: Json) -> Json:
+    """Issue 28: a field no hash binds, added to an entry."""
+    journal["entries"][0]["comment"] = "re-rolled, the first was a misclick"
+    return journal
+
+
+def _resealed(journal: Json) -> Json:
+    """Issue 28: a hidden roll disclosed before its epoch was revealed, put back as sealed."""
+    item = next(e for e in journal["entries"] if e["hidden"])
+    for key in ("context", "dice", "result", "salt"):
+        del item[key]
+    return journal
+
+
 def _not_a_journal(journal: Json) -> Json:
     journal["format"] = "autre"
     return journal
@@ -157,6 +171,8 @@ TAMPERINGS: dict[str, Callable[[Json], Json]] = {
     "commitment": _commitment,
     "body hash": _body_hash,
     "not a journal": _not_a_journal,
+    "unbound field": _unbound_field,
+    "disclosed roll sealed again": _resealed,
 }
 
 

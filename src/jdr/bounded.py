@@ -9,8 +9,8 @@ parser sees it, so a parser never recurses past `MAX_NESTING`. Numbers longer th
 
 The documented maxima (README, "Limits"):
 
->>> MAX_SHEET_BYTES, MAX_JOURNAL_BYTES, MAX_TEXT_BYTES, MAX_NESTING, MAX_DIGITS
-(262144, 8388608, 16777216, 32, 30)
+>>> MAX_SHEET_BYTES, MAX_TEXT_BYTES, MAX_NESTING, MAX_DIGITS
+(262144, 16777216, 32, 30)
 >>> MAX_BACKUP_BYTES
 33554432
 >>> nesting('{"a": [[1, {"b": "[[["}]]]}', "json")
@@ -37,13 +37,11 @@ from jdr.i18n import _
 
 MAX_SHEET_BYTES = 256 * 1024
 """A character sheet (TOML): 256 KiB, a hundred times the largest example sheet."""
-MAX_JOURNAL_BYTES = 8 * 1024 * 1024
-"""An exported journal (JSON) given to `jdr verify`: 8 MiB, about 9,000 dice rolls (checked in
-about 5 s; `benchmarks/bench_limits.py`)."""
 MAX_BACKUP_BYTES = 32 * 1024 * 1024
-"""A campaign's backup (JSON) given to `jdr campaign import`: 32 MiB, about four journals of the
-largest size `jdr verify` reads with their fights and sheets (`jdr campaign export` refuses to
-write one it could not read back)."""
+"""A campaign's backup (JSON) given to `jdr campaign import`: 32 MiB, about 45,000 dice rolls
+with their fights and sheets; `jdr campaign export` refuses to write one it could not read
+back. (An exported journal has no size limit: `jdr verify` reads it piece by piece, each piece
+limited, `jdr.journal.reading`.)"""
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 """A witness (a saved recap or forum page) given to `jdr verify --witness`: 16 MiB."""
 MAX_NESTING = 32

@@ -14,6 +14,10 @@ True
 Traceback (most recent call last):
 ...
 jdr.errors.InputError: FILE: 'new.json' (written by a newer jdr (backup format v 2); this jdr...)
+>>> check({"format": "jdr-campaign", "v": 1, "schema": "9999"}, "odd.json")
+Traceback (most recent call last):
+...
+jdr.errors.InputError: FILE: 'odd.json' (written by a newer jdr (database schema "9999"); ...)
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ FORMAT = "jdr-campaign"
 VERSION = 1
 """The backup file's format. A later jdr keeps reading every earlier one (`VERSIONS`)."""
 VERSIONS = (1,)
+FIRST_SCHEMA = "0005"
+"""The database revision (`schema`) of the first backups jdr wrote: it reads those from it to
+its own (`jdr.store.schema.HEAD`)."""
 
 
 def make(store: Any, campaign: Any) -> Json:
@@ -100,12 +107,53 @@ def check(data: Any, label: str) -> Json:
             v=_shown(version), versions=", ".join(map(str, VERSIONS))
         )
         raise InputError("FILE", label, allowed(), reason)
+    _check_schema(data.get("schema"), label)
     try:
         check_rows(data.get("campaign"), data.get("tables"))
     except Malformed as problem:
         reason = _("{where}: {reason}").format(where=problem.where, reason=problem.reason)
         raise InputError("FILE", label, problem.allowed, reason) from None
     return data
+
+
+def schemas() -> list[str]:
+    """The database revisions a backup may say it was read at: from `FIRST_SCHEMA` to this
+    jdr's own, each a migration it knows."""
+    import re
+
+    from jdr.store.schema import HEAD, MIGRATIONS
+
+    known = {
+        match[1]
+        for path in (MIGRATIONS / "versions").glob("r*.py")
+        if (match := re.fullmatch(r"r(\d{4})_\w+\.py", path.name))
+    }
+    return sorted(r for r in known | {HEAD} if FIRST_SCHEMA <= r <= HEAD)
+
+
+def _check_schema(found: Any, label: str) -> None:
+    """Refuse a backup whose `schema` is not a database revision this jdr reads backups of,
+    saying what was found and what is allowed."""
+    allowed = schemas()
+    if isinstance(found, str) and found in allowed:
+        return
+    span = _("{first} to {last}").format(first=allowed[0], last=allowed[-1])
+    if isinstance(found, str) and found.isdigit() and len(found) == 4 and found > allowed[-1]:
+        reason = _(
+            "written by a newer jdr (database schema {schema}); this jdr reads schema {allowed}:"
+            " upgrade jdr to import it"
+        ).format(schema=_shown(found), allowed=span)
+    else:
+        reason = _(
+            "database schema {schema} is not one jdr wrote backups at (it reads schema {allowed})"
+        ).format(schema=_shown(found), allowed=span)
+    raise InputError("FILE", label, allowed_schemas(span), reason)
+
+
+def allowed_schemas(span: str) -> str:
+    return _("a backup written by `jdr campaign export` (database schema {allowed})").format(
+        allowed=span
+    )
 
 
 def _shown(value: Any) -> str:

@@ -60,6 +60,9 @@ class HistoryLine:
     journal_seq: int | None
     data: Json
     undone: bool
+    bound: bool = False
+    """Whether `created` is the time the revision's journal entry hashes (format 2), so the
+    chain binds it; else it is the time the database row says."""
 
 
 def history(
@@ -72,9 +75,19 @@ def history(
         undone = timeline(stored(found)).undone
     else:  # the marks need every revision: their kinds, and the targets of undo and redo
         undone = timeline(store.revision_marks(character.id)).undone
+    # the time shown is the one the chain binds: the revision's entry's (its hashed `time`);
+    # the row's own time only for a revision without one (written before format 2)
+    times = store.entry_times(campaign.id, [r.journal_seq for r in found if r.journal_seq])
     lines = [
         HistoryLine(
-            r.revision, r.kind, r.created, r.actor, r.journal_seq, r.data, r.revision in undone
+            r.revision,
+            r.kind,
+            times.get(r.journal_seq or 0, r.created),
+            r.actor,
+            r.journal_seq,
+            r.data,
+            r.revision in undone,
+            (r.journal_seq or 0) in times,
         )
         for r in found
     ]

@@ -4,7 +4,6 @@ the journal line under every roll made through a campaign.
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
 
-import json as jsonlib
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -191,16 +190,17 @@ def build_journal() -> typer.Typer:
         db: db_option = None,
         lang: lang_option = None,
     ) -> None:
+        from jdr.journal.reading import export_lines
         from jdr.journal.service import export
 
         with opened(db) as store:
             data = export(store, store.campaign(name))
-        text = jsonlib.dumps(data, ensure_ascii=False, indent=1) + "\n"
         output = output_file(output)
         if output is None:
-            sys.stdout.write(text)
+            for line in export_lines(data):  # one entry a line, written as it is made
+                sys.stdout.write(line)
             return
-        write_output(output, text)
+        write_output(output, "".join(export_lines(data)))
         console().print(
             _("journal of {name} written to {file}").format(name=name, file=output), markup=False
         )
@@ -429,28 +429,40 @@ def _number(value: Any) -> str:
 def verify_file(
     file: str, pins: list[str] | None, json: bool, witness_files: list[str] | None = None
 ) -> int:
-    """`jdr verify FILE`: 0 when everything checks, 1 at the first discrepancy."""
+    """`jdr verify FILE`: 0 when everything checks, 1 at the first discrepancy. The file is
+    read piece by piece (`jdr.journal.reading`): a journal of any length, in bounded memory."""
     from jdr.errors import InputError
+    from jdr.journal.reading import open_input, pieces
     from jdr.journal.replay import replayer_for
-    from jdr.journal.verify import FORMAT, VERSIONS, verify, witnesses_in
+    from jdr.journal.verify import FORMAT, VERSIONS, verify_pieces, witnesses_in
 
-    data = _read_journal(file)
     pinned = _pins(pins or [])
     witnesses = [w for name in witness_files or [] for w in witnesses_in(_read_text(name), name)]
-    if data.get("format") != FORMAT or data.get("v") not in VERSIONS:
-        raise InputError(
-            "FILE",
-            file,
-            _("the JSON of `jdr journal export`"),
-            _("not a jdr journal (format {format}, v {v})").format(
-                format=data.get("format"), v=data.get("v")
-            ),
+    header: Json = {}
+
+    def check_header(members: Any) -> None:
+        header.update(members)
+        found, version = members.get("format"), members.get("v")
+        if found != FORMAT or isinstance(version, bool) or version not in VERSIONS:
+            raise InputError(
+                "FILE",
+                file,
+                _("the JSON of `jdr journal export`"),
+                _("not a jdr journal (format {format}, v {v})").format(format=found, v=version),
+            )
+
+    handle = open_input(file, "FILE")
+    try:
+        report = verify_pieces(
+            pieces(handle, "FILE", file), replayer_for, pinned, witnesses, check_header
         )
-    report = verify(data, replayer_for, pinned, witnesses)
+    finally:
+        if handle is not getattr(sys.stdin, "buffer", None):
+            handle.close()
     if json:
         emit_json({"file": file, **report.to_json()})
     else:
-        _print_report(data, report)
+        _print_report(header, report)
     return 0 if report.ok else 1
 
 
@@ -461,29 +473,6 @@ def _read_text(file: str) -> str:
 
     data = read_bytes(file, MAX_TEXT_BYTES, "--witness", _("a readable text file"))
     return data.decode("utf-8", errors="replace")
-
-
-def _read_journal(file: str) -> Json:
-    """The exported journal in `file` (`-`: standard input), read and parsed within
-    `jdr.bounded`'s limits (size, nesting, digits)."""
-    from jdr.bounded import MAX_JOURNAL_BYTES, loads_json, read_text
-    from jdr.errors import InputError
-
-    text = read_text(file, MAX_JOURNAL_BYTES, "FILE", _("a readable journal file"))
-    try:
-        data = loads_json(text, "FILE", file)
-    except jsonlib.JSONDecodeError as error:
-        raise InputError(
-            "FILE",
-            file,
-            _("the JSON of `jdr journal export`"),
-            _("not JSON (line {line}, column {column})").format(
-                line=error.lineno, column=error.colno
-            ),
-        ) from None
-    if not isinstance(data, dict):
-        raise InputError("FILE", file, _("the JSON of `jdr journal export`"), _("not an object"))
-    return data
 
 
 def _pins(pins: list[str]) -> dict[int, str]:

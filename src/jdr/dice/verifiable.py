@@ -184,6 +184,14 @@ def _width(size: int) -> int:
     return k
 
 
+def _blocks(seed: bytes, message: bytes) -> Iterator[int]:
+    """The bytes of HMAC-SHA256(seed, message ‖ counter) for counter 0, 1, 2 …"""
+    counter = 0
+    while True:
+        yield from hmac.new(seed, message + counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        counter += 1
+
+
 class Derived:
     """A random source whose faces derive from a seed and a roll's context (by its scheme).
 
@@ -202,16 +210,7 @@ class Derived:
         self.seed = bytes(seed)
         self.context = context
         self._message = canonical(context)
-        self._stream = self._blocks()
-
-    def _blocks(self) -> Iterator[int]:
-        counter = 0
-        while True:
-            block = hmac.new(
-                self.seed, self._message + counter.to_bytes(8, "big"), hashlib.sha256
-            ).digest()
-            yield from block
-            counter += 1
+        self._stream = _blocks(self.seed, self._message)  # no cycle: freed at once
 
     def _take(self, k: int) -> int:
         return int.from_bytes(bytes(next(self._stream) for _ in range(k)), "big")

@@ -17,6 +17,7 @@ is not in the journal): its faces are checked, its events taken as shown.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from jdr.dice.source import RandomSource
@@ -227,8 +228,15 @@ def replay_dice(entry: Entry, source: RandomSource | None) -> Any:
     if source is None:
         return SKIP
     params = (entry.context or {}).get("params") or {}
-    expression = notation.parse(str(params.get("expression", "")))
-    return dice_result(notation.roll(expression, source))
+    return dice_result(notation.roll(_parsed(str(params.get("expression", ""))), source))
+
+
+@lru_cache(maxsize=256)
+def _parsed(expression: str) -> Any:
+    """A dice expression parsed once (a long journal repeats the same few)."""
+    from jdr.dice import notation
+
+    return notation.parse(expression)
 
 
 def replayer_for(system_id: str | None) -> Any:

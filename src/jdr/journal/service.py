@@ -416,13 +416,14 @@ def export(store: Store, campaign: Campaign, secrets: bool = False) -> Json:
     from datetime import UTC, datetime
 
     from jdr.journal.verify import FORMAT, VERSION
+    from jdr.store.rows import aware
 
     epochs = [
         {
             "number": epoch.number,
             "commitment": epoch.commitment,
             "seed": epoch.seed.hex() if epoch.revealed is not None or secrets else None,
-            "revealed": epoch.revealed.isoformat() if epoch.revealed is not None else None,
+            "revealed": aware(epoch.revealed).isoformat() if epoch.revealed is not None else None,
         }
         for epoch in store.epochs(campaign.id)
     ]
@@ -441,6 +442,7 @@ def export(store: Store, campaign: Campaign, secrets: bool = False) -> Json:
         "entries": entries,
         "fights": [fight for fight in fights if fight["events"]],
         "sheets": exported_sheets(store, campaign, secrets),
+        "snapshots": exported_snapshots(store, campaign, secrets),
     }
 
 
@@ -464,6 +466,30 @@ def exported_sheets(store: Store, campaign: Campaign, secrets: bool = False) -> 
                 "sheet": plain(character.sheet, LATEST),
             }
         )
+    return shown
+
+
+def exported_snapshots(store: Store, campaign: Campaign, secrets: bool = False) -> list[Json]:
+    """The whole sheets the campaign's revisions keep (`jdr.store.revisions.SNAPSHOT_EVERY`:
+    what `jdr sheet show --at` folds from), as `journal export` shows them for `verify` to
+    compare with the entries that recorded those revisions: `{"character", "name", "revision",
+    "seq", "sheet"}` each, whole numbers as integers. One whose entry is hidden and not
+    disclosed is left out (unless `secrets`), one written before the journal kept sheets too."""
+    shown = []
+    for character in store.characters(campaign.id):
+        for revision, seq, name, sheet in store.snapshots(character.id):
+            row = None if seq is None else store.revision_entry(character.id, revision)
+            if row is None or (row.hidden and not row.disclosed and not secrets):
+                continue
+            shown.append(
+                {
+                    "character": character.id,
+                    "name": name,
+                    "revision": revision,
+                    "seq": row.seq,
+                    "sheet": plain(sheet, LATEST),
+                }
+            )
     return shown
 
 

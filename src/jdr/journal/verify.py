@@ -25,7 +25,7 @@ yet (or ever, for typed faces).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +113,19 @@ MESSAGES = {
         " revision {revision} — the stored sheet was put back"
     ),
     "sheets": N_("the journal's sheets are malformed: {detail}"),
+    "sheet_entry": N_(
+        "sheet {name}: entry {seq} recorded no revision {revision} of it — the sheet names"
+        " another entry than the one that recorded it"
+    ),
+    "snapshot_changed": N_(
+        "sheet {name}: the whole sheet kept at revision {revision} is not the one entry {seq}"
+        " recorded — a past revision was changed"
+    ),
+    "field": N_("entry {seq}: its field {field} is bound by no hash — it was added to the entry"),
+    "sealed_revealed": N_(
+        "entry {seq}: a hidden entry shown sealed in a revealed epoch — its epoch was revealed"
+        " only once it was disclosed, so its body was taken out"
+    ),
     "pin": N_("entry {seq}: its hash is {found}, the pinned hash is {expected}"),
     "pin_missing": N_("entry {seq} is pinned but not in the journal (last entry: {last})"),
     "witness": N_(
@@ -206,22 +219,193 @@ def verify(
     forum post, which the journal must still hold; `witnesses` are such heads read from saved
     texts (`witnesses_in`), each naming where it was seen.
     """
-    report = Report()
-    if journal.get("format") != FORMAT or journal.get("v") not in VERSIONS:
-        detail = f"format {journal.get('format')!r}, v {journal.get('v')!r}"
-        report.problems.append(Problem("format", None, {"detail": detail}))
-        return report
-    seeds = _seeds(journal.get("epochs"), report)
-    raw = journal.get("entries")
-    if not isinstance(raw, list):
-        report.problems.append(Problem("format", None, {"detail": _("entries is not a list")}))
-        return report
-    replays = _Replayers(replayer, journal.get("system"))
-    previous: Entry | None = None
-    previous_hash = GENESIS
-    expected = 1  # the seq the next entry should have: one more than the highest seen
-    swapped = _swaps(raw)
-    for position, item in enumerate(raw, start=1):
+    from jdr.journal.reading import pieces_of
+
+    return verify_pieces(pieces_of(journal), replayer, pins, witnesses)
+
+
+def verify_pieces(
+    pieces: Iterable[tuple[str, Any]],
+    replayer: Callable[[str | None], Replayer | None] | None = None,
+    pins: Mapping[int, str] | None = None,
+    witnesses: Sequence[Witness] = (),
+    header: Callable[[Mapping[str, Any]], None] | None = None,
+) -> Report:
+    """`verify` on a journal read piece by piece (`jdr.journal.reading.pieces`): entries are
+    checked as they come and dropped, keeping only what later checks need (`jdr.journal.kept`).
+    `header(members)` sees the members read before the first entry (`format`, `v` …) and may
+    refuse the file by raising."""
+    check = _Verification(replayer, pins or {}, witnesses)
+    for key, value in pieces:
+        if check.take(key, value, header):
+            break
+    return check.finish(header)
+
+
+class _Verification:
+    """One run of `verify_pieces`: the state kept between pieces."""
+
+    def __init__(
+        self,
+        replayer: Callable[[str | None], Replayer | None] | None,
+        pins: Mapping[int, str],
+        witnesses: Sequence[Witness],
+    ) -> None:
+        from jdr.journal.kept import Kept
+
+        self.report = Report()
+        self.replayer, self.pins, self.witnesses = replayer, pins, witnesses
+        self.kept = Kept({*pins, *(seen.seq for seen in witnesses)})
+        self.members: dict[str, Any] = {}
+        self.waiting: dict[str, list[Any]] = {}  # items read before they can be checked
+        self.started = False  # the header is read: entries are checked as they come
+        self.stopped = False  # the file cannot be checked further (a malformed entry …)
+        self.entries_seen = self.entries_done = False
+        self.seeds: dict[str, bytes | None] = {}
+        self.revealed: set[str] = set()
+        self.replays: _Replayers | None = None
+        self.previous_hash = GENESIS
+        self.expected = 1  # the seq the next entry should have: one more than the highest seen
+        self.position = 0
+        self.pending: Any = (
+            _NOTHING  # the entry read last, checked once the next one's seq is known
+        )
+        self.swap_expected = 1
+        self.swapped: dict[int, bool] = {}
+        self.fight_logs: list[tuple[int, list[Any]]] | None = None
+        self.fight_error: str | None = None
+        self.later: dict[str, list[Problem]] = {"fights": [], "sheets": [], "snapshots": []}
+        self.sheet_stopped = {"sheets": False, "snapshots": False}
+        self.listed: set[str] = set()  # the lists read item by item
+
+    # reading
+
+    def take(
+        self, key: str, value: Any, header: Callable[[Mapping[str, Any]], None] | None
+    ) -> bool:
+        """Use one piece; True when nothing after it needs reading."""
+        from jdr.journal.reading import BEGIN, END
+
+        if key == "entries":
+            if value is BEGIN:
+                self.entries_seen = True
+                if not self.started and "epochs" in self.members and "format" in self.members:
+                    self._start(header)
+                return self.stopped
+            if value is END:
+                self._end_entries()
+                return self.stopped
+            if not self.entries_seen:  # not a list
+                self.members["entries"] = value
+                return False
+            if self.started:
+                self._entry(value)
+            else:
+                self.waiting.setdefault("entries", []).append(value)
+            return self.stopped
+        if key in ("fights", "sheets", "snapshots"):
+            if value is BEGIN:
+                self.listed.add(key)
+                self.members[key] = []
+            elif key in self.listed:
+                if value is not END:
+                    self._later(key, value)
+            else:
+                self.members[key] = value
+            return self.stopped
+        self.members[key] = value
+        return False
+
+    def _later(self, key: str, item: Any) -> None:
+        if key == "fights":
+            self._fight(item)
+        elif self.entries_done and not self.stopped:
+            self._sheet(key, item)
+        else:
+            self.waiting.setdefault(key, []).append(item)
+
+    def finish(self, header: Callable[[Mapping[str, Any]], None] | None) -> Report:
+        if not self.started and not self.stopped:
+            self._start(header)
+            if not self.stopped:
+                entries = self.members.get("entries", self.waiting.get("entries"))
+                if not isinstance(entries, list) and not self.entries_seen:
+                    detail = _("entries is not a list")
+                    self.report.problems.append(Problem("format", None, {"detail": detail}))
+                    return self.report
+        if not self.entries_done and not self.stopped:
+            self._end_entries()
+        if self.stopped:
+            return self.report
+        self._check_fights()
+        for key in ("sheets", "snapshots"):
+            shown = self.members.get(key)
+            if shown is not None and key not in self.listed:
+                detail = _("{field} is not a list").format(field=key)
+                self.later[key].append(Problem("sheets", None, {"detail": detail}))
+        for key in ("fights", "sheets", "snapshots"):
+            self.report.problems.extend(self.later[key])
+        self._check_pins()
+        return self.report
+
+    # the header and the entries
+
+    def _start(self, header: Callable[[Mapping[str, Any]], None] | None) -> None:
+        self.started = True
+        if header is not None:
+            header(self.members)
+        found, version = self.members.get("format"), self.members.get("v")
+        if found != FORMAT or isinstance(version, bool) or version not in VERSIONS:
+            detail = f"format {found!r}, v {version!r}"
+            self.report.problems.append(Problem("format", None, {"detail": detail}))
+            self.stopped = True
+            return
+        self.seeds, self.revealed = _seeds(self.members.get("epochs"), self.report)
+        self.replays = _Replayers(self.replayer, self.members.get("system"))
+        for item in self.waiting.pop("entries", []):
+            if self.stopped:
+                break
+            self._entry(item)
+
+    def _entry(self, item: Any) -> None:
+        """Note the entry's seq for swaps, and check the one before it."""
+        self.position += 1
+        seq = item.get("seq") if isinstance(item, Mapping) else None
+        if self.pending is not _NOTHING:
+            self._swap(self.pending, seq)
+            self._check(self.pending)
+        self.pending = (self.position, item)
+
+    def _swap(self, pending: tuple[int, Any], following: Any) -> None:
+        """Mark a pair of entries swapped with each other (`… 4, 6, 5, 7 …`): True at the first
+        of the pair, False at the second."""
+        position, item = pending
+        seq = item.get("seq") if isinstance(item, Mapping) else None
+        if not isinstance(seq, int):
+            return
+        new = position not in self.swapped and seq == self.swap_expected + 1
+        if new and following == self.swap_expected:
+            self.swapped[position], self.swapped[position + 1] = True, False
+        self.swap_expected = max(self.swap_expected, seq + 1)
+
+    def _end_entries(self) -> None:
+        if not self.started:
+            return
+        if self.pending is not _NOTHING and not self.stopped:
+            self._swap(self.pending, None)
+            self._check(self.pending)
+            self.pending = _NOTHING
+        self.entries_done = True
+        for key in ("sheets", "snapshots"):
+            for item in self.waiting.pop(key, []):
+                self._sheet(key, item)
+
+    def _check(self, pending: tuple[int, Any]) -> None:
+        """Steps 2 to 6 on one entry, in file order."""
+        if self.stopped:
+            return
+        position, item = pending
+        report = self.report
         try:
             _check_shape(item)
             entry = Entry.from_json(item)
@@ -230,15 +414,17 @@ def verify(
             report.problems.append(
                 Problem("malformed", None, {"position": position, "detail": _detail(error)})
             )
-            return report
+            self.stopped = True
+            return
         report.entries += 1
-        if swapped.get(position):  # named once, at the pair's first entry
+        if self.swapped.get(position):  # named once, at the pair's first entry
             report.problems.append(Problem("swap", entry.seq - 1, {"other": entry.seq}))
-        if position not in swapped:
-            _check_seq(entry, expected, report)
-        _check_place(entry, previous_hash, report)
-        expected = max(expected, entry.seq + 1)
-        _check_body(entry, seeds, replays, report)
+        if position not in self.swapped:
+            _check_seq(entry, self.expected, report)
+        _check_place(entry, self.previous_hash, report)
+        self.expected = max(self.expected, entry.seq + 1)
+        assert self.replays is not None
+        _check_body(entry, self.seeds, self.revealed, self.replays, report)
         if entry.disclosed and item.get("body_hash", entry.body_hash) != entry.body_hash:
             found = item.get("body_hash")
             report.problems.append(
@@ -249,13 +435,131 @@ def verify(
             report.problems.append(
                 Problem("hash", entry.seq, {"expected": computed, "found": item["hash"]})
             )
-        previous, previous_hash = entry, item["hash"]  # one changed entry is one problem
-    if previous is not None:
-        report.last = (previous.seq, previous_hash)
-    _check_fights(journal.get("fights"), raw, report)
-    _check_sheets(journal.get("sheets"), raw, report)
-    _check_pins(pins or {}, raw, report, witnesses)
-    return report
+        _check_fields(entry, item, report)
+        self.previous_hash = item["hash"]  # one changed entry is one problem
+        report.last = (entry.seq, item["hash"])
+        self.kept.entry(item, computed)
+
+    # fights, sheets, pins
+
+    def _fight(self, fight: Any) -> None:
+        """Keep a fight of `fights` as its events' hashes, grouped by action."""
+        from jdr.journal.kept import fight_log
+
+        if self.fight_error is not None:
+            return
+        try:
+            found = fight_log(fight)
+        except (KeyError, TypeError, ValueError) as error:
+            self.fight_error = _detail(error)
+            return
+        if self.fight_logs is None:
+            self.fight_logs = []
+        self.fight_logs.append(found)
+
+    def _check_fights(self) -> None:
+        """Step 8: each fight's log against the entries that recorded it: the first event
+        changed, added or removed, per fight, in the file's order."""
+        from jdr.journal.kept import fight_problem
+
+        shown = self.members.get("fights")
+        if shown is None:  # an export written before fights were exported
+            return
+        problems = self.later["fights"]
+        if not isinstance(shown, list):
+            problems.append(Problem("fights", None, {"detail": _("fights is not a list")}))
+            return
+        if self.fight_error is not None:
+            problems.append(Problem("fights", None, {"detail": self.fight_error}))
+            return
+        logs = list(self.fight_logs or [])
+        listed = {number for number, _groups in logs}
+        logs += [(number, []) for number in self.kept.fights if number not in listed]
+        for number, groups in logs:
+            try:
+                found = fight_problem(number, groups, self.kept.actions.get(number, {}))
+            except JdrError as error:
+                problems.append(Problem("fights", None, {"detail": _detail(error)}))
+                return
+            if found is not None:
+                kind, event, seq = found
+                data = {"fight": number, "event": event}
+                problems.append(Problem(f"fight_{kind}", seq, data))
+
+    def _sheet(self, key: str, shown: Any) -> None:
+        """Step 9: one sheet of `sheets` (or one kept snapshot of `snapshots`) against the
+        entries that recorded it."""
+        from jdr.characters.binding import sheet_hash
+        from jdr.journal.kept import sheet_shape
+
+        problems = self.later[key]
+        if self.sheet_stopped[key]:
+            return
+        if not sheet_shape(shown):
+            detail = (
+                _("a sheet is not an object with character, name, revision, seq and sheet")
+                if key == "sheets"
+                else _("a snapshot is not an object with character, name, revision, seq and sheet")
+            )
+            problems.append(Problem("sheets", None, {"detail": detail}))
+            self.sheet_stopped[key] = True
+            return
+        character, revision, seq = shown["character"], shown["revision"], shown["seq"]
+        data = {"name": shown["name"], "revision": revision}
+        latest = self.kept.latest.get(character)
+        if key == "sheets" and latest is not None and latest[0] > revision:
+            problems.append(Problem("sheet_behind", latest[1], {**data, "recorded": latest[0]}))
+            return
+        records = [r for r in self.kept.sheets.get(seq, []) if r.names(character, revision)]
+        if not records:
+            problems.append(Problem("sheet_entry", seq, data))
+            return
+        expected = records[0].sheet_hash
+        try:
+            found = sheet_hash(shown["name"], dict(shown["sheet"]))
+        except JdrError:
+            found = "-"
+        if expected is not None and expected != found:
+            kind = "sheet_changed" if key == "sheets" else "snapshot_changed"
+            problems.append(Problem(kind, seq, data))
+
+    def _check_pins(self) -> None:
+        hashes, last, report = self.kept.hashes, self.kept.last, self.report
+        for seq, pinned in sorted(self.pins.items()):
+            found = hashes.get(seq)
+            if found is None:
+                report.problems.append(Problem("pin_missing", seq, {"last": last}))
+            elif not found.startswith(pinned.lower()):
+                data = {"found": short(found), "expected": pinned}
+                report.problems.append(Problem("pin", seq, data))
+        for seen in self.witnesses:
+            found = hashes.get(seen.seq)
+            if found is None:
+                missing: dict[str, Any] = {"source": seen.source, "last": last}
+                report.problems.append(Problem("witness_missing", seen.seq, missing))
+            elif not found.startswith(seen.hash.lower()):
+                data = {"source": seen.source, "expected": seen.hash, "found": short(found)}
+                report.problems.append(Problem("witness", seen.seq, data))
+
+
+_NOTHING = object()
+
+
+_BOUND = frozenset({"seq", "prev_hash", "commitment", "hidden", "body_hash", "hash", "v"})
+"""The fields of an entry its hash covers (with `time` in format 2, the body once disclosed)."""
+
+
+def _check_fields(entry: Entry, item: Mapping[str, Any], report: Report) -> None:
+    """An entry may hold no field that no hash binds: each field added to it is named."""
+    bound = set(_BOUND)
+    if entry.v == LATEST:
+        bound.add("time")
+    if entry.disclosed:
+        bound |= {"context", "dice", "result"} | ({"salt"} if entry.hidden else set())
+    for name in item:
+        if name not in bound:
+            report.problems.append(Problem("field", entry.seq, {"field": name}))
+            return
 
 
 def _check_events_hash(entry: Entry, report: Report) -> None:
@@ -273,168 +577,6 @@ def _check_events_hash(entry: Entry, report: Report) -> None:
     if computed != result[EVENTS_HASH]:
         data = {"expected": computed, "found": result[EVENTS_HASH]}
         report.problems.append(Problem("events_hash", entry.seq, data))
-
-
-def _check_sheets(sheets: Any, raw: list[Any], report: Report) -> None:
-    """Each exported sheet against the entries that recorded it (issue 18): its last revision's
-    entry must have recorded this very sheet (`sheet_hash`), and no disclosed entry may record
-    a later revision of it. Entries without `sheet_hash` (written before it) are not checked."""
-    from jdr.characters.binding import recorded_hash, sheet_hash
-
-    if sheets is None:  # an export written before sheets were exported
-        return
-    if not isinstance(sheets, list):
-        report.problems.append(Problem("sheets", None, {"detail": _("sheets is not a list")}))
-        return
-    by_seq = {item.get("seq"): item for item in raw if isinstance(item, Mapping)}
-    for shown in sheets:
-        if not _sheet_shape(shown):
-            detail = _("a sheet is not an object with character, name, revision, seq and sheet")
-            report.problems.append(Problem("sheets", None, {"detail": detail}))
-            return
-        character, revision, seq = shown["character"], shown["revision"], shown["seq"]
-        name, sheet = shown["name"], shown["sheet"]
-        data = {"name": name, "revision": revision}
-        latest = _latest_revision(raw, character)
-        if latest is not None and latest[0] > revision:
-            behind = {**data, "recorded": latest[0]}
-            report.problems.append(Problem("sheet_behind", latest[1], behind))
-            continue
-        entry = by_seq.get(seq)
-        result = entry.get("result") if isinstance(entry, Mapping) else None
-        expected = recorded_hash(result, character, revision)
-        try:
-            found = sheet_hash(name, sheet)
-        except JdrError:
-            found = "-"
-        if expected is not None and expected != found:
-            report.problems.append(Problem("sheet_changed", seq, data))
-
-
-def _sheet_shape(shown: Any) -> bool:
-    """Whether an exported sheet has whole `character`, `revision`, `seq`, a `name` and a
-    `sheet` object."""
-
-    def whole(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    return (
-        isinstance(shown, Mapping)
-        and all(whole(shown.get(key)) for key in ("character", "revision", "seq"))
-        and isinstance(shown.get("name"), str)
-        and isinstance(shown.get("sheet"), Mapping)
-    )
-
-
-def _latest_revision(raw: list[Any], character: int) -> tuple[int, int] | None:
-    """The highest revision of `character` a disclosed entry records, with that entry's seq:
-    a `sheet.…` entry of the character, or a roll whose `sheets` name it."""
-    best: tuple[int, int] | None = None
-    for item in raw:
-        if not isinstance(item, Mapping):
-            continue
-        context, result = item.get("context"), item.get("result")
-        if not isinstance(context, Mapping) or not isinstance(result, Mapping):
-            continue
-        found = []
-        if (
-            str(context.get("action", "")).startswith("sheet.")
-            and context.get("character") == character
-        ):
-            found.append(result.get("revision"))
-        for each in result.get("sheets") or []:
-            if isinstance(each, Mapping) and each.get("character") == character:
-                found.append(each.get("revision"))
-        for revision in found:
-            if isinstance(revision, int) and (best is None or revision > best[0]):
-                best = (revision, int(item.get("seq", 0)))
-    return best
-
-
-def _check_fights(fights: Any, raw: list[Any], report: Report) -> None:
-    """Each exported fight's log against the entries that recorded it (issue 18): the first
-    event changed, added or removed, per fight, in the file's order."""
-    from jdr.fights.binding import Recorded, check_log
-
-    if fights is None:  # an export written before fights were exported
-        return
-    if not isinstance(fights, list):
-        report.problems.append(Problem("fights", None, {"detail": _("fights is not a list")}))
-        return
-    logs = []
-    for fight in fights:
-        try:
-            logs.append(_fight_log(fight))
-        except (KeyError, TypeError, ValueError) as error:
-            report.problems.append(Problem("fights", None, {"detail": _detail(error)}))
-            return
-    listed = {number for number, _stored in logs}
-    for number in _fights_of(raw):  # a fight the entries record but the file leaves out
-        if number not in listed:
-            listed.add(number)
-            logs.append((number, []))
-    for number, stored in logs:
-        recorded = {}
-        prefix = f"#fight{number}."
-        for item in raw:
-            context = item.get("context") if isinstance(item, Mapping) else None
-            if not isinstance(context, Mapping) or context.get("fight") != number:
-                continue
-            action_id = str(context.get("action_id", ""))
-            result = item.get("result")
-            if action_id.startswith(prefix) and action_id[len(prefix) :].isdigit():
-                shown = dict(result) if isinstance(result, Mapping) else {}
-                recorded[int(action_id[len(prefix) :])] = Recorded(int(item["seq"]), shown)
-        try:
-            found = check_log(number, stored, recorded)
-        except JdrError as error:
-            report.problems.append(Problem("fights", None, {"detail": _detail(error)}))
-            return
-        if found is not None:
-            data = {"fight": number, "event": found.seq}
-            report.problems.append(Problem(f"fight_{found.kind}", found.entry, data))
-
-
-def _fights_of(raw: list[Any]) -> list[int]:
-    """The fights whose actions disclosed entries record (`#fightF.N`), by first entry."""
-    found: dict[int, None] = {}
-    for item in raw:
-        context = item.get("context") if isinstance(item, Mapping) else None
-        if not isinstance(context, Mapping):
-            continue
-        number = context.get("fight")
-        action_id = str(context.get("action_id", ""))
-        if isinstance(number, int) and not isinstance(number, bool):
-            tail = action_id.removeprefix(f"#fight{number}.")
-            if tail != action_id and tail.isdigit():
-                found.setdefault(number)
-    return list(found)
-
-
-@dataclass(frozen=True)
-class _Stored:
-    seq: int
-    action: int
-    event: Json
-
-
-def _fight_log(fight: Any) -> tuple[int, list[_Stored]]:
-    """An exported fight's number and log (a `ValueError` naming what is wrong)."""
-    if not isinstance(fight, Mapping) or not isinstance(fight.get("events"), list):
-        raise ValueError(_("a fight is not an object with a list of events"))
-    number = fight["fight"]
-    if not isinstance(number, int) or isinstance(number, bool):
-        raise ValueError(_("{field} has the wrong type").format(field="fight"))
-    stored = []
-    for item in fight["events"]:
-        if not isinstance(item, Mapping) or not isinstance(item.get("event"), Mapping):
-            raise ValueError(_("a fight event is not an object"))
-        seq, action = item.get("seq"), item.get("action")
-        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (seq, action)):
-            raise ValueError(_("{field} has the wrong type").format(field="seq"))
-        assert isinstance(seq, int) and isinstance(action, int)
-        stored.append(_Stored(seq, action, dict(item["event"])))
-    return number, stored
 
 
 class _Replayers:
@@ -455,14 +597,23 @@ class _Replayers:
 
 
 def _check_body(
-    entry: Entry, seeds: Mapping[str, bytes | None], replays: _Replayers, report: Report
+    entry: Entry,
+    seeds: Mapping[str, bytes | None],
+    revealed: set[str],
+    replays: _Replayers,
+    report: Report,
 ) -> None:
-    """The entry's epoch, its dice, and its result re-computed by the rules."""
+    """The entry's epoch, its dice, and its result re-computed by the rules. A sealed entry in
+    a revealed epoch is a problem: an epoch is revealed only once its hidden rolls are
+    disclosed, so its body was taken out."""
     if entry.commitment not in seeds:
         report.problems.append(Problem("commitment", entry.seq, {"found": entry.commitment}))
         return
     if not entry.disclosed:
-        report.sealed.append(entry.seq)
+        if entry.commitment in revealed:
+            report.problems.append(Problem("sealed_revealed", entry.seq))
+        else:
+            report.sealed.append(entry.seq)
         return
     faces = _check_dice(entry, seeds[entry.commitment], report)
     replay = replays.of(entry)
@@ -541,12 +692,14 @@ def _detail(error: BaseException) -> str:
     return str(error)
 
 
-def _seeds(epochs: Any, report: Report) -> dict[str, bytes | None]:
-    """Commitment → revealed seed (None while the epoch is open); bad seeds are problems."""
+def _seeds(epochs: Any, report: Report) -> tuple[dict[str, bytes | None], set[str]]:
+    """Commitment → revealed seed (None while the epoch is open; bad seeds are problems), and
+    the commitments of the epochs shown revealed (a seed, even a bad one)."""
     seeds: dict[str, bytes | None] = {}
+    revealed: set[str] = set()
     if not isinstance(epochs, list):
         report.problems.append(Problem("format", None, {"detail": _("epochs is not a list")}))
-        return seeds
+        return seeds, revealed
     for epoch in epochs:
         if not isinstance(epoch, Mapping):
             report.problems.append(
@@ -557,6 +710,7 @@ def _seeds(epochs: Any, report: Report) -> dict[str, bytes | None]:
         seeds[str(pledged)] = None
         if text is None:
             continue
+        revealed.add(str(pledged))
         try:
             seed = bytes.fromhex(str(text))
         except ValueError:
@@ -574,23 +728,7 @@ def _seeds(epochs: Any, report: Report) -> dict[str, bytes | None]:
             )
             continue
         seeds[str(pledged)] = seed
-    return seeds
-
-
-def _swaps(raw: list[Any]) -> dict[int, bool]:
-    """Positions (1-based) of entries swapped with their neighbour (`… 4, 6, 5, 7 …`): True at
-    the first of a pair, False at the second."""
-    seqs = [item.get("seq") if isinstance(item, Mapping) else None for item in raw]
-    found: dict[int, bool] = {}
-    expected = 1
-    for index, seq in enumerate(seqs):
-        if not isinstance(seq, int):
-            continue
-        following = seqs[index + 1] if index + 1 < len(seqs) else None
-        if index + 1 not in found and seq == expected + 1 and following == expected:
-            found[index + 1], found[index + 2] = True, False
-        expected = max(expected, seq + 1)
-    return found
+    return seeds, revealed
 
 
 def _check_seq(entry: Entry, expected: int, report: Report) -> None:
@@ -754,29 +892,3 @@ def witnesses_in(text: str, source: str) -> list[Witness]:
     [Witness(seq=7, hash='3fa9c2d1e0', source='post.txt')]
     """
     return [Witness(int(m[1]), m[2], source) for m in _HEAD.finditer(text)]
-
-
-def _check_pins(
-    pins: Mapping[int, str], raw: list[Any], report: Report, witnesses: Sequence[Witness] = ()
-) -> None:
-    hashes = {}
-    for item in raw:
-        try:
-            hashes[int(item["seq"])] = Entry.from_json(item).hash
-        except (KeyError, TypeError, ValueError, JdrError):
-            continue
-    last = max(hashes, default=0)
-    for seq, pinned in sorted(pins.items()):
-        found = hashes.get(seq)
-        if found is None:
-            report.problems.append(Problem("pin_missing", seq, {"last": last}))
-        elif not found.startswith(pinned.lower()):
-            report.problems.append(Problem("pin", seq, {"found": short(found), "expected": pinned}))
-    for seen in witnesses:
-        found = hashes.get(seen.seq)
-        if found is None:
-            problem = Problem("witness_missing", seen.seq, {"source": seen.source, "last": last})
-            report.problems.append(problem)
-        elif not found.startswith(seen.hash.lower()):
-            data = {"source": seen.source, "expected": seen.hash, "found": short(found)}
-            report.problems.append(Problem("witness", seen.seq, data))

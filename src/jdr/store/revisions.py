@@ -39,6 +39,7 @@ from jdr.store.models import (
     fight_characters,
     fight_events,
     fights,
+    journal,
     sheet_revisions,
 )
 from jdr.store.rows import insert_row, now
@@ -231,6 +232,53 @@ class Revisions:
         if found is not None:
             start, name, sheet = found[0], found[1]["name"], found[1]["sheet"]
         return fold_onto(name, sheet, self.revisions(character_id, start, revision))
+
+    def snapshots(self, character_id: int) -> list[tuple[int, int | None, str, Any]]:
+        """The whole sheets the character's revisions keep (`SNAPSHOT_EVERY`), oldest first:
+        `(revision, journal seq, name, sheet)` each — what `sheet_at` folds from."""
+        query = (
+            select(
+                sheet_revisions.c.revision,
+                sheet_revisions.c.journal_seq,
+                sheet_revisions.c.snapshot,
+            )
+            .where(
+                sheet_revisions.c.character_id == character_id,
+                sheet_revisions.c.snapshot.is_not(None),
+            )
+            .order_by(sheet_revisions.c.revision)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            (int(revision), seq, str(kept.get("name")), kept.get("sheet"))
+            for revision, seq, kept in rows
+            if isinstance(kept, dict)
+        ]
+
+    def entry_times(self, campaign_id: int, seqs: Sequence[int]) -> dict[int, datetime]:
+        """When the campaign's entries `seqs` were written, as their hashed headers say
+        (format 2: `time`, UTC); an entry without one (format 1) is left out."""
+        from datetime import UTC
+
+        wanted = sorted(set(seqs))
+        if not wanted:
+            return {}
+        query = select(journal.c.seq, journal.c.entry).where(
+            journal.c.campaign_id == campaign_id, journal.c.seq.in_(wanted)
+        )
+        with self._translated(), self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        found = {}
+        for seq, entry in rows:
+            text = entry.get("time") if isinstance(entry, dict) else None
+            if isinstance(text, str):
+                try:
+                    moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+                except ValueError:
+                    continue
+                found[int(seq)] = moment.replace(tzinfo=UTC)
+        return found
 
     def revision_at(self, character_id: int, when: datetime) -> int:
         """The character's last revision written at or before `when` (1 at least)."""

@@ -247,6 +247,10 @@ const MESSAGES = {
   sheet_behind: "sheet {name}: entry {seq} recorded its revision {recorded}, the stored sheet is at revision {revision} — the stored sheet was put back",
   sheets: "the journal's sheets are malformed: {detail}",
   pin: "entry {seq}: its hash is {found}, the pinned hash is {expected}",
+  sheet_entry: "sheet {name}: entry {seq} recorded no revision {revision} of it — the sheet names another entry than the one that recorded it",
+  snapshot_changed: "sheet {name}: the whole sheet kept at revision {revision} is not the one entry {seq} recorded — a past revision was changed",
+  field: "entry {seq}: its field {field} is bound by no hash — it was added to the entry",
+  sealed_revealed: "entry {seq}: a hidden entry shown sealed in a revealed epoch — its epoch was revealed only once it was disclosed, so its body was taken out",
   pin_missing: "entry {seq} is pinned but not in the journal (last entry: {last})",
   witness: "entry {seq}: {source} saw hash {expected}, the journal shows {found} — the journal was rewritten after it was seen",
   witness_missing: "entry {seq}: {source} saw it, but the journal ends at entry {last} — entries were removed",
@@ -257,6 +261,9 @@ function problem(kind, seq, data = {}) {
   const message = MESSAGES[kind].replace(/\{(\w+)\}/g, (_m, name) => String(all[name]));
   return { kind, seq, data, message };
 }
+
+/** The fields of an entry its hash covers (with `time` in format 2, the body once disclosed). */
+const BOUND = ["seq", "prev_hash", "commitment", "hidden", "body_hash", "hash", "v"];
 
 const FIELDS = { seq: "int", prev_hash: "string", commitment: "string", hash: "string", hidden: "boolean" };
 
@@ -341,6 +348,7 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
     return done();
   }
   const seeds = new Map();
+  const revealed = new Set(); // the commitments of the epochs shown revealed (a seed, even a bad one)
   if (!Array.isArray(journal.epochs)) {
     report.problems.push(problem("format", null, { detail: "epochs is not a list" }));
   } else {
@@ -353,6 +361,7 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
       const pledged = String(epoch.commitment);
       seeds.set(pledged, null);
       if (epoch.seed === null || epoch.seed === undefined) continue;
+      revealed.add(pledged);
       const seed = fromHex(String(epoch.seed));
       if (seed === null || seed.length !== SEED_BYTES) {
         report.problems.push(problem("seed_form", null, { epoch: number, n: SEED_BYTES, found: epoch.seed }));
@@ -401,7 +410,7 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
       const contextSeq = item.context.seq === undefined ? null : plainValue(item.context.seq);
       if (contextSeq !== seq) report.problems.push(problem("context_seq", seq, { found: contextSeq }));
     }
-    await checkBody(item, seq, computed.disclosed, seeds, report);
+    await checkBody(item, seq, computed.disclosed, seeds, revealed, report);
     if (computed.disclosed && "body_hash" in item && item.body_hash !== computed.bodyHash) {
       report.problems.push(problem("body_hash", seq, { expected: computed.bodyHash, found: item.body_hash }));
     }
@@ -415,6 +424,11 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
     if (computed.hash !== item.hash) {
       report.problems.push(problem("hash", seq, { expected: computed.hash, found: item.hash }));
     }
+    const bound = new Set(BOUND);
+    if (computed.scheme === 2) bound.add("time");
+    if (computed.disclosed) for (const name of item.hidden ? ["context", "dice", "result", "salt"] : ["context", "dice", "result"]) bound.add(name);
+    const unbound = Object.keys(item).find((name) => !bound.has(name));
+    if (unbound !== undefined) report.problems.push(problem("field", seq, { field: unbound }));
     hashes.set(seq, computed.hash);
     previousHash = item.hash;
     previousSeq = seq;
@@ -422,7 +436,8 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
   }
   if (previousSeq !== null) report.last = { seq: previousSeq, hash: previousHash };
   await checkFights(journal.fights, raw, report);
-  await checkSheets(journal.sheets, raw, report);
+  await checkSheets(journal.sheets, raw, report, "sheets");
+  await checkSheets(journal.snapshots, raw, report, "snapshots");
   const last = Math.max(0, ...hashes.keys());
   for (const [seq, pinned] of Object.entries(pins).sort((a, b) => Number(a[0]) - Number(b[0]))) {
     const found = hashes.get(Number(seq));
@@ -545,18 +560,27 @@ async function checkFights(fights, raw, report) {
 
 // --- sheets: the stored sheets against the entries that recorded them (issue 18) ------------
 
-/** The `sheet_hash` an entry's result recorded for a character's revision, or undefined. */
-function recordedHash(result, character, revision) {
-  if (!result || typeof result !== "object") return undefined;
-  const items = result.sheets === undefined ? [{ ...result, character }] : result.sheets;
-  if (!Array.isArray(items)) return undefined;
-  for (const item of items) {
-    if (item && typeof item === "object" && plainValue(item.character) === character
-      && plainValue(item.revision) === revision && typeof item.sheet_hash === "string") {
-      return item.sheet_hash;
-    }
+/** The sheet revisions an entry recorded, as [character, revision, sheet_hash]: each item of its
+ * result's `sheets`, else, for a `sheet.…` entry, its own (a creation's character is null). */
+function recordedRevisions(item) {
+  const context = item && item.context;
+  const result = item && item.result;
+  if (!context || typeof context !== "object" || !result || typeof result !== "object") return [];
+  const hashOf = (data) => (typeof data.sheet_hash === "string" ? data.sheet_hash : null);
+  if (result.sheets !== undefined) {
+    return (Array.isArray(result.sheets) ? result.sheets : [])
+      .filter((each) => each && typeof each === "object" && !Array.isArray(each))
+      .map((each) => [plainValue(each.character) ?? null, plainValue(each.revision), hashOf(each)]);
   }
-  return undefined;
+  if (String(plainValue(context.action) ?? "").startsWith("sheet.")) {
+    return [[plainValue(context.character) ?? null, plainValue(result.revision), hashOf(result)]];
+  }
+  return [];
+}
+
+/** Whether a recorded [character, revision] is that character's revision (a creation: 1). */
+function names([who, number], character, revision) {
+  return number === revision && (who === character || (who === null && revision === 1));
 }
 
 /** The highest revision of `character` a disclosed entry records, with that entry's seq. */
@@ -580,12 +604,13 @@ function latestRevision(raw, character) {
   return best;
 }
 
-/** Each exported sheet against the entries that recorded it: its last revision's entry must
- * have recorded this very sheet, and no disclosed entry a later revision of it. */
-async function checkSheets(sheets, raw, report) {
+/** Each exported sheet (`key` "sheets") or kept snapshot ("snapshots") against the entries:
+ * the entry it names must have recorded that revision of it, and its `sheet_hash` this very
+ * sheet; no disclosed entry may record a later revision of a stored sheet. */
+async function checkSheets(sheets, raw, report, key) {
   if (sheets === undefined) return;
   if (!Array.isArray(sheets)) {
-    report.problems.push(problem("sheets", null, { detail: "sheets is not a list" }));
+    report.problems.push(problem("sheets", null, { detail: `${key} is not a list` }));
     return;
   }
   const bySeq = new Map();
@@ -595,33 +620,37 @@ async function checkSheets(sheets, raw, report) {
       && isInt(shown.seq) && typeof shown.name === "string" && shown.sheet && typeof shown.sheet === "object"
       && !Array.isArray(shown.sheet);
     if (!ok) {
-      report.problems.push(problem("sheets", null, { detail: "a sheet is not an object with character, name, revision, seq and sheet" }));
+      report.problems.push(problem("sheets", null, { detail: `an item of ${key} is not an object with character, name, revision, seq and sheet` }));
       return;
     }
     const character = shown.character.value;
     const revision = shown.revision.value;
     const seq = shown.seq.value;
     const data = { name: shown.name, revision };
-    const latest = latestRevision(raw, character);
+    const latest = key === "sheets" ? latestRevision(raw, character) : null;
     if (latest !== null && latest[0] > revision) {
       report.problems.push(problem("sheet_behind", latest[1], { ...data, recorded: latest[0] }));
       continue;
     }
-    const entry = bySeq.get(seq);
-    const expected = recordedHash(entry && entry.result, character, revision);
-    if (expected !== undefined && expected !== (await digest({ name: shown.name, sheet: shown.sheet }))) {
-      report.problems.push(problem("sheet_changed", seq, data));
+    const recorded = recordedRevisions(bySeq.get(seq)).find((each) => names(each, character, revision));
+    if (recorded === undefined) {
+      report.problems.push(problem("sheet_entry", seq, data));
+      continue;
+    }
+    if (recorded[2] !== null && recorded[2] !== (await digest({ name: shown.name, sheet: shown.sheet }))) {
+      report.problems.push(problem(key === "sheets" ? "sheet_changed" : "snapshot_changed", seq, data));
     }
   }
 }
 
-async function checkBody(item, seq, disclosed, seeds, report) {
+async function checkBody(item, seq, disclosed, seeds, revealed, report) {
   if (!seeds.has(item.commitment)) {
     report.problems.push(problem("commitment", seq, { found: item.commitment }));
     return;
   }
-  if (!disclosed) {
-    report.sealed.push(seq);
+  if (!disclosed) { // an epoch is revealed only once its hidden rolls are disclosed
+    if (revealed.has(item.commitment)) report.problems.push(problem("sealed_revealed", seq));
+    else report.sealed.push(seq);
     return;
   }
   const rolls = item.dice.rolls.map(([size, face]) => [size.value, face.value]);
