@@ -1,5 +1,7 @@
-"""`jdr fight outcome FIGHT` and `jdr fight end FIGHT --apply/--no-apply`: what a fight leaves
-on its stored fighters' sheets, reviewed before it lands, applied when it ends.
+"""`jdr fight outcome FIGHT` and `jdr fight end FIGHT --apply/--no-apply [--winner NAME |
+--draw]`: what a fight leaves on its stored fighters' sheets, reviewed before it lands, applied
+when it ends; the GM's end of a fight its rules have not ended is journaled, naming the winner
+or a draw (`jdr.fights.service.end`).
 
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
@@ -15,6 +17,9 @@ from jdr.i18n import _
 
 if TYPE_CHECKING:
     from jdr.characters.fights import FighterOutcome
+    from jdr.fights.ending import Ending
+    from jdr.journal.entries import Entry
+    from jdr.store import Store
 
 __all__ = ["add_outcome_commands"]
 
@@ -73,34 +78,93 @@ def add_outcome_commands(app: typer.Typer) -> None:
             str | None,
             typer.Option("--actor", metavar="NAME", help=_("Who ends it (for the journal).")),
         ] = None,
+        winner: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--winner",
+                metavar="NAME",
+                help=_(
+                    "Who won, when the rules have not said it: a fighter, a side or a player"
+                    " (several: --winner A --winner B, or A,B)."
+                ),
+            ),
+        ] = None,
+        draw: Annotated[
+            bool, typer.Option("--draw", help=_("The fight ends in a draw: nobody wins."))
+        ] = False,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
         from jdr.characters.fights import apply_outcome, outcome
 
+        winners = [n.strip() for given in winner or [] for n in given.split(",") if n.strip()]
         with opened(db) as store:
-            store.fight(fight)
+            ending, entry = _end(store, fight, winners, draw, actor)
             if apply:
-                _campaign, found = apply_outcome(store, fight, actor)
+                campaign, found = apply_outcome(store, fight, actor)
             else:
-                _campaign, found = outcome(store, fight)
+                campaign, found = outcome(store, fight)
             store.set_fight_status(fight, ENDED)
         if json:
+            from jdr.cli.journal_commands import journal_json
+
             emit_json(
                 {
                     "fight": fight,
                     "status": ENDED,
+                    "ending": None if ending is None else ending.json(),
                     "applied": apply,
                     "outcome": _outcome_json(found),
+                    "journal": None if entry is None else journal_json(campaign.name, entry),
                 }
             )
             return
         out = console()
         out.print(_("fight {fight} ended").format(fight=fight), markup=False)
+        if ending is not None:
+            out.print(ending.sentence(), markup=False)
+        if entry is not None:
+            from jdr.cli.journal_commands import journal_lines
+
+            for line in journal_lines(entry):
+                out.print(line, markup=False, style="dim")
         if found and not apply:
             out.print(_("its outcome was not written on the sheets (--no-apply):"), markup=False)
         _print_outcome(found, None)
+
+
+def _end(
+    store: "Store", fight: int, winners: list[str], draw: bool, actor: str | None
+) -> "tuple[Ending | None, Entry | None]":
+    """How the fight ends: the GM's end journaled (`jdr.fights.service.end`, naming
+    `winners` or a `draw`) for a fight its rules have not ended, else the rules' own end (the
+    GM may not name another winner then). A fight ended already keeps its ending."""
+    from jdr.errors import InputError, RulesError
+    from jdr.fights import service
+    from jdr.fights.ending import ending_of, named_winners
+    from jdr.systems import default_registry
+
+    record = store.fight(fight)
+    if winners and draw:
+        raise InputError("--winner", ",".join(winners), "--winner NAME | --draw")
+    system = default_registry().get(store.campaign_of_fight(fight).system)
+    if system.fight is None:  # no rules to fold: the fight ends as the GM says, untold
+        return None, None
+    state = service.state(store, fight, system.fight)
+    ending = ending_of(state, record.status)
+    if ending is not None:
+        if winners or draw:
+            option = "--winner" if winners else "--draw"
+            said = ending.sentence()
+            raise RulesError(
+                _("{option}: the fight has ended already ({said})").format(option=option, said=said)
+            )
+        return ending, None
+    named = named_winners(winners, state, [str(n) for n in record.participants])
+    acted = service.end(store, fight, system.fight, named, draw, actor)
+    assert acted.after is not None
+    return ending_of(acted.after), acted.entry
 
 
 def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:

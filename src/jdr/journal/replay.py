@@ -98,7 +98,7 @@ class SystemReplayer:
 
     def _fight(self, entry: Entry, context: Json, source: RandomSource | None) -> Any:
         from jdr.fights.binding import EVENTS_HASH, STATE_HASH, events_hash, json_hash
-        from jdr.fights.service import REDO, UNDO, redo_events, undo_events
+        from jdr.fights.service import END, REDO, UNDO, end_events, redo_events, undo_events
 
         carried = self.fights.setdefault(context["fight"], Carried())
         recorded = entry.result or {}
@@ -115,6 +115,8 @@ class SystemReplayer:
                 return SKIP  # a sealed entry's events are not known: nothing to decide on
             if action in (UNDO, REDO):
                 events = (undo_events if action == UNDO else redo_events)(carried.log)
+            elif action == END:  # the GM's end: the fight's state and the GM's words
+                events = end_events(carried.state(rules), dict(context.get("params") or {}))
             else:
                 params = dict(context.get("params") or {})
                 events = rules.decide(carried.state(rules), params, source)
@@ -165,13 +167,13 @@ class Carried:
     def state(self, rules: Any) -> Json:
         from functools import reduce
 
-        from jdr.fights.fold import fold
+        from jdr.fights.fold import evolver, fold
         from jdr.fights.service import effective_events
 
         if self._state is None:
             self._state, self._pending = fold(rules, effective_events(self.log)), []
         elif self._pending:
-            self._state, self._pending = reduce(rules.evolve, self._pending, self._state), []
+            self._state, self._pending = reduce(evolver(rules), self._pending, self._state), []
         return self._state
 
     def after(self, rules: Any, events: list[Json], refold: bool) -> Json:
@@ -179,12 +181,12 @@ class Carried:
         redo), without changing what is carried."""
         from functools import reduce
 
-        from jdr.fights.fold import fold
+        from jdr.fights.fold import evolver, fold
         from jdr.fights.service import effective_events
         from jdr.store import StoredEvent
 
         if not refold:
-            return reduce(rules.evolve, events, self.state(rules))
+            return reduce(evolver(rules), events, self.state(rules))
         start = len(self.log) + 1
         moved = [StoredEvent(start + i, start, e) for i, e in enumerate(events)]
         return fold(rules, effective_events([*self.log, *moved]))
