@@ -17,9 +17,6 @@ from jdr.i18n import _
 
 if TYPE_CHECKING:
     from jdr.characters.fights import FighterOutcome
-    from jdr.fights.ending import Ending
-    from jdr.journal.entries import Entry
-    from jdr.store import Store
 
 __all__ = ["add_outcome_commands"]
 
@@ -62,7 +59,8 @@ def add_outcome_commands(app: typer.Typer) -> None:
         "end",
         help=_(
             "End a fight: no command can be played in it any more; its outcome lands on the"
-            " stored fighters' sheets unless --no-apply."
+            " stored fighters' sheets unless --no-apply. If its rules have not ended it, the GM"
+            " names the winner (--winner) or a draw (--draw)."
         ),
     )
     def end_command(
@@ -96,19 +94,15 @@ def add_outcome_commands(app: typer.Typer) -> None:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        from jdr.characters.fights import apply_outcome, outcome
+        from jdr.cli.journal_commands import journal_json, journal_lines
+        from jdr.fights.service import close
 
         winners = [n.strip() for given in winner or [] for n in given.split(",") if n.strip()]
         with opened(db) as store:
-            ending, entry = _end(store, fight, winners, draw, actor)
-            if apply:
-                campaign, found = apply_outcome(store, fight, actor)
-            else:
-                campaign, found = outcome(store, fight)
-            store.set_fight_status(fight, ENDED)
+            campaign = store.campaign_of_fight(fight)
+            closed = close(store, fight, winners, draw, actor, apply)
+        ending, entry, found = closed.ending, closed.entry, closed.outcome
         if json:
-            from jdr.cli.journal_commands import journal_json
-
             emit_json(
                 {
                     "fight": fight,
@@ -125,46 +119,11 @@ def add_outcome_commands(app: typer.Typer) -> None:
         if ending is not None:
             out.print(ending.sentence(), markup=False)
         if entry is not None:
-            from jdr.cli.journal_commands import journal_lines
-
             for line in journal_lines(entry):
                 out.print(line, markup=False, style="dim")
         if found and not apply:
             out.print(_("its outcome was not written on the sheets (--no-apply):"), markup=False)
         _print_outcome(found, None)
-
-
-def _end(
-    store: "Store", fight: int, winners: list[str], draw: bool, actor: str | None
-) -> "tuple[Ending | None, Entry | None]":
-    """How the fight ends: the GM's end journaled (`jdr.fights.service.end`, naming
-    `winners` or a `draw`) for a fight its rules have not ended, else the rules' own end (the
-    GM may not name another winner then). A fight ended already keeps its ending."""
-    from jdr.errors import InputError, RulesError
-    from jdr.fights import service
-    from jdr.fights.ending import ending_of, named_winners
-    from jdr.systems import default_registry
-
-    record = store.fight(fight)
-    if winners and draw:
-        raise InputError("--winner", ",".join(winners), "--winner NAME | --draw")
-    system = default_registry().get(store.campaign_of_fight(fight).system)
-    if system.fight is None:  # no rules to fold: the fight ends as the GM says, untold
-        return None, None
-    state = service.state(store, fight, system.fight)
-    ending = ending_of(state, record.status)
-    if ending is not None:
-        if winners or draw:
-            option = "--winner" if winners else "--draw"
-            said = ending.sentence()
-            raise RulesError(
-                _("{option}: the fight has ended already ({said})").format(option=option, said=said)
-            )
-        return ending, None
-    named = named_winners(winners, state, [str(n) for n in record.participants])
-    acted = service.end(store, fight, system.fight, named, draw, actor)
-    assert acted.after is not None
-    return ending_of(acted.after), acted.entry
 
 
 def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:

@@ -78,7 +78,7 @@ UNDONE = "undone"
 REDONE = "redone"
 UNDO = "undo"
 REDO = "redo"
-END = "end"
+END = "fight.end"
 """The journal's name of the GM's end of a fight (its context's `action`)."""
 
 
@@ -497,6 +497,62 @@ def end(
         return events, reduce(evolver(rules), events, now.state)
 
     return _journaled(store, fight_id, rules, actor, END, params, decide, None, retries)
+
+
+@dataclass(frozen=True)
+class Closed:
+    """A fight the GM closed (`close`): how it ended (`jdr.fights.ending.Ending`; None for a
+    system without fight rules), the journal entry of the GM's end (None when its rules ended
+    it, or it had ended already), and what it left on its stored fighters' sheets
+    (`jdr.characters.fights.FighterOutcome`s, written unless `apply` was False)."""
+
+    ending: Any
+    entry: Entry | None
+    outcome: list[Any]
+    applied: bool
+
+
+def close(
+    store: Store,
+    fight_id: int,
+    winners: Sequence[str] = (),
+    draw: bool = False,
+    actor: str | None = None,
+    apply: bool = True,
+) -> Closed:
+    """`jdr fight end` for every front end: the GM's end journaled for a fight its rules have
+    not ended (`end`, `winners` named as the fight spells them, or a `draw`), the outcome
+    written on the stored fighters' sheets (unless `apply` is False), and the fight's status
+    set to `ended`: no command can be played in it any more. A fight ended already keeps its
+    ending; naming a winner or a draw for a fight whose rules (or the GM) ended it is refused
+    (`RulesError`), as are a winner and a draw together (`InputError`)."""
+    from jdr.characters.fights import apply_outcome, outcome
+    from jdr.errors import InputError
+    from jdr.fights.ending import ENDED_STATUS, ending_of, named_winners
+    from jdr.systems import default_registry
+
+    if winners and draw:
+        raise InputError("--winner", ",".join(winners), "--winner NAME | --draw")
+    record = store.fight(fight_id)
+    rules = default_registry().get(store.campaign_of_fight(fight_id).system).fight
+    ending, entry = None, None
+    if rules is not None:
+        now = state(store, fight_id, rules)
+        ending = ending_of(now, record.status)
+        if ending is not None and (winners or draw):
+            raise RulesError(
+                _("{option}: the fight has ended already ({said})").format(
+                    option="--winner" if winners else "--draw", said=ending.sentence()
+                )
+            )
+        if ending is None:
+            named = named_winners(winners, now, [str(n) for n in record.participants])
+            acted = end(store, fight_id, rules, named, draw, actor)
+            assert acted.after is not None
+            ending, entry = ending_of(acted.after), acted.entry
+    found = apply_outcome(store, fight_id, actor)[1] if apply else outcome(store, fight_id)[1]
+    store.set_fight_status(fight_id, ENDED_STATUS)
+    return Closed(ending, entry, found, apply)
 
 
 def _moved(
