@@ -16,7 +16,6 @@ from functools import partial, reduce
 from jdr.dice.source import RandomSource
 from jdr.systems.protocol import FightRules, Json
 
-
 ENDED = "fight_ended"
 """The GM's end of a stored fight (`jdr fight end`), an event jdr writes whatever the system:
 `{"type": "fight_ended", "by": "gm", "winners": [names], "draw": bool}`. Folded, it leaves the
