@@ -236,7 +236,8 @@ GENERIC: dict[str, Line] = {
 `{"type": "fight_over", "winners": [names]}` (or `"winner": name or side`, or none: nobody
 wins). jdr writes `{"type": "fight_ended", "by": "gm", "winners": [names], "draw": bool}` when
 the GM ends a fight (`jdr fight end`), whatever the system. Undo and redo (`{"type": "undone",
-"seq": N}`, `{"type": "redone", "seq": N}`, written by jdr) are told by `jdr.fights.story` as what they take back or put back.
+"seq": N}`, `{"type": "redone", "seq": N}`, written by jdr) are told by `jdr.fights.story` as
+what they take back or put back.
 
 >>> Narration({}).sentence({"type": "joined", "name": "Zed", "side": "b"})
 'Zed joins the fight on side b.'
