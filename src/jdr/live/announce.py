@@ -131,6 +131,8 @@ def announcements(
                 and last_of_fight.get(change.fight) == change.seq
             ):
                 waiting = _awaited(store, campaign, change.fight)
+                if waiting in lines:  # the GM's end told already says how the fight ended
+                    waiting = None
             found.append(
                 Announcement(
                     change.seq,
