@@ -177,7 +177,7 @@ def _entry_title(entry: object, change: Change, numbers: dict[int, int] | None =
     fight = change.fight
     if fight is not None:
         number = (numbers or {}).get(action_number(context.get("action_id")) or 0)
-        if number is None:
+        if not number:  # the opening (action 0), an undo or a redo
             base = _("Fight {fight}").format(fight=fight)
         else:
             base = _("Fight {fight}, action {number}").format(fight=fight, number=number)
