@@ -1,9 +1,10 @@
 """Re-computing a journal entry's result from its faces, by the rule system's own code.
 
 A roll's result is its action run on the entry's faces; a fight action's events are its command
-decided on the fight's state so far (the fold of the events the journal shows before it), undo and
-redo by the fight service's own rules. A fight's opening is not re-decided (its setup, the sheets,
-is not in the journal): its faces are checked, its events taken as shown.
+decided on the fight's state so far (the fold of the events the journal shows before it), undo,
+redo and the GM's end (`fight.end`) by the fight service's own rules. A fight's opening is not
+re-decided (its setup, the sheets, is not in the journal): its faces are checked, its events
+taken as shown.
 
 >>> from jdr.systems import default_registry
 >>> replay = SystemReplayer(default_registry().get("poledemos"))
