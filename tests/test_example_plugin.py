@@ -141,6 +141,10 @@ def test_om_5_the_fight_ends_when_one_side_stands_told_by_jdr(site: Path, tmp_pa
                  "--lang", "fr", db=db))  # fmt: skip
     assert "Bob craque et quitte le combat." in out
     assert "Le combat est terminé : Ann l'emporte." in out
+    # issue 29: a fight its rules ended says so and offers no command
+    shown = ok(jdr(site, "fight", "show", "1", db=db)).splitlines()
+    assert shown[1] == "The fight is over: Ann wins."
+    assert not any(line.startswith("legal commands") for line in shown)
 
 
 def test_the_example_plugins_own_tests_pass(site: Path) -> None:

@@ -170,8 +170,15 @@ def test_poledemos_the_gms_end_names_a_winner_shown_in_every_recap_and_language(
         ),
         (
             {"over": True, "winner": "Ann", "wizards": ["Ann", "Bob"]},
-            "The GM ended the fight: Ann wins.",
-            "Le MJ a mis fin au combat : Ann l'emporte.",
+            "The fight is over: Ann wins.",
+            "Le combat est terminé : Ann l'emporte.",
+        ),
+        (
+            {"over": True, "winners": ["Ann"], "fighters": {
+                "Ann": {"name": "Ann", "broken": False},
+                "Bob": {"name": "Bob", "broken": True}}},
+            "The fight is over: Ann wins.",
+            "Le combat est terminé : Ann l'emporte.",
         ),
         (
             {"over": True, "winner": None, "fighters": {
@@ -186,7 +193,7 @@ def test_pk_13_pu_9_how_a_fight_ended_by_its_rules_is_told(
     state: dict[str, Any], english: str, french: str
 ) -> None:
     """KO when every fighter of the other sides is down (PK-13, Passion's down), rout when one
-    fled (PU-9), the GM's call when the rules ended it with nobody down (an Ilvermorny duel)."""
+    fled (PU-9), else who won as the rules say it (an Ilvermorny duel, a plug-in's flags)."""
     ending = ending_of(state)
     assert ending is not None
     with language("en"):

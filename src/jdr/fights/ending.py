@@ -3,10 +3,11 @@ recaps, the web table, the feed and the webhook say in place of whose turn it is
 
 A fight ends three ways:
 
-- **by its rules** (its state is `"over"`, with the winning side or fighter in `"winner"`): by
-  **KO** when every fighter of the other sides is down (`ko`, `down`), by **rout** when one of
-  them left the fight (`escaped`, `fled`); a system whose rules end a fight with nobody down
-  (an Ilvermorny duel: the GM's `end` command, IL-11) ended **by the GM**;
+- **by its rules** (its state is `"over"`, with the winning side or fighter in `"winner"`, or
+  the winners' names in `"winners"`): by **KO** when every fighter of the other sides is down
+  (`ko`, `down`), by **rout** when one of them left the fight (`escaped`, `fled`); otherwise
+  (an Ilvermorny duel the GM's `end` command closed, IL-11; a plug-in's own flags) it says who
+  won, as the system's `fight_over` sentence does (`rules`);
 - **by the GM** (`jdr fight end`, `jdr.fights.service.end`: the `fight_ended` event), naming
   the winners, a **draw**, or nobody;
 - a fight whose status is `ended` with neither (ended before the GM's end was journaled) reads
@@ -44,7 +45,8 @@ KO = "ko"
 ROUT = "rout"
 GM = "gm"
 DRAW = "draw"
-HOWS = (KO, ROUT, GM, DRAW)
+RULES = "rules"
+HOWS = (KO, ROUT, GM, DRAW, RULES)
 ENDED_STATUS = "ended"
 """A fight's status (`FightRecord.status`) once it has ended."""
 
@@ -56,8 +58,8 @@ LEFT = ("escaped", "fled")
 
 @dataclass(frozen=True)
 class Ending:
-    """How a fight ended: `how` (`ko`, `rout`, `gm`, `draw`) and the winners by name (none:
-    nobody won, or the GM named nobody)."""
+    """How a fight ended: `how` (`ko`, `rout`, `gm`, `draw`, or `rules` when the rules ended
+    it neither way) and the winners by name (none: nobody won, or the GM named nobody)."""
 
     how: str
     winners: tuple[str, ...] = ()
@@ -77,6 +79,8 @@ class Ending:
                 "The GM ended the fight: {names} win.",
                 count,
             ).format(names=names)
+        if self.how == RULES:
+            return words.winners(list(self.winners))
         if not count:
             return _("The fight is over: nobody is left standing.")
         if self.how == ROUT:
@@ -116,6 +120,10 @@ def _by_rules(state: Json) -> Ending:
 
     winner = state.get("winner")
     fighters = per_participant(state) or {}
+    named = state.get("winners")
+    if winner is None and isinstance(named, list):  # the winners by name (a plug-in's state)
+        losers = [f for n, f in fighters.items() if n not in named]
+        return Ending(_how(state, losers) if named else RULES, tuple(str(n) for n in named))
     if winner is not None and winner in fighters:
         return Ending(_how(state, [f for n, f in fighters.items() if n != winner]), (winner,))
     losers = [f for f in fighters.values() if winner is None or f.get("side") != winner]
@@ -134,7 +142,7 @@ def _how(state: Json, losers: Sequence[Json]) -> str:
         return ROUT
     if losers and all(_flagged(f, DOWN) for f in losers):
         return KO
-    return GM  # the rules ended it with nobody down: the GM's call (an Ilvermorny duel)
+    return RULES  # ended with nobody down or gone, as far as jdr can tell
 
 
 def _flagged(fighter: Json, flags: Sequence[str]) -> bool:
