@@ -223,13 +223,14 @@ def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
         " · Gantelets lestés prêt · en défense",
     ]
     code, out, _err = run(capsys, "fight", "log", "1", "--db", db)
-    assert out.splitlines()[0].startswith("#1    Plus Ultra fight: Kaito (a) against Corbeau")
+    # issue 29: actions are numbered within the fight, the opening 0 (they were event seqs)
+    assert out.splitlines()[0].startswith("#0    Plus Ultra fight: Kaito (a) against Corbeau")
     # the action undone is told in words, never as a command or an internal event
     assert run(capsys, "fight", "undo", "1", "--db", db)[1].startswith(
-        "Undone: action 4 (Kaito defends: +5 defense until the start of its next turn.)\n"
+        "Undone: action 1 (Kaito defends: +5 defense until the start of its next turn.)\n"
     )
     redone = run(capsys, "fight", "redo", "1", "--db", db, "--lang", "fr")[1]
-    assert redone.startswith("Rétablie : action 4 (Kaito se défend : +5 en défense")
+    assert redone.startswith("Rétablie : action 1 (Kaito se défend : +5 en défense")
 
 
 def test_bad_input(capsys: pytest.CaptureFixture[str], db: str) -> None:
@@ -375,7 +376,7 @@ def test_recap_of_the_last_action_and_of_a_round(
     capsys: pytest.CaptureFixture[str], db: str
 ) -> None:
     plus_ultra_fight(capsys, db)
-    title = "Fight 1 — action 8"
+    title = "Fight 1 — action 2"  # issue 29: the 2nd action played (it was its event seq, 8)
     said = "Corbeau defends: +5 defense until the start of its next turn."
     state = [
         "Kaito (a) — Énergie 8/8 · Volonté 8/8 · Poing Tempête ready · Rafale ready"
@@ -447,7 +448,7 @@ def test_recap_of_a_sealed_choice_shows_it_chosen_not_its_value(
     shown = run_json(capsys, "fight", "show", "1", "--db", db)
     assert "Lumos" not in json.dumps(shown["state"]["chosen"]) and "secret" not in shown["state"]
     assert "Ann — Magie 7 · spell chosen (sealed)" in shown["view"]["fighters"][0]
-    assert recap(capsys, db, "--actor", "Ann").startswith("Fight 1 — action 3\n- Ann has chosen")
+    assert recap(capsys, db, "--actor", "Ann").startswith("Fight 1 — action 1\n- Ann has chosen")
 
 
 def test_recap_refuses_a_bad_format_or_round(capsys: pytest.CaptureFixture[str], db: str) -> None:
@@ -461,16 +462,25 @@ def test_recap_refuses_a_bad_format_or_round(capsys: pytest.CaptureFixture[str],
 def test_end(capsys: pytest.CaptureFixture[str], db: str) -> None:
     plus_ultra_fight(capsys, db)
     code, out, _err = run(capsys, "fight", "end", "1", "--db", db)
-    assert (code, out) == (0, "fight 1 ended\n")
+    # issue 29: the GM's end is journaled and says how the fight ended
+    assert code == 0
+    assert out.startswith("fight 1 ended\nThe GM ended the fight: no winner named.\njournal #")
     code, out, err = run(capsys, "fight", "act", "1", "Kaito", "defend", "--db", db)
     assert (code, out, err) == (2, "", "jdr: error: fight 1 has ended: no command can be played\n")
     assert run(capsys, "fight", "undo", "1", "--db", db)[0] == 2
     shown = run_json(capsys, "fight", "show", "1", "--db", db)
     assert shown["status"] == "ended"
     assert "this fight has ended" in run(capsys, "fight", "show", "1", "--db", db)[1]
-    assert len(run_json(capsys, "fight", "log", "1", "--db", db)["events"]) == 10
+    assert len(run_json(capsys, "fight", "log", "1", "--db", db)["events"]) == 11  # + the end
     assert recap(capsys, db, "--actor", "Kaito") == KAITO_TEXT
-    ended = {"fight": 1, "status": "ended", "applied": True, "outcome": []}  # PU-1: none kept
+    ended = {
+        "fight": 1,
+        "status": "ended",
+        "ending": {"how": "gm", "winners": []},
+        "applied": True,
+        "outcome": [],  # PU-1: none kept
+        "journal": None,  # ended already: nothing more is journaled
+    }
     assert run_json(capsys, "fight", "end", "1", "--db", db) == ended
     code, _out, err = run(capsys, "fight", "end", "7", "--db", db)
     assert (code, err) == (2, "jdr: error: no fight 7\n")

@@ -112,7 +112,7 @@ def test_om_4_a_stored_fight_told_shown_undone_joined_and_ended(site: Path, tmp_
     assert "Corvo attaque Lys (6, 6) : réussite critique ; Lys prend 4 de stress." in hit
     ok(jdr(site, "fight", "act", "1", "Lys", "attack", "target=Corvo", "--faces", "5,1,2", db=db))
     undone = ok(jdr(site, "fight", "undo", "1", "--lang", "fr", db=db))
-    assert "Annulée : action 4 (Lys attaque Corvo" in undone
+    assert "Annulée : action 2 (Lys attaque Corvo" in undone  # issue 29: its number in the fight
     joined = ok(jdr(site, "fight", "act", "1", "Bram", "rejoindre", "camp=b", "--lang", "fr",
                     db=db))  # fmt: skip
     assert "Bram rejoint le combat dans le camp b." in joined
@@ -141,6 +141,10 @@ def test_om_5_the_fight_ends_when_one_side_stands_told_by_jdr(site: Path, tmp_pa
                  "--lang", "fr", db=db))  # fmt: skip
     assert "Bob craque et quitte le combat." in out
     assert "Le combat est terminé : Ann l'emporte." in out
+    # issue 29: a fight its rules ended says so and offers no command
+    shown = ok(jdr(site, "fight", "show", "1", db=db)).splitlines()
+    assert shown[1] == "The fight is over: Ann wins."
+    assert not any(line.startswith("legal commands") for line in shown)
 
 
 def test_the_example_plugins_own_tests_pass(site: Path) -> None:

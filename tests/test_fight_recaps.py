@@ -223,14 +223,15 @@ def test_the_log_tells_the_story_and_marks_what_was_undone(
     play(capsys, db, "plus-ultra")
     code, out, _err = run(capsys, "fight", "undo", "1", "--db", db)
     assert code == 0
-    assert out.startswith("Undone: action 16 (Kaito interrupts Corbeau's flight. d20 20 + 5 = 25")
+    # issue 29: numbered within the fight (the opening 0, undo unnumbered), not by event seq
+    assert out.startswith("Undone: action 5 (Kaito interrupts Corbeau's flight. d20 20 + 5 = 25")
     code, out, _err = run(capsys, "fight", "log", "1", "--db", db)
     lines = out.splitlines()
-    assert lines[0].startswith("#1    Plus Ultra fight: Kaito (a) against Corbeau (b)")
-    assert any(line.startswith("#16   (undone) Kaito interrupts") for line in lines)
-    assert lines[-1].startswith("#22   Undone: action 16 (")
+    assert lines[0].startswith("#0    Plus Ultra fight: Kaito (a) against Corbeau (b)")
+    assert any(line.startswith("#5    (undone) Kaito interrupts") for line in lines)
+    assert lines[-1].startswith("#-    Undone: action 5 (")
     logged = answer(capsys, "fight", "log", "1", "--db", db)
     assert logged["events"][0]["text"].startswith("Plus Ultra fight: ")
     assert [a["undone"] for a in logged["actions"]][-2:] == [True, False]
     code, out, _err = run(capsys, "fight", "redo", "1", "--db", db, "--lang", "fr")
-    assert out.startswith("Rétablie : action 16 (Kaito interrompt la fuite de Corbeau.")
+    assert out.startswith("Rétablie : action 5 (Kaito interrompt la fuite de Corbeau.")

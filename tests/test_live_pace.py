@@ -361,7 +361,8 @@ def test_the_feed_is_atom_with_each_announcement(store: Store) -> None:
     root = ElementTree.fromstring(xml)
     assert root.tag == f"{atom}feed"
     titles = [e.findtext(f"{atom}title") for e in root.iter(f"{atom}entry")]
-    assert titles[0] == "Fight 1 · Kaito Arashi".replace("1", str(fight))
+    # issue 29: an action is titled by its number within its fight
+    assert titles[0] == f"Fight {fight}, action 1 · Kaito Arashi"
     assert "To play: Maître Corbeau" in (root.findtext(f"{atom}subtitle") or "")
     links = [e.find(f"{atom}link") for e in root.iter(f"{atom}entry")]
     assert all(link is not None and link.get("href", "").startswith("https://t.example/c/")

@@ -249,7 +249,8 @@ def test_the_feed_is_read_at_its_secret_link_only(live: Any) -> None:
         root = ElementTree.fromstring(xml)
         atom = "{http://www.w3.org/2005/Atom}"
         titles = [e.findtext(f"{atom}title") for e in root.iter(f"{atom}entry")]
-        assert titles[0] == f"Combat {fight} · {KAITO}"  # in the feed's language
+        # in the feed's language; issue 29: the action by its number within its fight
+        assert titles[0] == f"Combat {fight}, action 1 · {KAITO}"
         assert reader.request("GET", path + "x")[0] == 404
         feed_id = store.feeds(campaign_id)[0].id
         assert gm.post(f"/c/{campaign_id}/feeds/{feed_id}/revoke")[0] == 303

@@ -8,7 +8,7 @@ hidden roll reaches no one but the GM before it is disclosed, whatever action id
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,6 +223,10 @@ class FightPage:
     pace: Any = None
     """`jdr.live.pace.Pace`: who is awaited, by when (its `line()`), the deadline."""
     version: int = 0
+    ending: Any = None
+    """`jdr.fights.ending.Ending`: how the fight ended (None while it goes on)."""
+    stuck: bool = False
+    """The fight can no longer end by its rules: the GM may end it (`end_fight`)."""
 
 
 def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> Any:
@@ -269,11 +273,12 @@ def fight_page(
 ) -> FightPage:
     """The fight as `viewer` sees it; `recaps` False leaves the whole fight's recaps out (the
     JSON API's read, which a player's client may ask for at every turn)."""
+    from jdr.fights.ending import ending_of, stuck
     from jdr.fights.narration import Words
     from jdr.fights.recap import recap
     from jdr.fights.service import legal_now, state
     from jdr.fights.story import chapters
-    from jdr.fights.view import describe
+    from jdr.fights.view import view_of
     from jdr.live.pace import pace_of
 
     record = fight_in(store, viewer, campaign, fight_id)
@@ -281,14 +286,18 @@ def fight_page(
     assert system.fight is not None
     now = state(store, fight_id, system.fight)
     names = [str(n) for n in record.participants]
+    ending = ending_of(now, record.status)
     legal = {n: found for n in names if (found := legal_now(system, now, n))}
     mine = {n: c for n, c in legal.items() if viewer.may_act_for(n)} if viewer.may_write else {}
-    if record.status == "ended":
+    if ending is not None:  # an ended fight offers no command
         mine = {}
-    view = describe(getattr(system, "fight_view", None), now, Words("text", now))
+    view = view_of(system, now, Words("text", now), record.status)
     stored = store.events(fight_id)
     made = (
-        {fmt: recap(system, stored, fmt, fight_id, whole=True).text for fmt in RECAPS}
+        {
+            fmt: recap(system, stored, fmt, fight_id, whole=True, status=record.status).text
+            for fmt in RECAPS
+        }
         if recaps
         else {}
     )
@@ -304,7 +313,26 @@ def fight_page(
         names,
         pace,
         record.version,
+        ending,
+        stuck(system, now, record.status),
     )
+
+
+def end_fight(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    fight_id: int,
+    winners: Sequence[str] = (),
+    draw: bool = False,
+) -> Any:
+    """The GM ends a fight (`jdr fight end`: `jdr.fights.service.close`), naming the winners
+    or a draw when its rules have not ended it; its outcome lands on the sheets."""
+    from jdr.fights.service import close
+
+    viewer.require_gm("fight")
+    fight_in(store, viewer, campaign, fight_id)
+    return close(store, fight_id, list(winners), draw, actor=None)
 
 
 def play(

@@ -560,6 +560,7 @@ def _command_help(fight: int, actor: str, command: str, db: str | None, json: bo
 
 def _show(fight: int, db: str | None, json: bool) -> None:
     from jdr.answers import pace_json
+    from jdr.fights.ending import end_hint, ending_of, stuck
     from jdr.fights.narration import Words
     from jdr.fights.sealed import public
     from jdr.fights.service import legal_now
@@ -571,8 +572,10 @@ def _show(fight: int, db: str | None, json: bool) -> None:
         campaign = _campaign(store, record.campaign_id)
         system = _fight_system(store, fight)
         state = _state(store, fight, system)
-    legal = legal_now(system, state)
-    view = view_of(system, state, Words("text", state))
+    ending = ending_of(state, record.status)
+    stalled = stuck(system, state, record.status)
+    legal = legal_now(system, state) if ending is None else []
+    view = view_of(system, state, Words("text", state), record.status)
     pace = pace_of(system, record, state)
     if json:
         emit_json(
@@ -586,14 +589,18 @@ def _show(fight: int, db: str | None, json: bool) -> None:
                 "state": public(state),
                 "view": {"status": view.status, "fighters": list(view.fighters)},
                 "legal_commands": legal,
+                "ending": None if ending is None else ending.json(),
+                "stuck": stalled,
                 "pace": pace_json(pace),  # the web API's too
             }
         )
         return
-    print_state(fight, campaign.name, view, legal)
+    print_state(fight, campaign.name, view, legal if ending is None else None)
     if record.status == ENDED:
         console().print(_("this fight has ended"), markup=False)
-    elif record.deadline is not None:  # who is awaited, by when (the legal commands say who)
+    elif stalled:  # the GM's way out
+        console().print(end_hint(fight), markup=False, highlight=False)
+    elif ending is None and record.deadline is not None:  # who is awaited, by when
         console().print(pace.line(), markup=False, highlight=False)
 
 
@@ -688,7 +695,13 @@ def _log(fight: int, db: str | None, json: bool) -> None:
                     for i, e in enumerate(stored)
                 ],
                 "actions": [
-                    {"action": c.number, "undone": c.undone, "narration": c.lines()} for c in story
+                    {
+                        "action": c.number,
+                        "number": c.ordinal,
+                        "undone": c.undone,
+                        "narration": c.lines(),
+                    }
+                    for c in story
                 ],
             }
         )
@@ -723,7 +736,7 @@ def _recap(
     if actor is not None and system.id == "plus-ultra":
         text, numbers, events = _plus_ultra_post(system, stored, actions or [], actor, fmt)
     else:
-        made = recap(system, stored, fmt, fight, round_, actions, whole)
+        made = recap(system, stored, fmt, fight, round_, actions, whole, record.status)
         text, numbers, events = made.text, made.actions, made.events
     entries = [footer_of[n] for n in numbers if n in footer_of]
     footer = recap_footer(entries)
@@ -737,6 +750,7 @@ def _recap(
                 "round": round_,
                 "actor": actor,
                 "actions": numbers,
+                "numbers": _numbers(stored, numbers),
                 "events": events,
                 "recap": text,
                 "journal": [
@@ -749,6 +763,14 @@ def _recap(
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _numbers(stored: list[Any], actions: list[int]) -> list[int]:
+    """The numbers within the fight (1, 2, 3 …) of the actions whose keys are `actions`."""
+    from jdr.fights.service import Timeline
+
+    numbers = Timeline.of(stored).numbers
+    return [numbers[n] for n in actions if n in numbers]
 
 
 def _actions_of(

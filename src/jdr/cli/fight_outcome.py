@@ -1,5 +1,7 @@
-"""`jdr fight outcome FIGHT` and `jdr fight end FIGHT --apply/--no-apply`: what a fight leaves
-on its stored fighters' sheets, reviewed before it lands, applied when it ends.
+"""`jdr fight outcome FIGHT` and `jdr fight end FIGHT --apply/--no-apply [--winner NAME |
+--draw]`: what a fight leaves on its stored fighters' sheets, reviewed before it lands, applied
+when it ends; the GM's end of a fight its rules have not ended is journaled, naming the winner
+or a draw (`jdr.fights.service.end`).
 
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
@@ -57,7 +59,8 @@ def add_outcome_commands(app: typer.Typer) -> None:
         "end",
         help=_(
             "End a fight: no command can be played in it any more; its outcome lands on the"
-            " stored fighters' sheets unless --no-apply."
+            " stored fighters' sheets unless --no-apply. If its rules have not ended it, the GM"
+            " names the winner (--winner) or a draw (--draw)."
         ),
     )
     def end_command(
@@ -73,31 +76,51 @@ def add_outcome_commands(app: typer.Typer) -> None:
             str | None,
             typer.Option("--actor", metavar="NAME", help=_("Who ends it (for the journal).")),
         ] = None,
+        winner: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--winner",
+                metavar="NAME",
+                help=_(
+                    "Who won, when the rules have not said it: a fighter, a side or a player"
+                    " (several: --winner A --winner B, or A,B)."
+                ),
+            ),
+        ] = None,
+        draw: Annotated[
+            bool, typer.Option("--draw", help=_("The fight ends in a draw: nobody wins."))
+        ] = False,
         db: db_option = None,
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        from jdr.characters.fights import apply_outcome, outcome
+        from jdr.cli.journal_commands import journal_json, journal_lines
+        from jdr.fights.service import close
 
+        winners = [n.strip() for given in winner or [] for n in given.split(",") if n.strip()]
         with opened(db) as store:
-            store.fight(fight)
-            if apply:
-                _campaign, found = apply_outcome(store, fight, actor)
-            else:
-                _campaign, found = outcome(store, fight)
-            store.set_fight_status(fight, ENDED)
+            campaign = store.campaign_of_fight(fight)
+            closed = close(store, fight, winners, draw, actor, apply)
+        ending, entry, found = closed.ending, closed.entry, closed.outcome
         if json:
             emit_json(
                 {
                     "fight": fight,
                     "status": ENDED,
+                    "ending": None if ending is None else ending.json(),
                     "applied": apply,
                     "outcome": _outcome_json(found),
+                    "journal": None if entry is None else journal_json(campaign.name, entry),
                 }
             )
             return
         out = console()
         out.print(_("fight {fight} ended").format(fight=fight), markup=False)
+        if ending is not None:
+            out.print(ending.sentence(), markup=False)
+        if entry is not None:
+            for line in journal_lines(entry):
+                out.print(line, markup=False, style="dim")
         if found and not apply:
             out.print(_("its outcome was not written on the sheets (--no-apply):"), markup=False)
         _print_outcome(found, None)

@@ -40,9 +40,12 @@ def print_events(
     if entry is not None:
         for line in journal_lines(entry):
             out.print(line, markup=False, style="dim")
+    from jdr.fights.ending import ending_of
+
     view = view_of(system, state, Words("text", state))
     out.print(view.status, markup=False)
-    print_legal(legal)
+    if ending_of(state) is None:  # an ended fight offers no command
+        print_legal(legal)
 
 
 def print_legal(legal: list[str]) -> None:
@@ -51,8 +54,9 @@ def print_legal(legal: list[str]) -> None:
     )
 
 
-def print_state(fight: int, campaign: str, view: View, legal: list[str]) -> None:
-    """`jdr fight show`: the fight, where it stands, each fighter on one line."""
+def print_state(fight: int, campaign: str, view: View, legal: list[str] | None) -> None:
+    """`jdr fight show`: the fight, where it stands, each fighter on one line, what may be
+    played (`legal` None: nothing, the fight has ended)."""
     from rich.markup import escape
 
     out = console()
@@ -61,18 +65,21 @@ def print_state(fight: int, campaign: str, view: View, legal: list[str]) -> None
     out.print(view.status, markup=False)
     for line in view.fighters:
         out.print(line, markup=False)
-    print_legal(legal)
+    if legal is not None:
+        print_legal(legal)
 
 
 def print_log(story: Sequence[Chapter]) -> None:
-    """`jdr fight log`: every action, numbered, in sentences; an action taken back says so."""
+    """`jdr fight log`: every action, numbered within the fight (`#-` for an undo or a redo),
+    in sentences; an action taken back says so."""
     out = console()
     for chapter in story:
         lines = chapter.lines()
         if chapter.undone:
             lines = [_("(undone) {line}").format(line=line) for line in lines]
+        number = "-" if chapter.ordinal is None else str(chapter.ordinal)
         for index, line in enumerate(lines or ["-"]):
-            head = f"#{chapter.number:<4}" if index == 0 else " " * 5
+            head = f"#{number:<4}" if index == 0 else " " * 5
             out.print(f"{head} {line}", markup=False)
 
 

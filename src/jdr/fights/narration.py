@@ -218,20 +218,33 @@ def _ended(event: Json, words: Words) -> str:
     return words.winners(winners)
 
 
+def _gm_ended(event: Json, words: Words) -> str:
+    """The GM's end (`jdr fight end`), told as every front end tells an ended fight."""
+    from jdr.fights.ending import DRAW, GM, Ending
+
+    winners = tuple(str(n) for n in event.get("winners") or [])
+    return Ending(DRAW if event.get("draw") else GM, winners).sentence(words)
+
+
 GENERIC: dict[str, Line] = {
     "joined": Line(_joined),
     "fight_over": Line(_ended),
+    "fight_ended": Line(_gm_ended),
 }
 """Events jdr narrates itself when a system does not declare them (docs/plugins.md):
 `{"type": "joined", "name": …, "side": …}` (`side` optional) and
 `{"type": "fight_over", "winners": [names]}` (or `"winner": name or side`, or none: nobody
-wins). Undo and redo (`{"type": "undone", "seq": N}`, `{"type": "redone", "seq": N}`, written by
-jdr) are told by `jdr.fights.story` as what they take back or put back.
+wins). jdr writes `{"type": "fight_ended", "by": "gm", "winners": [names], "draw": bool}` when
+the GM ends a fight (`jdr fight end`), whatever the system. Undo and redo (`{"type": "undone",
+"seq": N}`, `{"type": "redone", "seq": N}`, written by jdr) are told by `jdr.fights.story` as
+what they take back or put back.
 
 >>> Narration({}).sentence({"type": "joined", "name": "Zed", "side": "b"})
 'Zed joins the fight on side b.'
 >>> Narration({}).sentence({"type": "fight_over", "winners": ["Ann"]})
 'The fight is over: Ann wins.'
+>>> Narration({}).sentence({"type": "fight_ended", "by": "gm", "winners": ["Ann"]})
+'The GM ended the fight: Ann wins.'
 """
 
 EMPTY = Narration({})

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.i18n import _
@@ -117,11 +117,13 @@ def document(
 
 @dataclass(frozen=True)
 class Recap:
-    """A recap's text, and what it covers: the actions (their numbers) and their events."""
+    """A recap's text, and what it covers: the actions (their keys, the seqs their events
+    start at), their events, and the actions' numbers within the fight (1, 2, 3 …)."""
 
     text: str
     actions: list[int]
     events: list[Json]
+    numbers: list[int] = field(default_factory=list)
 
 
 def recap(
@@ -132,9 +134,13 @@ def recap(
     round_number: int | None = None,
     actions: Sequence[int] | None = None,
     whole: bool = False,
+    status: str | None = None,
 ) -> Recap:
-    """The recap of a stored fight: the last action, the actions given, round `round_number`
-    or the whole fight (`InputError` for a round the fight has not had)."""
+    """The recap of a stored fight: the last action, the actions given (by their keys, the
+    seqs `Recap.actions` holds), round `round_number` or the whole fight (`InputError` for a
+    round the fight has not had). Its title numbers the actions within the fight (1, 2, 3 …);
+    a recap that reaches the fight's last action ends with where the fight stands, or how it
+    ended (`status`: the fight's stored status, `ended` once the GM ended it)."""
     from jdr.fights.story import chapters
     from jdr.fights.view import view_of
 
@@ -182,16 +188,18 @@ def recap(
     else:
         wanted = set(actions) if actions is not None else {played[-1].number}
         chosen = [c for c in played if c.number in wanted] or played[-1:]
-        numbers = ", ".join(str(c.number) for c in chosen)
+        numbers = ", ".join(str(c.number if c.ordinal is None else c.ordinal) for c in chosen)
         title = _("Fight {fight} — action {action}").format(fight=fight, action=numbers)
         sections = [("", [_item(c.told, fmt) for c in chosen])]
     after = chosen[-1].state
     from jdr.fights.narration import Words
 
-    shown = view_of(system, after, Words(fmt, after))
+    last = chosen[-1] is played[-1]  # the fight as it stands now
+    shown = view_of(system, after, Words(fmt, after), status if last else None)
     text = document(title, sections, list(shown.fighters), bold(shown.status, fmt), fmt)
     events = [t.event for c in chosen for t in c.told] if round_number is None or whole else covered
-    return Recap(text, [c.number for c in chosen], events)
+    numbered = [c.ordinal for c in chosen if c.ordinal is not None]
+    return Recap(text, [c.number for c in chosen], events, numbered)
 
 
 def _wanted(stored: Sequence[Any], actions: Sequence[int] | None) -> set[int]:

@@ -17,6 +17,17 @@ test seed are given.
 Undo takes back the last action not yet undone (never the opening one); redo puts back the
 action undone last, and only while no new action has been played since.
 
+**An action's number** (`Timeline.numbers`) is its place in its fight as the table counts
+them: the opening is action 0, then every action played is 1, 2, 3 … in order (the GM's end
+too); an action undone keeps its number (the next one played takes a new one, so a number
+never names two actions), and undo and redo have none: they name the action they take back or
+put back. The `seq` (an action's first event) stays the key of the log and of the journal's
+action id (`#fight3.7`).
+
+**The GM's end** (`end`, `jdr fight end`) is an action too: one `fight_ended` event
+(`jdr.fights.fold.ENDED`), journaled, folded by jdr whatever the system; a fight its rules
+ended already (`"over"`) takes none.
+
 >>> from jdr.store import StoredEvent
 >>> log = [
 ...     StoredEvent(1, 1, {"type": "started"}),
@@ -26,6 +37,8 @@ action undone last, and only while no new action has been played since.
 ... ]
 >>> effective_events(log)
 [{'type': 'started'}]
+>>> Timeline.of(log).numbers
+{1: 0, 2: 1}
 """
 
 from __future__ import annotations
@@ -46,7 +59,7 @@ from jdr.fights.binding import (
     state_mismatch,
 )
 from jdr.fights.commands import GM_SEAT, Seat
-from jdr.fights.fold import fold
+from jdr.fights.fold import ENDED, evolver, fold
 from jdr.fights.sealed import SEALED, opened, sealing
 from jdr.i18n import _
 from jdr.journal.entries import Entry
@@ -66,6 +79,8 @@ UNDONE = "undone"
 REDONE = "redone"
 UNDO = "undo"
 REDO = "redo"
+END = "fight.end"
+"""The journal's name of the GM's end of a fight (its context's `action`)."""
 
 
 @dataclass
@@ -76,6 +91,8 @@ class Timeline:
     undone: set[int] = field(default_factory=set)
     redo_stack: list[int] = field(default_factory=list)
     redo_blocked: bool = False
+    numbers: dict[int, int] = field(default_factory=dict)
+    """Each action's number within its fight (see the module's docstring), by its seq."""
 
     @classmethod
     def of(cls, stored: Iterable[StoredEvent]) -> Timeline:
@@ -94,6 +111,7 @@ class Timeline:
                 if item.action not in timeline.actions:
                     timeline.redo_blocked = timeline.redo_blocked or bool(timeline.redo_stack)
                     timeline.redo_stack.clear()
+                    timeline.numbers[item.action] = len(timeline.numbers)
                 timeline.actions.setdefault(item.action, []).append(item.event)
         return timeline
 
@@ -169,7 +187,7 @@ def carried(rules: FightRules, log: FightLog, everything: Callable[[], list[Stor
         return fold(rules, effective_events(log.events))
     if any(event.get("type") in (UNDONE, REDONE) for event in moves):
         return fold(rules, effective_events(everything()))
-    return reduce(rules.evolve, moves, log.snapshot.state)
+    return reduce(evolver(rules), moves, log.snapshot.state)
 
 
 def current(store: Store, fight_id: int, rules: FightRules | None) -> Current:
@@ -196,7 +214,8 @@ def current(store: Store, fight_id: int, rules: FightRules | None) -> Current:
             mismatch = mismatch or check_log(fight_id, log.events, recorded, since, upto)
             if mismatch is not None:
                 raise TamperedFightError(mismatch)
-            found.state = reduce(rules.evolve, [e.event for e in log.events], log.snapshot.state)
+            moves = [e.event for e in log.events]
+            found.state = reduce(evolver(rules), moves, log.snapshot.state)
             return found
     everything = log.events if log.snapshot is None else store.events(fight_id)
     found._log = checked(store, log.record, everything)
@@ -414,6 +433,8 @@ def legal_now(system: RuleSystem, state: Json, actor: str | None = None) -> list
     """The commands `actor` (anyone, when None) may play now."""
     rules = system.fight
     assert rules is not None
+    if state.get(ENDED) is not None:  # the GM ended it: nothing more is played
+        return []
     commands = getattr(system, "fight_commands", None)
     if commands is None:
         return list(rules.legal_commands(state))
@@ -453,6 +474,99 @@ def redo(store: Store, fight_id: int, retries: int = 3, rules: FightRules | None
     return _journaled(
         store, fight_id, rules, None, REDO, {}, _moved(rules, redo_events), None, retries
     )
+
+
+def end_events(state: Json, params: Json) -> list[Json]:
+    """The GM's end of a fight its rules have not ended: `params` names the `winners` (none:
+    no winner named) or a `draw` (`RulesError` if the fight is over or ended already).
+
+    >>> end_events({"over": False}, {"winners": ["Alice"]})
+    [{'type': 'fight_ended', 'by': 'gm', 'winners': ['Alice'], 'draw': False}]
+    """
+    if state.get(ENDED) is not None or state.get("over"):
+        raise RulesError(_("the fight is over already"))
+    winners = [str(name) for name in params.get("winners") or []]
+    draw = bool(params.get("draw"))
+    if winners and draw:
+        raise RulesError(_("a draw has no winner"))
+    return [{"type": ENDED, "by": "gm", "winners": winners, "draw": draw}]
+
+
+def end(
+    store: Store,
+    fight_id: int,
+    rules: FightRules,
+    winners: Sequence[str] = (),
+    draw: bool = False,
+    actor: str | None = None,
+    retries: int = 3,
+) -> Acted:
+    """The GM ends a fight its rules have not ended (`end_events`), journaled as its last
+    action; `actor` is who the journal says ended it. The fight's status is the caller's to
+    set (`Store.set_fight_status`)."""
+    params: Json = {"winners": list(winners), "draw": draw}
+
+    def decide(now: Current, _rng: RandomSource) -> tuple[list[Json], Json]:
+        events = end_events(now.state, params)
+        return events, reduce(evolver(rules), events, now.state)
+
+    return _journaled(store, fight_id, rules, actor, END, params, decide, None, retries)
+
+
+@dataclass(frozen=True)
+class Closed:
+    """A fight the GM closed (`close`): how it ended (`jdr.fights.ending.Ending`; None for a
+    system without fight rules), the journal entry of the GM's end (None when its rules ended
+    it, or it had ended already), and what it left on its stored fighters' sheets
+    (`jdr.characters.fights.FighterOutcome`s, written unless `apply` was False)."""
+
+    ending: Any
+    entry: Entry | None
+    outcome: list[Any]
+    applied: bool
+
+
+def close(
+    store: Store,
+    fight_id: int,
+    winners: Sequence[str] = (),
+    draw: bool = False,
+    actor: str | None = None,
+    apply: bool = True,
+) -> Closed:
+    """`jdr fight end` for every front end: the GM's end journaled for a fight its rules have
+    not ended (`end`, `winners` named as the fight spells them, or a `draw`), the outcome
+    written on the stored fighters' sheets (unless `apply` is False), and the fight's status
+    set to `ended`: no command can be played in it any more. A fight ended already keeps its
+    ending; naming a winner or a draw for a fight whose rules (or the GM) ended it is refused
+    (`RulesError`), as are a winner and a draw together (`InputError`)."""
+    from jdr.characters.fights import apply_outcome, outcome
+    from jdr.errors import InputError
+    from jdr.fights.ending import ENDED_STATUS, ending_of, named_winners
+    from jdr.systems import default_registry
+
+    if winners and draw:
+        raise InputError("--winner", ",".join(winners), "--winner NAME | --draw")
+    record = store.fight(fight_id)
+    rules = default_registry().get(store.campaign_of_fight(fight_id).system).fight
+    ending, entry = None, None
+    if rules is not None:
+        now = state(store, fight_id, rules)
+        ending = ending_of(now, record.status)
+        if ending is not None and (winners or draw):
+            raise RulesError(
+                _("{option}: the fight has ended already ({said})").format(
+                    option="--winner" if winners else "--draw", said=ending.sentence()
+                )
+            )
+        if ending is None:
+            named = named_winners(winners, now, [str(n) for n in record.participants])
+            acted = end(store, fight_id, rules, named, draw, actor)
+            assert acted.after is not None
+            ending, entry = ending_of(acted.after), acted.entry
+    found = apply_outcome(store, fight_id, actor)[1] if apply else outcome(store, fight_id)[1]
+    store.set_fight_status(fight_id, ENDED_STATUS)
+    return Closed(ending, entry, found, apply)
 
 
 def _moved(

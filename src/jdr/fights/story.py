@@ -24,6 +24,7 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from jdr.fights.fold import evolver, step
 from jdr.fights.narration import EMPTY, Narration, Told, tell
 from jdr.fights.sealed import public
 from jdr.fights.service import REDONE, UNDONE, Timeline
@@ -37,15 +38,18 @@ __all__ = ["Chapter", "chapters", "entry_summaries", "narration_of", "told"]
 
 @dataclass(frozen=True)
 class Chapter:
-    """One action of a fight: its number (the seq of its first event), its events told, the
-    state after it, and whether it was taken back since (`undone`). An undo or a redo has no
-    events of its own to tell: `said` is its sentence."""
+    """One action of a fight: its key (`number`, the seq of its first event), its events told,
+    the state after it, whether it was taken back since (`undone`), and its number within the
+    fight as the table counts them (`ordinal`: 0 for the opening, then 1, 2, 3 …; None for an
+    undo or a redo, `jdr.fights.service.Timeline.numbers`). An undo or a redo has no events of
+    its own to tell: `said` is its sentence."""
 
     number: int
     told: list[Told] = field(default_factory=list)
     state: Json = field(default_factory=dict)
     undone: bool = False
     said: str | None = None
+    ordinal: int | None = None
 
     def lines(self, quiet: bool = True) -> list[str]:
         """Its sentences (`quiet=False`: without the bookkeeping ones)."""
@@ -70,7 +74,7 @@ def told(
     """`events` told from the state `before` them (each one shown as `public` shows it)."""
     rules = system.fight
     assert rules is not None
-    found = tell(narration_of(system), rules.evolve, list(events), before, medium)
+    found = tell(narration_of(system), evolver(rules), list(events), before, medium)
     return [Told(public(t.event), t.text, t.state, t.quiet, t.chance) for t in found]
 
 
@@ -92,20 +96,22 @@ def chapters(
     for number, events in groups.items():
         kinds = {e.get("type") for e in events}
         if kinds <= {UNDONE, REDONE}:
-            said = _control(events[0], by_number)
+            said = _control(events[0], by_number, timeline.numbers)
             found.append(Chapter(number, state=state, said=said))
             continue
         undone = number in timeline.undone
+        ordinal = timeline.numbers.get(number)
         if only is not None and number not in only:
             after = state if undone else _folded(system, events, state)
-            chapter = Chapter(number, [], after, undone, said="")
+            chapter = Chapter(number, [], after, undone, said="", ordinal=ordinal)
             state = after
             found.append(chapter)
+            by_number[number] = chapter
             continue
         chapter = Chapter(number, told(system, events, state, medium), state, undone)
         if chapter.told and not undone:
             state = chapter.told[-1].state
-            chapter = Chapter(number, chapter.told, state, undone)
+        chapter = Chapter(number, chapter.told, state, undone, ordinal=ordinal)
         found.append(chapter)
         by_number[number] = chapter
     return found
@@ -115,20 +121,22 @@ def _folded(system: RuleSystem, events: Sequence[Json], state: Json) -> Json:
     rules = system.fight
     assert rules is not None
     for event in events:
-        state = rules.evolve(state, event)
+        state = step(rules, state, event)
     return state
 
 
-def _control(event: Json, chapters: dict[int, Chapter]) -> str:
-    """`Undone: action 5 (Kaito attacks Corbeau.)` for an undo, likewise a redo."""
-    target = chapters.get(int(event.get("seq", 0)))
-    what = target.summary() if target is not None else "-"
+def _control(event: Json, chapters: dict[int, Chapter], numbers: dict[int, int]) -> str:
+    """`Undone: action 5 (Kaito attacks Corbeau.)` for an undo, likewise a redo: the action by
+    its number within the fight."""
+    seq = int(event.get("seq", 0))
+    target = chapters.get(seq)
+    what = (target.summary() if target is not None else "") or "-"
     message = (
         _("Undone: action {n} ({what})")
         if event["type"] == UNDONE
         else _("Redone: action {n} ({what})")
     )
-    return message.format(n=event.get("seq"), what=what)
+    return message.format(n=numbers.get(seq, seq), what=what)
 
 
 def fold_public(system: RuleSystem, stored: Sequence[StoredEvent]) -> Any:

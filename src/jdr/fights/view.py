@@ -76,15 +76,27 @@ def describe(
     return View(status, lines)
 
 
-def view_of(system: Any, state: Json, words: Words | None = None) -> View:
+def view_of(
+    system: Any, state: Json, words: Words | None = None, status: str | None = None
+) -> View:
     """The `View` a system gives of `state`: its `fight_view`, else the generic one fed by its
-    `fight_fighters` hook (if it declares one)."""
-    return describe(
+    `fight_fighters` hook (if it declares one). A fight that ended says who won and how in
+    place of its status, and a stuck one says so after it (`jdr.fights.ending`); `status` is
+    the fight's stored status (`ended` once the GM ended it)."""
+    from jdr.fights.ending import ending_of, stuck, stuck_sentence
+
+    shown = describe(
         getattr(system, "fight_view", None),
         state,
         words,
         getattr(system, "fight_fighters", None),
     )
+    ending = ending_of(state, status)
+    if ending is not None:
+        return View(ending.sentence(words), shown.fighters)
+    if stuck(system, state, status):
+        return View(f"{shown.status} — {stuck_sentence()}", shown.fighters)
+    return shown
 
 
 Fighters = Callable[[Json], Mapping[str, Mapping[str, Any]]]

@@ -1,9 +1,10 @@
 """Re-computing a journal entry's result from its faces, by the rule system's own code.
 
 A roll's result is its action run on the entry's faces; a fight action's events are its command
-decided on the fight's state so far (the fold of the events the journal shows before it), undo and
-redo by the fight service's own rules. A fight's opening is not re-decided (its setup, the sheets,
-is not in the journal): its faces are checked, its events taken as shown.
+decided on the fight's state so far (the fold of the events the journal shows before it), undo,
+redo and the GM's end (`fight.end`) by the fight service's own rules. A fight's opening is not
+re-decided (its setup, the sheets, is not in the journal): its faces are checked, its events
+taken as shown.
 
 >>> from jdr.systems import default_registry
 >>> replay = SystemReplayer(default_registry().get("poledemos"))
@@ -99,7 +100,7 @@ class SystemReplayer:
 
     def _fight(self, entry: Entry, context: Json, source: RandomSource | None) -> Any:
         from jdr.fights.binding import EVENTS_HASH, STATE_HASH, events_hash, json_hash
-        from jdr.fights.service import REDO, UNDO, redo_events, undo_events
+        from jdr.fights.service import END, REDO, UNDO, end_events, redo_events, undo_events
 
         carried = self.fights.setdefault(context["fight"], Carried())
         recorded = entry.result or {}
@@ -116,6 +117,8 @@ class SystemReplayer:
                 return SKIP  # a sealed entry's events are not known: nothing to decide on
             if action in (UNDO, REDO):
                 events = (undo_events if action == UNDO else redo_events)(carried.log)
+            elif action == END:  # the GM's end: the fight's state and the GM's words
+                events = end_events(carried.state(rules), dict(context.get("params") or {}))
             else:
                 params = dict(context.get("params") or {})
                 events = rules.decide(carried.state(rules), params, source)
@@ -166,13 +169,13 @@ class Carried:
     def state(self, rules: Any) -> Json:
         from functools import reduce
 
-        from jdr.fights.fold import fold
+        from jdr.fights.fold import evolver, fold
         from jdr.fights.service import effective_events
 
         if self._state is None:
             self._state, self._pending = fold(rules, effective_events(self.log)), []
         elif self._pending:
-            self._state, self._pending = reduce(rules.evolve, self._pending, self._state), []
+            self._state, self._pending = reduce(evolver(rules), self._pending, self._state), []
         return self._state
 
     def after(self, rules: Any, events: list[Json], refold: bool) -> Json:
@@ -180,12 +183,12 @@ class Carried:
         redo), without changing what is carried."""
         from functools import reduce
 
-        from jdr.fights.fold import fold
+        from jdr.fights.fold import evolver, fold
         from jdr.fights.service import effective_events
         from jdr.store import StoredEvent
 
         if not refold:
-            return reduce(rules.evolve, events, self.state(rules))
+            return reduce(evolver(rules), events, self.state(rules))
         start = len(self.log) + 1
         moved = [StoredEvent(start + i, start, e) for i, e in enumerate(events)]
         return fold(rules, effective_events([*self.log, *moved]))

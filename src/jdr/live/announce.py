@@ -2,7 +2,9 @@
 outgoing webhook read the same `Announcement`s.
 
 A journal entry announces what it did, as everyone may read it (a hidden roll or a sealed choice
-shows only that it was made, never its dice); a fight action adds who is awaited now and by when.
+shows only that it was made, never its dice); a fight action is titled by its number within its
+fight (`Fight 3, action 5 · Kaito`) and adds who is awaited now and by when, or how the fight
+ended (who won, by KO, by rout, the GM's end, a draw) once it has.
 A turn gone late, a disclosure and a revealed seed say so. Other changes (a sheet's new
 character, a pace set) announce nothing. Announcements are plain text in the reader's language;
 `markdown()` escapes what players typed for Discord and Slack.
@@ -110,6 +112,7 @@ def announcements(
         said = fight_sentences(
             campaign.system, public_entries(store, campaign, earlier), set(entries)
         )
+    numbers = {fight: _numbers(store, fight) for fight in fights}
     last_of_fight = {c.fight: c.seq for c in changes if c.fight is not None}
     found = []
     for change in changes:
@@ -120,7 +123,7 @@ def announcements(
             lines = (
                 tuple(told.splitlines()) if told else (" · ".join(p for p in parts if p != "-"),)
             )
-            title = _entry_title(entry, change)
+            title = _entry_title(entry, change, numbers.get(int(change.fight or 0), {}))
             waiting = None
             if (
                 awaited
@@ -128,6 +131,8 @@ def announcements(
                 and last_of_fight.get(change.fight) == change.seq
             ):
                 waiting = _awaited(store, campaign, change.fight)
+                if waiting in lines:  # the GM's end told already says how the fight ended
+                    waiting = None
             found.append(
                 Announcement(
                     change.seq,
@@ -155,12 +160,27 @@ def announcements(
     return found
 
 
-def _entry_title(entry: object, change: Change) -> str:
+def _numbers(store: Store, fight_id: int) -> dict[int, int]:
+    """Each action of the fight by its seq → its number within the fight (1, 2, 3 …)."""
+    from jdr.fights.service import Timeline
+
+    return Timeline.of(store.events(fight_id)).numbers
+
+
+def _entry_title(entry: object, change: Change, numbers: dict[int, int] | None = None) -> str:
+    """`Fight 3, action 5 · Kaito` (an action by its number within its fight), `Sheet Ann`,
+    `Roll · Ann`."""
+    from jdr.journal.replay import action_number
+
     context = getattr(entry, "context", None) or {}
     actor = context.get("actor")
     fight = change.fight
     if fight is not None:
-        base = _("Fight {fight}").format(fight=fight)
+        number = (numbers or {}).get(action_number(context.get("action_id")) or 0)
+        if not number:  # the opening (action 0), an undo or a redo
+            base = _("Fight {fight}").format(fight=fight)
+        else:
+            base = _("Fight {fight}, action {number}").format(fight=fight, number=number)
     elif "sheet" in context and str(context.get("action", "")).startswith("sheet."):
         base = _("Sheet {name}").format(name=context["sheet"])
     else:
@@ -169,8 +189,11 @@ def _entry_title(entry: object, change: Change) -> str:
 
 
 def _awaited(store: Store, campaign: Campaign, fight_id: int) -> str | None:
-    """`To play: …` for the fight as it is now (None when it has ended or cannot be read)."""
+    """`To play: …` for the fight as it is now; how it ended, once it has (`jdr.fights.ending`:
+    who won, and how); that it is stuck, when it can no longer end by its rules (None when it
+    cannot be read)."""
     from jdr.errors import JdrError
+    from jdr.fights.ending import ending_of, stuck, stuck_sentence
     from jdr.fights.service import state
     from jdr.live.pace import pace_of
     from jdr.systems import default_registry
@@ -178,9 +201,16 @@ def _awaited(store: Store, campaign: Campaign, fight_id: int) -> str | None:
     try:
         system = default_registry().get(campaign.system)
         record = store.fight(fight_id)
-        if system.fight is None or record.status != "open":
+        if system.fight is None:
             return None
-        return pace_of(system, record, state(store, fight_id, system.fight)).line()
+        now = state(store, fight_id, system.fight)
+        ending = ending_of(now, record.status)
+        if ending is not None:
+            return ending.sentence()
+        line = pace_of(system, record, now).line()
+        if stuck(system, now, record.status):
+            line += " " + stuck_sentence().capitalize() + "."
+        return line
     except JdrError:
         return None
 

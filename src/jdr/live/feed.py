@@ -64,6 +64,7 @@ def atom(
 def campaign_feed(store: Store, campaign: Campaign, self_url: str, base_url: str | None) -> str:
     """The campaign's feed as it is now, in the current language."""
     from jdr.errors import JdrError
+    from jdr.fights.ending import ending_of
     from jdr.fights.service import state
     from jdr.live.pace import pace_of
     from jdr.systems import default_registry
@@ -80,8 +81,10 @@ def campaign_feed(store: Store, campaign: Campaign, self_url: str, base_url: str
     for record in store.fights(campaign.id):
         if system is None or system.fight is None or record.status != "open":
             continue
-        line = pace_of(system, record, state(store, record.id, system.fight)).line()
-        awaited.append(f"#{record.id}: {line}")
+        now = state(store, record.id, system.fight)
+        if ending_of(now) is not None:  # over by its rules: nobody is awaited
+            continue
+        awaited.append(f"#{record.id}: {pace_of(system, record, now).line()}")
     return atom(campaign.id, campaign.name, told[-LATEST:], self_url, base_url, awaited)
 
 

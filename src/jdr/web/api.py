@@ -175,6 +175,8 @@ def fight(store: StoreDep, who: CampaignOf, fight_id: int) -> Json:
         "awaited": page.awaited,
         "pace": pace_json(page.pace),
         "narration": [line for chapter in page.log for line in chapter.lines()],
+        "ending": None if page.ending is None else page.ending.json(),
+        "stuck": page.stuck,
     }
 
 

@@ -151,6 +151,22 @@ def fight_pace(
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
 
 
+@router.post("/c/{campaign_id}/fights/{fight_id}/end")
+def fight_end(
+    store: StoreDep,
+    who: CampaignOf,
+    fight_id: int,
+    winner: Annotated[str, Form(max_length=200)] = "",
+    draw: Annotated[str, Form(max_length=10)] = "",
+) -> Response:
+    """The GM ends a fight (`jdr fight end`), naming a winner or a draw when its rules have
+    not ended it."""
+    table.end_fight(
+        store, who.viewer, who.campaign, fight_id, [winner] if winner else [], bool(draw)
+    )
+    return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
 @router.post("/c/{campaign_id}/webhook")
 def webhook_set(
     request: Request,

@@ -143,6 +143,9 @@ class FightAnswer(Open):
     legal_commands: list[str]
     awaited: dict[str, list[str]]
     narration: list[str]
+    ending: Json | None = None
+    """How the fight ended (`{"how": "ko"|"rout"|"gm"|"draw", "winners": […]}`), or None."""
+    stuck: bool = False
 
 
 class ActAnswer(Open):
