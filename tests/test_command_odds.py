@@ -72,7 +72,78 @@ OMBRES = [
          "recover"),
 ]  # fmt: skip
 
-CASES: list[Case] = [*OMBRES]
+# --- Pokémon (PK-9 … PK-17) ---------------------------------------------------------------------
+
+
+def _move(name: str, kind: str, category: str, damage: int = 0, **extra: Any) -> Json:
+    return (
+        {"name": name, "type": kind, "category": category, "damage_dice": damage}
+        | {"energy": 1}
+        | extra
+    )
+
+
+FOUDRE = _move("Fatal-Foudre", "Électrik", "spéciale", 3, accuracy=70)
+CHARGE = _move("Charge", "Normal", "physique", 1)
+TRANCHE = _move("Tranche", "Normal", "physique", 2, high_crit=True, accuracy=85)
+HYPNOSE = _move(
+    "Hypnose", "Psy", "statut", accuracy=60, inflicts={"condition": "sleep", "chance": 100}
+)
+
+
+def _mon(name: str, side: str, types: list[str], dexterity: int, **extra: Any) -> Json:
+    stats = {"strength": 3, "concentration": 4, "constitution": 2, "willpower": 3}
+    sheet: Json = {"name": name, "side": side, "types": types}
+    sheet["stats"] = stats | {"dexterity": dexterity}
+    sheet["moves"] = [FOUDRE, CHARGE, TRANCHE, HYPNOSE]
+    sheet |= {"vitality": {"current": 30, "max": 30}, "energy": {"current": 20, "max": 20}}
+    return sheet | extra
+
+
+def _pokemon(reactions: str = "none", first: str = "Pikachu", **extra: Any) -> Json:
+    """Pikachu (Électrik) against Onix (Eau/Roche: Électrik ×2, Normal ×0.5) in the setup's order: the first one has
+    Dextérité 20, so it plays first whatever its d10."""
+    pikachu = _mon("Pikachu", "a", ["Électrik"], 20 if first == "Pikachu" else 1, **extra)
+    onix = _mon("Onix", "b", ["Eau", "Roche"], 20 if first == "Onix" else 1)
+    return {"pokemon": [pikachu, onix], "settings": {"reactions": reactions}}
+
+
+def _wait_then(reactions: str) -> Callable[[], Json]:
+    """Onix waits (PK-15) first: Pikachu's attack meets a defence at DD 4."""
+    return started(
+        "pokemon", _pokemon(reactions, first="Onix"), [{"actor": "Onix", "action": "wait"}]
+    )
+
+
+def _asked() -> Callable[[], Json]:
+    """Pikachu's Charge (no accuracy roll) waits for Onix's answer."""
+    command = {"actor": "Pikachu", "action": "move", "move": "Charge"}
+    return started("pokemon", _pokemon("ask"), [command])
+
+
+POKEMON = [
+    Case("pokemon 70 % move, no defence", "pokemon", started("pokemon", _pokemon()), "Pikachu",
+         "move", {"move": "Fatal-Foudre"}),
+    Case("pokemon 70 % move, the table's default dodge against a waiting Onix", "pokemon",
+         _wait_then("dodge"), "Pikachu", "move", {"move": "Fatal-Foudre"}),
+    Case("pokemon range penalty, declared endure, ×0.5 rounded down", "pokemon",
+         started("pokemon", _pokemon("ask")), "Pikachu", "move",
+         {"move": "Charge", "range_penalty": True, "response": "endure"}),
+    Case("pokemon high critical 85 %, declared dodge", "pokemon",
+         started("pokemon", _pokemon("ask")), "Pikachu", "move",
+         {"move": "Tranche", "response": "dodge"}),
+    Case("pokemon status move at 60 %", "pokemon", started("pokemon", _pokemon()), "Pikachu",
+         "move", {"move": "Hypnose"}),
+    Case("pokemon infatuated attacker", "pokemon",
+         started("pokemon", _pokemon(volatile=["infatuation"])), "Pikachu", "move",
+         {"move": "Tranche"}),
+    Case("pokemon respond dodge", "pokemon", _asked(), "Onix", "respond", {"response": "dodge"}),
+    Case("pokemon respond endure", "pokemon", _asked(), "Onix", "respond",
+         {"response": "endure"}),
+    Case("pokemon respond none", "pokemon", _asked(), "Onix", "respond", {"response": "none"}),
+]  # fmt: skip
+
+CASES: list[Case] = [*OMBRES, *POKEMON]
 """Every command that rolls, of every system, in the states that change its odds."""
 
 
