@@ -101,7 +101,7 @@ def _odds(
     bonus, extra = int(effects.get("attack_bonus", 0)), int(effects.get("extra_damage", 0))
     count = 1 + int(effects.get("extra_attacks", 0))
     dealt = damage(attacker["rank"]) + extra
-    modifier = attacker["willpower"] + bonus
+    modifier = int(attacker["willpower"]) + bonus
     lines = [_attack_line(attacker["willpower"], bonus)]
     if protector is None:
         defender = target
