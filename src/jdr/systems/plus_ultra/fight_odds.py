@@ -22,7 +22,7 @@ from typing import Any
 
 from jdr.errors import JdrError
 from jdr.fights.odds import Chance, CommandOdds
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, elide
 from jdr.numbers import percent
 from jdr.systems.plus_ultra import fight_commands as check
 from jdr.systems.plus_ultra.fight_actions import attacks
@@ -172,8 +172,10 @@ def _defense_line(name: str, aimed: Json) -> str:
     if aimed["defense_bonus"]:
         parts.append(_("+{bonus} technique").format(bonus=aimed["defense_bonus"]))
     total = defense(aimed["energy"], aimed["defending"], aimed["fleeing"], aimed["defense_bonus"])
-    return _("{name}'s defense: {parts} = {total}").format(
-        name=name, parts=" ".join(parts), total=total
+    return elide(
+        _("{name}'s defense: {parts} = {total}").format(
+            name=name, parts=" ".join(parts), total=total
+        )
     )
 
 
