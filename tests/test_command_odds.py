@@ -101,8 +101,8 @@ def _mon(name: str, side: str, types: list[str], dexterity: int, **extra: Any) -
 
 
 def _pokemon(reactions: str = "none", first: str = "Pikachu", **extra: Any) -> Json:
-    """Pikachu (Électrik) against Onix (Eau/Roche: Électrik ×2, Normal ×0.5) in the setup's order: the first one has
-    Dextérité 20, so it plays first whatever its d10."""
+    """Pikachu (Électrik) against Onix (Eau/Roche: Électrik ×2, Normal ×0.5) in the setup's
+    order: the first one has Dextérité 20, so it plays first whatever its d10."""
     pikachu = _mon("Pikachu", "a", ["Électrik"], 20 if first == "Pikachu" else 1, **extra)
     onix = _mon("Onix", "b", ["Eau", "Roche"], 20 if first == "Onix" else 1)
     return {"pokemon": [pikachu, onix], "settings": {"reactions": reactions}}
