@@ -9,7 +9,9 @@ function must fail. Each system adds its cases to `CASES`.
 from __future__ import annotations
 
 import sys
+import tomllib
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -22,6 +24,7 @@ from jdr.dice import Seeded
 from jdr.fights.narration import Words
 from jdr.fights.odds import CommandOdds, command_odds
 from jdr.i18n import add_catalog, language
+from jdr.simulate.service import sheet_fighter
 from jdr.systems import default_registry
 from jdr.systems.protocol import Json
 
@@ -250,3 +253,101 @@ def test_pk_12_a_negative_endure_score_adds_to_the_damage_and_says_so() -> None:
     assert narration.sentence(endure, Words(earlier=earlier)) == (
         "Chu endures: Constitution 2d10 DD6 (1✗ 2) → score −1: 3 − (−1) → 4 Vitalité lost (PK-12)."
     )
+
+
+# --- every command that rolls declares its odds ---------------------------------------------------
+
+NO_OUTCOME_OF_THEIR_OWN = {
+    ("pokemon", "wait"): "the dice are the turn-start checks of the slot it opens (PK-16, PK-17)",
+    ("pokemon", "pass"): "the dice are the turn-start checks of the slot it opens (PK-16, PK-17)",
+    ("pokemon", "free"): "the dice are the turn-start checks of the slot it opens (PK-16, PK-17)",
+}
+"""Commands that draw dice with no outcome of their own to show odds for, and why."""
+
+PENDING = {"passion", "ilvermorny", "poledemos"}
+"""Systems whose commands' odds come with branch odds-b: strict xfail until then (remove a
+system from here when its commands declare their odds)."""
+
+
+def _sheets(found: Any) -> list[Json]:
+    """Two fighters from the system's example sheets, on sides a and b, named apart."""
+    kinds = list(found.examples)
+    first, second = kinds[0], kinds[1] if found.id == "plus-ultra" else kinds[0]
+    fighters = []
+    for side, kind in (("a", first), ("b", second)):
+        data = tomllib.loads(found.examples[kind].read_text(encoding="utf-8"))
+        if side == "b" and second == first:
+            data["name"] = f"{data.get('name', kind)} Bis"
+        fighters.append(sheet_fighter(found, data, kind, side))
+    return fighters
+
+
+def _walk(found: Any, seed: int, most: int = 60) -> list[Json]:
+    """The states one simulated fight goes through (its default tactic, seeded)."""
+    from jdr.fights.setup import build_setup
+    from jdr.simulate.core import _deciding, _first_legal
+
+    rules, simulation = found.fight, found.simulation
+    rng = Seeded(seed)
+    state: Json = {}
+    for event in rules.start(build_setup(found, _sheets(found), {}), rng):
+        state = rules.evolve(state, event)
+    decided, states = _deciding(rules), [state]
+    for _step in range(most):
+        if simulation.over(state):
+            break
+        state = _first_legal(decided, state, simulation.tactic(state), rng)[1]
+        states.append(state)
+    return states
+
+
+def undeclared(found: Any, seeds: int = 3) -> dict[str, int]:
+    """The commands of `found` seen drawing dice with no `odds` declared, and how often, in
+    the states of a few simulated fights, each fighter trying each command it may play with
+    its example keys."""
+    from jdr.errors import JdrError
+    from jdr.fights.odds import Counting
+    from jdr.fights.service import legal_now
+    from jdr.fights.setup import make_command, per_participant
+
+    missing: dict[str, int] = {}
+    names = [f["name"] for f in _sheets(found)]
+    for seed in range(seeds):
+        for state in _walk(found, seed):
+            for actor in list(per_participant(state) or names):
+                for name in legal_now(found, state, actor):
+                    command = found.fight_commands.commands[name]
+                    if name == "join" or command.odds is not None:
+                        continue
+                    if (found.id, name) in NO_OUTCOME_OF_THEIR_OWN:
+                        continue
+                    keys = command.example_keys(state, actor)
+                    source = Counting(Seeded(seed))
+                    try:
+                        found.fight.decide(state, make_command(found, actor, name, keys), source)
+                    except JdrError:
+                        continue
+                    if source.drawn:
+                        missing[name] = missing.get(name, 0) + 1
+    return missing
+
+
+@pytest.mark.parametrize(
+    "system_id",
+    [
+        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="odds-b")) if s in PENDING
+        else s
+        for s in ("pokemon", "plus-ultra", "passion", "ilvermorny", "poledemos")
+    ],
+)  # fmt: skip
+def test_issue_29_every_command_that_rolls_declares_its_odds(system_id: str) -> None:
+    assert undeclared(system(system_id)) == {}
+
+
+def test_issue_29_a_command_that_rolls_with_no_odds_is_found() -> None:
+    found = system("plus-ultra")
+    bare = type(found.fight_commands)(
+        [replace(c, odds=None) if c.name == "attack" else c for c in found.fight_commands],
+        found.fight_commands.legal,
+    )
+    assert "attack" in undeclared(replace(found, fight_commands=bare), seeds=1)
