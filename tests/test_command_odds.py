@@ -145,6 +145,10 @@ POKEMON = [
     Case("pokemon respond endure", "pokemon", _asked(), "Onix", "respond",
          {"response": "endure"}),
     Case("pokemon respond none", "pokemon", _asked(), "Onix", "respond", {"response": "none"}),
+    Case("pokemon declared counter (PK-14)", "pokemon", started("pokemon", _pokemon("ask")),
+         "Pikachu", "move", {"move": "Charge", "response": "counter", "counter_move": "Tranche"}),
+    Case("pokemon respond counter (PK-14)", "pokemon", _asked(), "Onix", "respond",
+         {"response": "counter", "counter_move": "Charge"}),
 ]  # fmt: skip
 
 # --- Plus Ultra (PU-4 … PU-9) ---------------------------------------------------------------------

@@ -161,7 +161,7 @@ def test_a_round_and_a_fighters_last_action(capsys: pytest.CaptureFixture[str], 
     last = recap(capsys, db, "--actor", "chu")
     assert (
         last.startswith("Fight 1 — action ")
-        and "Chu chooses to counter (chance to win the counter: not computed exactly)." in last
+        and "Chu chooses to counter (chance to win the counter 62.67 %)." in last
     )
     assert "Pika uses Tranche" not in last
     payload = answer(capsys, "fight", "recap", "1", "--actor", "Pika", "--db", db)

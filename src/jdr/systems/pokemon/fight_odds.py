@@ -5,9 +5,10 @@ PK-13, the table's `reactions`) and waiting (PK-15). One function for every view
 beside a command, the recaps' chance, and the property test against `fight.decide`.
 
 Outcomes: `infatuated` (the attack never starts), `inaccurate` (the accuracy d100 failed),
-`miss` (attack score ≤ 0), `dodged`, `hit`. The chance to hit is their product, e.g. a 70 % move
-with a 74 % attack roll: 70 % × 74 % = 51.8 %. A counter (PK-14) is not computed exactly here:
-its views say so (`jdr odds pokemon counter` answers the exchanges alone).
+`miss` (attack score ≤ 0), `dodged`, `hit`; against a counter (PK-14), `countered` (the
+defender won the exchanges) and `cancelled` (nobody did). The chance to hit is the product of
+what comes before the attack roll and the roll's success, e.g. a 70 % move with a 74 % attack
+roll: 70 % × 74 % = 51.8 %.
 
 >>> from jdr.systems.pokemon.fight_state import ACCURACY_BY_STAGE
 >>> outcome_of([{"type": "accuracy_checked", "hit": False}])
@@ -49,6 +50,8 @@ NAMES = {
     "miss": N_("miss"),
     "dodged": N_("dodged"),
     "hit": N_("hit"),
+    "countered": N_("countered"),
+    "cancelled": N_("cancelled"),
 }
 """The outcomes of a move, as a reader names them."""
 
@@ -114,8 +117,11 @@ def move_odds(state: Json, actor: str, keys: Mapping[str, Any], exact: bool) -> 
     else:
         lines.append(_("the defender's answer: {answer}").format(answer=_(str(response))))
     if response == "counter":
-        return _not_exact(HIT, lines)
-    attack = _strike(state, user, move, target, str(response), order["range_penalty"], exact, lines)
+        attack = _countered(state, user, move, target, order, exact, lines)
+    else:
+        attack = _strike(
+            state, user, move, target, str(response), order["range_penalty"], exact, lines
+        )
     for outcome, p in attack.outcomes.items():
         outcomes[outcome] = outcomes.get(outcome, 0) + reached * p
     success = attack.outcomes["hit"] + attack.outcomes.get("dodged", 0)
@@ -149,10 +155,12 @@ def respond_odds(
     measure = {"dodge": DODGE, "counter": COUNTERED}.get(response, MISSED)
     wanted = "dodged" if response == "dodge" else "miss"
     lines = [_("the defender's answer: {answer}").format(answer=_(str(response)))]
-    if response == "counter":
-        return _not_exact(measure, lines)
     user, move, target = order["attacker"], order["move"], order["target"]
-    attack = _strike(state, user, move, target, response, order["range_penalty"], exact, lines)
+    if response == "counter":
+        attack = _countered(state, user, move, target, order, exact, lines)
+        wanted = "countered"
+    else:
+        attack = _strike(state, user, move, target, response, order["range_penalty"], exact, lines)
     return CommandOdds(
         _kept(dict(attack.outcomes)),
         wanted,
@@ -194,7 +202,7 @@ def _strike(
     dice = stat(attacker, ATTACK_STAT[category])
     lines.append(
         _("attack roll: {stat} {dice} d10 at DD {difficulty} (PK-10)").format(
-            stat=_(ATTACK_STAT[category]),
+            stat=_stat(ATTACK_STAT[category]),
             dice=dice,
             difficulty=attack_difficulty(DEFAULT_DIFFICULTY, penalty),
         )
@@ -212,7 +220,7 @@ def _strike(
         defence = Defence(response, stat(defender, rolled), difficulty)  # type: ignore[arg-type]
         lines.append(
             _("{answer}: {stat} {dice} d10 at DD {difficulty}").format(
-                answer=_(response), stat=_(rolled), dice=defence.dice, difficulty=difficulty
+                answer=_(response), stat=_stat(rolled), dice=defence.dice, difficulty=difficulty
             )
             + (" " + _("(waiting: −2, PK-15)") if defender["waiting"] else "")
         )
@@ -233,6 +241,58 @@ def _strike(
     )
     lost = {int(value): p for value, p in answer.vitality_lost.to_list()}  # type: ignore[arg-type]
     return _Struck(answer.outcomes, lost)
+
+
+def _countered(
+    state: Json, user: str, move: Json, target: str, order: Json, exact: bool, lines: list[str]
+) -> _Struck:
+    """PK-14: the exchanges (`counter.counter_odds`), then the winner's attack with no defence:
+    the attacker's, rolled as `_strike` says; the defender's lands on the attacker (`countered`,
+    the target loses nothing); neither (`cancelled`)."""
+    from jdr.systems.pokemon.counter import counter_odds
+
+    attacker, defender = state["pokemon"][user], state["pokemon"][target]
+    rolled, needed = ATTACK_STAT[move["category"]], TOUGHNESS[move["category"]]
+    exchanges = state["settings"]["counter_exchanges"]
+    winners = counter_odds(
+        stat(attacker, rolled),
+        stat(defender, needed),
+        stat(defender, rolled),
+        stat(attacker, needed),
+        max_exchanges=exchanges,
+        exact=exact,
+    )
+    lines.append(
+        _(
+            "counter (PK-14): {attacker} rolls {stat} {dice} d10 to reach {needs} successes,"
+            " {defender} {other} d10 to reach {other_needs}, {exchanges} exchanges at most:"
+            " {attacker} wins {won}"
+        ).format(
+            attacker=user,
+            defender=target,
+            stat=_stat(rolled),
+            dice=stat(attacker, rolled),
+            needs=stat(defender, needed),
+            other=stat(defender, rolled),
+            other_needs=stat(attacker, needed),
+            exchanges=exchanges,
+            won=percent(winners["attacker"]),
+        )
+    )
+    struck = _strike(state, user, move, target, "none", order["range_penalty"], exact, lines)
+    outcomes = {name: winners["attacker"] * p for name, p in struck.outcomes.items()}
+    outcomes |= {"countered": winners["defender"], "cancelled": winners["none"]}
+    lost: dict[int, Any] = {0: winners["defender"] + winners["none"]}
+    for value, p in struck.lost.items():
+        lost[value] = lost.get(value, 0) + winners["attacker"] * p
+    return _Struck(outcomes, lost)
+
+
+def _stat(name: str) -> str:
+    """A stat as the game names it (`Force`), as the sentences do."""
+    from jdr.systems.pokemon.narration import STATS
+
+    return _(STATS.get(name, name))
 
 
 def _p(hundredths: int, exact: bool) -> Any:
@@ -261,11 +321,6 @@ def _product(total: Any, reached: Any = None, attack: Any = None) -> str:
     )
 
 
-def _not_exact(measure: str, lines: list[str]) -> CommandOdds:
-    lines.append(_("a counter's exchanges: see `jdr odds pokemon counter` (PK-14)"))
-    return CommandOdds({}, "hit", measure, NAMES, lines, exact=False)
-
-
 def _attracted(state: Json, user: str, target: str) -> bool:
     """PK-17, as `fight_moves._attracted` reads it from the state."""
     infatuation = state["pokemon"][user]["volatile"].get("infatuation")
@@ -287,8 +342,10 @@ def outcome_of(events: Sequence[Json]) -> str | None:
             return "infatuated"
         if kind == "accuracy_checked" and not event["hit"]:
             return "inaccurate"
-        if kind in ("reaction_asked", "counter_started"):
+        if kind == "reaction_asked":
             return None
+        if kind == "counter_resolved" and event["winner"] != event["attacker"]:
+            return "cancelled" if event["winner"] is None else "countered"
         if kind == "attack_rolled" and event["score"] <= 0:
             return "miss"
         if kind == "dodge_rolled" and event.get("dodged"):
