@@ -53,3 +53,25 @@ def test_pu_4_the_fight_page_shows_each_commands_chance_to_hit(app: Any) -> None
     assert none.status_code == 200 and "chance" not in none.text
     unknown = gm.client.get(f"{path}/odds", params={"actor": hero, "command": "dance"})
     assert unknown.status_code == 200 and "dance" in unknown.text
+
+
+def test_pk_9_jdr_fight_odds_shows_a_moves_chance_to_hit_as_the_product(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from cli_run import answer, run
+    from test_cli_fight import campaign
+
+    db = f"sqlite:///{tmp_path}/t.db"
+    campaign(capsys, db, "pokemon", "pokemon.toml:Pika", "pokemon.toml:Chu")
+    answer(capsys, "fight", "new", "--campaign", "C", "--with", "Pika,Chu", "--faces", "9,2",
+           "--db", db)  # fmt: skip
+    asked = ("fight", "odds", "1", "Pika", "move", "move=Fatal-Foudre", "réponse=aucune")
+    found = answer(capsys, *asked, "--db", db)["odds"]
+    sure = answer(capsys, *asked[:5], "move=Éclair", "response=none", "--db", db)["odds"]
+    assert found["chance"] == pytest.approx(0.7 * sure["chance"])  # PK-9 × PK-10, 3 dice each
+    assert found["outcomes"]["inaccurate"] == pytest.approx(0.3)
+    code, out, _err = run(capsys, *asked, "--db", db, "--lang", "fr")
+    assert code == 0 and out.startswith("chance de toucher 51,80 %\n")
+    assert "précision 70 % : un d100 au plus 70 (PK-9)" in out
+    code, out, _err = run(capsys, "fight", "odds", "1", "Pika", "wait", "--db", db)
+    assert code == 0 and "no odds" in out

@@ -300,6 +300,10 @@ def build_fight() -> typer.Typer:
 
     add_outcome_commands(app)  # `outcome`, and `end` with --apply/--no-apply (sheets, issue 16)
 
+    from jdr.cli.fight_odds import add_odds_command
+
+    add_odds_command(app)  # `odds`: a command's odds before it is played (issue 29)
+
     @app.command(
         "pace",
         help=_(
