@@ -1,4 +1,4 @@
-"""`jdr fight new|act|commands|show|log|undo|redo|recap|end`: play a stored fight, one command
+"""`jdr fight new|act|commands|show|log|undo|redo|recap|end|odds`: play a stored fight, one command
 per process, told in sentences.
 
 Every command takes `--db URL`, `--json` (one JSON object on stdout) and `--lang`. The fight's
