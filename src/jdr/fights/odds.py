@@ -34,10 +34,10 @@ seeded dice and checks each outcome's frequency against `odds` with `outcome`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from jdr.i18n import N_, _
+from jdr.i18n import _
 
 Json = dict[str, Any]
 
@@ -170,10 +170,6 @@ def odds_json(odds: CommandOdds) -> Json:
     return found
 
 
-NOT_EXACT = N_("not computed exactly")
-"""What a view shows in place of a number a command's odds cannot give exactly."""
-
-
 @dataclass
 class Counting:
     """A random source that counts the faces drawn from the one it wraps: how a test (or a
@@ -181,10 +177,8 @@ class Counting:
 
     source: Any
     drawn: int = 0
-    sizes: list[int] = field(default_factory=list)
 
     def faces(self, size: int, count: int) -> list[int]:
         self.drawn += count
-        self.sizes += [size] * count
         found: list[int] = self.source.faces(size, count)
         return found

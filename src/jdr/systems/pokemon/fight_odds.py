@@ -20,6 +20,7 @@ roll: 70 % × 74 % = 51.8 %.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -172,12 +173,12 @@ def respond_odds(
     )
 
 
+@dataclass(frozen=True)
 class _Struck:
     """The attack's outcomes once it reached its roll, and the Vitalité lost."""
 
-    def __init__(self, outcomes: Mapping[str, Any], lost: Mapping[int, Any]) -> None:
-        self.outcomes = outcomes
-        self.lost = lost
+    outcomes: Mapping[str, Any]
+    lost: Mapping[int, Any]
 
 
 def _strike(
@@ -382,10 +383,10 @@ def command_chance(events: Sequence[Json], before: Json) -> tuple[int, Any] | No
                     return None
                 penalty = False
             keys["range_penalty"] = penalty
-            return index, _asked(move_odds, before, user, keys)
+            return index, _later(move_odds, before, user, keys)
         if kind == "reaction_given":
             keys = {"response": event["response"], "counter_move": event.get("counter_move")}
-            return index, _asked(respond_odds, before, event["pokemon"], keys)
+            return index, _later(respond_odds, before, event["pokemon"], keys)
     return None
 
 
@@ -399,7 +400,9 @@ def _range_penalty(events: Sequence[Json], user: str) -> bool | None:
     return None
 
 
-def _asked(function: Any, state: Json, actor: str, keys: Json) -> Any:
+def _later(function: Any, state: Json, actor: str, keys: Json) -> Any:
+    """`function`'s odds, computed when a recap shows them (None if they cannot be)."""
+
     def odds() -> CommandOdds | None:
         try:
             found: CommandOdds | None = function(state, actor, keys, False)
