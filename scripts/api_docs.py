@@ -101,6 +101,12 @@ SECTIONS: list[tuple[str, str, str, list[str]]] = [
         ["Command", "Commands", "key"],
     ),
     (
+        "Fight command odds",
+        "jdr.fights.odds",
+        "One exact distribution per fight command, the one its decider resolves with.",
+        ["CommandOdds", "Chance", "command_odds"],
+    ),
+    (
         "Fight view",
         "jdr.fights.view",
         "A fight's state in words (`jdr fight show`).",

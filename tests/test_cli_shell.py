@@ -417,6 +417,7 @@ def test_a_bare_store_group_lists_its_subcommands(
             "recap",
             "outcome",
             "end",
+            "odds",
             "pace",
             "late",
         ],

@@ -137,3 +137,29 @@ def test_the_system_is_complete() -> None:
     assert SYSTEM.id == "ombres"
     assert SYSTEM.messages is MESSAGES
     assert SYSTEM.examples["scoundrel"].read_text(encoding="utf-8").startswith("# An Ombres")
+
+
+def test_om_4_the_attack_odds_are_the_deciders_on_seeded_dice() -> None:
+    """The `attack` command's odds against 6,000 decisions of the real decider: each outcome's
+    frequency within 4 standard deviations of its probability."""
+    setup = {
+        "fighters": [
+            {"name": "Ann", "side": "a", "combat": 2, "resolve": 1, "stress_max": 9},
+            {"name": "Bob", "side": "b", "combat": 1, "resolve": 1, "stress_max": 9},
+        ]
+    }
+    state = fold(FIGHT, FIGHT.start(setup, Seeded(0)))
+    attack = SYSTEM.fight_commands.commands["attack"]
+    found = attack.odds(state, "Ann", {"target": "Bob"}, True)
+    assert found.chance().probability == Fraction(11, 36)  # a 6 among the best of 2d6
+    with language("fr"):
+        assert found.chance().said() == "chance de réussite (6) 30,56 %"
+    runs = 6000
+    seen = Counter(
+        attack.outcome(FIGHT.decide(state, {"action": "attack", "actor": "Ann", "target": "Bob"},
+                                    Seeded(seed)))
+        for seed in range(runs)
+    )  # fmt: skip
+    for name, p in found.outcomes.items():
+        spread = 4 * (float(p) * (1 - float(p)) / runs) ** 0.5
+        assert abs(seen[name] / runs - float(p)) <= spread + 1 / runs, name

@@ -1,4 +1,4 @@
-"""`jdr fight new|act|commands|show|log|undo|redo|recap|end`: play a stored fight, one command
+"""`jdr fight new|act|commands|show|log|undo|redo|recap|end|odds`: play a stored fight, one command
 per process, told in sentences.
 
 Every command takes `--db URL`, `--json` (one JSON object on stdout) and `--lang`. The fight's
@@ -312,6 +312,10 @@ def build_fight() -> typer.Typer:
     from jdr.cli.fight_outcome import add_outcome_commands
 
     add_outcome_commands(app)  # `outcome`, and `end` with --apply/--no-apply (sheets, issue 16)
+
+    from jdr.cli.fight_odds import add_odds_command
+
+    add_odds_command(app)  # `odds`: a command's odds before it is played (issue 29)
 
     @app.command(
         "pace",

@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
 from jdr.errors import InputError, RulesError, UnknownNameError
+from jdr.fights.odds import CommandOddsFn, OutcomeOf
 from jdr.i18n import _, current_language
 
 Json = dict[str, Any]
@@ -240,6 +241,13 @@ class Command:
     """Never makes the fight wait for its player (a deus ex machina, joining): a fighter who
     may play only such commands is not awaited (`jdr.live.pace`)."""
     owner: Owner = Owner.ACTOR
+
+    odds: CommandOddsFn | None = None
+    """`odds(state, actor, keys, exact)`: the exact distribution of the command's outcome as
+    its decider resolves it (`jdr.fights.odds`); every odds view asks it. None: it never rolls."""
+    outcome: OutcomeOf | None = None
+    """`outcome(events)`: the outcome id one decision of the command shows (`jdr.fights.odds`),
+    for the property test and the recaps."""
 
     def owner_of(self, key_name: str) -> Owner:
         """Whose decision the key `key_name` is (`key(owner=…)`; the actor's controller's when
