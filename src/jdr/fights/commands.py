@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
 from jdr.errors import InputError, RulesError, UnknownNameError
+from jdr.fights.odds import CommandOddsFn, OutcomeOf
 from jdr.i18n import _, current_language
 
 Json = dict[str, Any]
@@ -98,6 +99,12 @@ class Command:
     optional: bool = False
     """Never makes the fight wait for its player (a deus ex machina, joining): a fighter who
     may play only such commands is not awaited (`jdr.live.pace`)."""
+    odds: CommandOddsFn | None = None
+    """`odds(state, actor, keys, exact)`: the exact distribution of the command's outcome as
+    its decider resolves it (`jdr.fights.odds`); every odds view asks it. None: it never rolls."""
+    outcome: OutcomeOf | None = None
+    """`outcome(events)`: the outcome id one decision of the command shows (`jdr.fights.odds`),
+    for the property test and the recaps."""
 
     def example_keys(self, state: Json | None = None, actor: str | None = None) -> Json:
         """The example's keys: with the fight's real names when it can, else each required

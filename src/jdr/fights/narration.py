@@ -160,8 +160,9 @@ class Line:
     `say(event, words)` gives the sentence. `quiet` marks bookkeeping (a slot opening, a turn
     starting): told in a fight's log and after a command, left out of recaps and of the journal's
     one-line summaries. `odds(event, state)`, when given, is the chance the roller had of the
-    outcome it wanted (a hit, a dodge, a thaw; a probability, exact or float), from the event and
-    the state after it, shown beside the roll in recaps.
+    outcome it wanted, named (`jdr.fights.odds.Chance`: "chance to thaw 20 %"), from the event
+    and the state after it, shown beside the roll in recaps (a bare probability still reads
+    "chance 20 %", naming nothing: give a `Chance`).
     """
 
     say: Say
@@ -169,11 +170,25 @@ class Line:
     odds: Callable[[Json, Mapping[str, Any]], Any] | None = None
 
 
-class Narration:
-    """A system's sentences: event type → `Line`. `System(narration=…)` declares it."""
+CommandChance = Callable[[Sequence[Json], Json], "tuple[int, Callable[[], Any]] | None"]
+"""`chance(events, before)`: where one action's chance goes and what it is, from the action's
+events and the state before them: `(index of the event it goes beside, a function giving the
+`Chance`)`, or None. A system reads the command back from its events and asks the command's
+odds (`jdr.fights.odds`), the one function the decider resolves with."""
 
-    def __init__(self, lines: Mapping[str, Line]) -> None:
+
+class Narration:
+    """A system's sentences: event type → `Line`. `System(narration=…)` declares it.
+
+    `command_chance` (see `CommandChance`), when given, puts each action's chance, as its
+    command's odds say, beside the sentence it names (the recaps show it there, in place of that
+    event's own `Line.odds`)."""
+
+    def __init__(
+        self, lines: Mapping[str, Line], command_chance: CommandChance | None = None
+    ) -> None:
         self.lines = dict(lines)
+        self.command_chance = command_chance
 
     def __contains__(self, kind: object) -> bool:
         return kind in self.lines
@@ -325,16 +340,14 @@ def tell(
     """`events` as sentences, each told with the state after it (`state` is the one before the
     first): the story of one action, a round, a fight."""
     told = []
-    for event in events:
+    placed = narration.command_chance(events, state) if narration.command_chance else None
+    for index, event in enumerate(events):
         state = evolve(state, event)
         words = Words(medium, state)
+        chance: Callable[[], Any] = partial(narration.odds, event, state)
+        if placed is not None and placed[0] == index:
+            chance = placed[1]
         told.append(
-            Told(
-                event,
-                narration.sentence(event, words),
-                state,
-                narration.quiet(event),
-                partial(narration.odds, event, state),
-            )
+            Told(event, narration.sentence(event, words), state, narration.quiet(event), chance)
         )
     return told

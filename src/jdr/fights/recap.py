@@ -213,6 +213,7 @@ def _round_of(state: Json) -> int | None:
 def _item(told: Sequence[Any], fmt: str, fallback: bool = True) -> str:
     """One action's sentences, bookkeeping left out (all of them if it is all bookkeeping, with
     `fallback`), each roll with its roller's chance."""
+    from jdr.fights.odds import Chance, CommandOdds
     from jdr.numbers import percent
 
     said = []
@@ -221,8 +222,12 @@ def _item(told: Sequence[Any], fmt: str, fallback: bool = True) -> str:
             continue
         text = each.text
         odds = each.chance()
-        if odds is not None:  # at the end of the roll's own sentence
-            chance = _("chance {percent}").format(percent=percent(odds))
+        if odds is not None:  # at the end of the roll's own sentence, naming what it measures
+            chance = (
+                odds.said()
+                if isinstance(odds, Chance | CommandOdds)
+                else _("chance {percent}").format(percent=percent(odds))
+            )
             first, stop, rest = text.partition(". ")
             if not stop:
                 first, rest = (text[:-1], "") if text.endswith(".") else (text, "")

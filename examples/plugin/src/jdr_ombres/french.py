@@ -51,5 +51,13 @@ MESSAGES = Messages(
         "A stored character enters the fight.": "Un personnage enregistré entre dans le combat.",
         "Shadows: the system's own commands.": "Ombres : les commandes du système.",
         "What the kept die means (OM-2).": "Ce que dit le dé gardé (OM-2).",
+        # the fight commands' odds
+        "chance of a success (6)": "chance de réussite (6)",
+        "stress dealt": "stress infligé",
+        "combat": "combat",
+        "resolve": "résolution",
+        "the highest of {n}d6": "le meilleur de {n}d6",
+        "the lowest of 2d6 (no rating)": "le pire de 2d6 (cote nulle)",
+        "{rating} {dice}: {how} (OM-1); a 6 is a success (OM-2)": "{rating} {dice} : {how} (OM-1) ; un 6 est une réussite (OM-2)",
     }
 )

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from jdr.fights.commands import Command, Commands, key, late_by_preference
 from jdr.i18n import N_
+from jdr.systems.pokemon.fight_odds import move_odds, outcome_of, respond_odds
 from jdr.systems.pokemon.fight_orders import legal_orders, usable_moves
 from jdr.systems.pokemon.fight_state import find_pokemon, opponents
 from jdr.systems.protocol import Json
@@ -124,6 +125,8 @@ COMMANDS = Commands(
             _move_example,
             "PK-10",
             fr="capacité",
+            odds=move_odds,
+            outcome=outcome_of,
         ),
         Command(
             "respond",
@@ -132,6 +135,8 @@ COMMANDS = Commands(
             _respond_example,
             "PK-12",
             fr="répondre",
+            odds=respond_odds,
+            outcome=outcome_of,
         ),
         Command(
             "wait",

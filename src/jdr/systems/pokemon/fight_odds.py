@@ -1,0 +1,299 @@
+"""The odds of a Pokémon fight's `move` and `respond` commands, as the decider resolves them
+(issue 29): infatuation (PK-17), accuracy with its stages (PK-9), the attack roll and its range
+penalty (PK-10), the type multiplier (PK-11), the defender's declared or default answer (PK-12,
+PK-13, the table's `reactions`) and waiting (PK-15). One function for every view: the web's odds
+beside a command, the recaps' chance, and the property test against `fight.decide`.
+
+Outcomes: `infatuated` (the attack never starts), `inaccurate` (the accuracy d100 failed),
+`miss` (attack score ≤ 0), `dodged`, `hit`. The chance to hit is their product, e.g. a 70 % move
+with a 74 % attack roll: 70 % × 74 % = 51.8 %. A counter (PK-14) is not computed exactly here:
+its views say so (`jdr odds pokemon counter` answers the exchanges alone).
+
+>>> from jdr.systems.pokemon.fight_state import ACCURACY_BY_STAGE
+>>> outcome_of([{"type": "accuracy_checked", "hit": False}])
+'inaccurate'
+>>> outcome_of([{"type": "attack_rolled", "score": 2}, {"type": "dodge_rolled", "dodged": True}])
+'dodged'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from jdr.errors import JdrError
+from jdr.fights.odds import Chance, CommandOdds
+from jdr.i18n import N_, _
+from jdr.numbers import percent, significant
+from jdr.systems.pokemon.attack import (
+    Defence,
+    attack_difficulty,
+    defence_difficulty,
+)
+from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY
+from jdr.systems.pokemon.fight_moves import (
+    ATTACK_STAT,
+    RANGE_SKILLS,
+    TOUGHNESS,
+    _default_response,
+)
+from jdr.systems.pokemon.fight_orders import check_order, check_respond, is_attack
+from jdr.systems.pokemon.fight_state import ASK, accuracy, has_skill, stat
+from jdr.systems.pokemon.types import default_chart
+from jdr.systems.protocol import Json
+
+NAMES = {
+    "infatuated": N_("infatuated"),
+    "inaccurate": N_("inaccurate"),
+    "miss": N_("miss"),
+    "dodged": N_("dodged"),
+    "hit": N_("hit"),
+}
+"""The outcomes of a move, as a reader names them."""
+
+HIT = N_("chance to hit")
+DODGE = N_("chance to dodge")
+MISSED = N_("chance the attack misses")
+
+
+def move_odds(state: Json, actor: str, keys: Mapping[str, Any], exact: bool) -> CommandOdds | None:
+    """The `move` command's odds (None: a move that rolls nothing, or one the decider refuses)."""
+    try:
+        order = check_order(state, {"action": "move", "actor": actor, **keys})
+    except JdrError:
+        return None
+    user, move, target = order["actor"], order["move"], order["target"]
+    if target is None:
+        return None
+    one: Any = Fraction(1) if exact else 1.0
+    lines: list[str] = []
+    before: Any = one
+    if is_attack(move) and _attracted(state, user, target):
+        chance = state["settings"]["infatuation_chance"]
+        before *= _p(100 - chance, exact)
+        lines.append(
+            _("infatuation: {percent} to attack at all (PK-17)").format(
+                percent=percent(_p(100 - chance, exact))
+            )
+        )
+    stage = state["pokemon"][user]["accuracy_stage"]
+    effective = accuracy(move["accuracy"], stage)
+    accurate: Any = one if effective >= 100 else _p(max(0, effective), exact)
+    if effective < 100:
+        lines.append(_accuracy_line(move["accuracy"], stage, effective))
+    outcomes: dict[str, Any] = {}
+    if before != one:
+        outcomes["infatuated"] = one - before
+    if accurate != one:
+        outcomes["inaccurate"] = before * (one - accurate)
+    reached = before * accurate
+    if not is_attack(move):
+        outcomes["hit"] = reached
+        lines.append(_product(reached))
+        return CommandOdds(_kept(outcomes), "hit", HIT, NAMES, lines)
+    response = order["response"]
+    mode = state["settings"]["reactions"]
+    asked = response is None and mode == ASK
+    if response is None and not asked:
+        response = _default_response(state, move, target, mode)
+        lines.append(
+            _("the defender's answer: {answer}, the table's default").format(
+                answer=_(str(response))
+            )
+        )
+    elif asked:
+        lines.append(_("the defender's answer is asked after the accuracy roll"))
+        response = "none"
+    else:
+        lines.append(_("the defender's answer: {answer}").format(answer=_(str(response))))
+    if response == "counter":
+        return _not_exact(HIT, lines)
+    attack = _strike(state, user, move, target, str(response), order["range_penalty"], exact, lines)
+    for outcome, p in attack.outcomes.items():
+        outcomes[outcome] = outcomes.get(outcome, 0) + reached * p
+    given = attack.outcomes["hit"] + attack.outcomes.get("dodged", 0) * asked
+    lines.append(_product(reached * given, reached, given, asked))
+    lost = {0: one - reached} if reached != one else {}
+    for value, p in attack.lost.items():
+        lost[value] = lost.get(value, 0) + reached * p
+    return CommandOdds(
+        _kept(outcomes),
+        "hit",
+        HIT,
+        NAMES,
+        lines,
+        distribution=dict(sorted((k, v) for k, v in lost.items() if v)),
+        label=N_("Vitalité lost"),
+    )
+
+
+def respond_odds(
+    state: Json, actor: str, keys: Mapping[str, Any], exact: bool
+) -> CommandOdds | None:
+    """The `respond` command's odds: the attack the fight waits for, with this answer (the
+    accuracy roll already passed); the defender wants to dodge, or the attack to miss."""
+    if state.get("reaction") is None:
+        return None
+    try:
+        order = check_respond(state, {"action": "respond", "actor": actor, **keys})
+    except JdrError:
+        return None
+    response = order["response"]
+    measure = DODGE if response == "dodge" else MISSED
+    wanted = "dodged" if response == "dodge" else "miss"
+    lines = [_("the defender's answer: {answer}").format(answer=_(str(response)))]
+    if response == "counter":
+        return _not_exact(measure, lines)
+    user, move, target = order["attacker"], order["move"], order["target"]
+    attack = _strike(state, user, move, target, response, order["range_penalty"], exact, lines)
+    return CommandOdds(
+        _kept(dict(attack.outcomes)),
+        wanted,
+        measure,
+        NAMES,
+        lines,
+        distribution=dict(sorted((k, v) for k, v in attack.lost.items() if v)),
+        label=N_("Vitalité lost"),
+    )
+
+
+class _Struck:
+    """The attack's outcomes once it reached its roll, and the Vitalité lost."""
+
+    def __init__(self, outcomes: Mapping[str, Any], lost: Mapping[int, Any]) -> None:
+        self.outcomes = outcomes
+        self.lost = lost
+
+
+def _strike(
+    state: Json,
+    user: str,
+    move: Json,
+    target: str,
+    response: str,
+    range_penalty: bool,
+    exact: bool,
+    lines: list[str],
+) -> _Struck:
+    """`fight_moves.strike`'s rolls as odds (`attack_odds`), each rule's number in `lines`."""
+    from jdr.systems.pokemon.attack_odds import attack_odds
+
+    attacker, defender = state["pokemon"][user], state["pokemon"][target]
+    category = move["category"]
+    cancelled = range_penalty and has_skill(attacker, RANGE_SKILLS[category])
+    penalty = range_penalty and not cancelled
+    chart = default_chart()
+    multiplier = chart.multiplier(move["type"], defender["types"], attacker["types"])
+    dice = stat(attacker, ATTACK_STAT[category])
+    lines.append(
+        _("attack roll: {stat} {dice} d10 at DD {difficulty} (PK-10)").format(
+            stat=_(ATTACK_STAT[category]),
+            dice=dice,
+            difficulty=attack_difficulty(DEFAULT_DIFFICULTY, penalty),
+        )
+        + (" " + _("(+2: range)") if penalty else "")
+        + (
+            " " + _("(range penalty cancelled by {skill})").format(skill=RANGE_SKILLS[category])
+            if cancelled
+            else ""
+        )
+    )
+    difficulty = defence_difficulty(defender["waiting"])
+    defence = None
+    if response in ("endure", "dodge"):
+        rolled = TOUGHNESS[category] if response == "endure" else "dexterity"
+        defence = Defence(response, stat(defender, rolled), difficulty)  # type: ignore[arg-type]
+        lines.append(
+            _("{answer}: {stat} {dice} d10 at DD {difficulty}").format(
+                answer=_(response), stat=_(rolled), dice=defence.dice, difficulty=difficulty
+            )
+            + (" " + _("(waiting: −2, PK-15)") if defender["waiting"] else "")
+        )
+    if multiplier.value != 1:
+        lines.append(
+            _("damage × {multiplier}, rounded down (PK-11)").format(
+                multiplier=significant(multiplier.value, 6)
+            )
+        )
+    answer = attack_odds(
+        dice,
+        move["damage_dice"],
+        range_penalty=penalty,
+        high_crit=move["high_crit"],
+        multiplier=multiplier.value,
+        defence=defence,
+        exact=exact,
+    )
+    lost = {int(value): p for value, p in answer.vitality_lost.to_list()}  # type: ignore[arg-type]
+    return _Struck(answer.outcomes, lost)
+
+
+def _p(hundredths: int, exact: bool) -> Any:
+    return Fraction(hundredths, 100) if exact else hundredths / 100
+
+
+def _kept(outcomes: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in outcomes.items() if v}
+
+
+def _accuracy_line(base: int, stage: int, effective: int) -> str:
+    if stage:
+        return _("accuracy {accuracy} %, stage {stage}: {effective} % (PK-9)").format(
+            accuracy=base, stage=f"{stage:+d}".replace("-", "−"), effective=effective
+        )
+    return _("accuracy {accuracy} %: a d100 at most {accuracy} (PK-9)").format(accuracy=base)
+
+
+def _product(total: Any, reached: Any = None, attack: Any = None, asked: bool = False) -> str:
+    """`chance to hit: 70.00 % × attack roll 74.29 % = 52.00 %` (what comes before the attack
+    roll: infatuation and accuracy; then the roll, not dodged)."""
+    if attack is None or reached == 1:
+        return _("chance to hit: {percent}").format(percent=percent(total))
+    message = (
+        _("chance to hit before the answer: {before} × attack roll {attack} = {percent}")
+        if asked
+        else _("chance to hit: {before} × attack roll {attack} = {percent}")
+    )
+    return message.format(before=percent(reached), attack=percent(attack), percent=percent(total))
+
+
+def _not_exact(measure: str, lines: list[str]) -> CommandOdds:
+    lines.append(_("a counter's exchanges: see `jdr odds pokemon counter` (PK-14)"))
+    return CommandOdds({}, "hit", measure, NAMES, lines, exact=False)
+
+
+def _attracted(state: Json, user: str, target: str) -> bool:
+    """PK-17, as `fight_moves._attracted` reads it from the state."""
+    infatuation = state["pokemon"][user]["volatile"].get("infatuation")
+    if infatuation is None:
+        return False
+    towards = infatuation.get("towards")
+    if towards is None:
+        return bool(state["pokemon"][target]["side"] != state["pokemon"][user]["side"])
+    return bool(towards == target)
+
+
+def outcome_of(events: Sequence[Json]) -> str | None:
+    """The outcome one `move` or `respond` shows (None: it waits for an answer, or countered;
+    or it used a move with no target)."""
+    used = False
+    for event in events:
+        kind = event["type"]
+        if kind == "infatuation_checked" and event.get("refused"):
+            return "infatuated"
+        if kind == "accuracy_checked" and not event["hit"]:
+            return "inaccurate"
+        if kind in ("reaction_asked", "counter_started"):
+            return None
+        if kind == "attack_rolled" and event["score"] <= 0:
+            return "miss"
+        if kind == "dodge_rolled" and event.get("dodged"):
+            return "dodged"
+        used = used or kind in ("move_used", "reaction_given")
+    return "hit" if used else None
+
+
+def attack_chance(event: Json, state: Mapping[str, Any]) -> Chance:
+    """Beside an accuracy check in recaps: the chance it was accurate (PK-9)."""
+    return Chance(Fraction(max(0, min(100, event["effective"])), 100), N_("chance to be accurate"))
