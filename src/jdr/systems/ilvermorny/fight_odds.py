@@ -8,12 +8,12 @@ action's (`actions.cast_odds`, the roll run over its twelve faces): one code pat
 >>> state = {"wizards": ["Ann", "Bob"], "magic": {"Ann": 7, "Bob": 6}, "over": False,
 ...          "spells": {"Ann": {"Incendio": {"level": 2}}, "Bob": {}}}
 >>> odds = cast_odds(state, "ann", {"spell": "incendio"}, exact=True)
->>> odds.outcomes["cast"], odds.said()
-(Fraction(7, 12), 'chance to cast 58.33 %')
+>>> odds.outcomes["perfect"], odds.said()
+(Fraction(1, 12), 'chance to cast 58.33 %')
 >>> cast_outcome_of([{"type": "spell_chosen", "wizard": "Bob"},
 ...     {"type": "spell_cast", "wizard": "Ann", "outcome": "failure"},
 ...     {"type": "spell_cast", "wizard": "Bob", "outcome": "perfect"}])
-'cast'
+'perfect'
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from jdr.fights.odds import Chance, CommandOdds
 from jdr.i18n import N_, _
 from jdr.systems.ilvermorny.fight_state import find
-from jdr.systems.ilvermorny.spells import CAST_SUCCESSES, magic_bonus
+from jdr.systems.ilvermorny.spells import magic_bonus
 from jdr.systems.protocol import Json
 
 if TYPE_CHECKING:
@@ -36,11 +36,15 @@ __all__ = ["CAST_MEASURE", "cast_chance", "cast_law", "cast_odds", "cast_outcome
 CAST_MEASURE = N_("chance to cast")
 """What P(cast) measures: the spell goes off (success, perfect or imperfect, IL-11)."""
 NAMES = {
-    "cast": N_("cast"),
+    "success": N_("success"),
+    "perfect": N_("perfect"),
+    "imperfect": N_("imperfect"),
     "failure": N_("failure"),
     "critical_failure": N_("critical failure"),
 }
-"""The outcomes of a cast as the duel reads them (IL-11: cast, or not)."""
+"""The outcomes of a cast (IL-6); the first three cast the spell (IL-11)."""
+CAST = ("success", "perfect", "imperfect")
+"""What the caster wants: the spell goes off (`spells.CAST_SUCCESSES`, in the rule's order)."""
 
 
 @cache
@@ -65,13 +69,13 @@ def cast_law(magic: int, level: int, exact: bool = True) -> dict[str, Probabilit
 def cast_chance(magic: int, level: int) -> Chance:
     """The chance the spell goes off, named (what the recaps print beside a cast)."""
     law = cast_law(magic, level)
-    return Chance(law["success"] + law["perfect"] + law["imperfect"], CAST_MEASURE)
+    return Chance(sum(law[name] for name in CAST), CAST_MEASURE)
 
 
 def cast_odds(state: Json, actor: str, keys: Mapping[str, Any], exact: bool) -> CommandOdds | None:
-    """`cast`'s odds for `actor` (a wizard of the duel) and `keys` (`spell`): cast, failure or
-    critical failure (IL-6), with the formula; None when the duel would refuse the command (an
-    unknown wizard or spell, a spell not learnt, a duel over)."""
+    """`cast`'s odds for `actor` (a wizard of the duel) and `keys` (`spell`): each outcome of
+    IL-6, the chance to cast (success, perfect or imperfect), the formula; None when the duel
+    would refuse the command (an unknown wizard or spell, a spell not learnt, a duel over)."""
     if not state or state.get("over"):
         return None
     wizard = find(list(state["wizards"]), actor)
@@ -83,42 +87,25 @@ def cast_odds(state: Json, actor: str, keys: Mapping[str, Any], exact: bool) -> 
         return None
     magic, level = int(state["magic"][wizard]), int(known[spell]["level"])
     law = cast_law(magic, level, exact)
-    outcomes = {
-        "cast": law["success"] + law["perfect"] + law["imperfect"],
-        "failure": law["failure"],
-        "critical_failure": law["critical_failure"],
-    }
-    return CommandOdds(
-        outcomes,
-        "cast",
-        CAST_MEASURE,
-        NAMES,
-        formula=cast_formula(magic, level, law),
-    )
+    return CommandOdds(law, CAST, CAST_MEASURE, NAMES, formula=cast_formula(magic, level))
 
 
-def cast_formula(magic: int, level: int, law: Mapping[str, Any]) -> list[str]:
+def cast_formula(magic: int, level: int) -> list[str]:
     """IL-6 in words, with the caster's numbers (in the reader's language)."""
-    from jdr.numbers import percent
-
     return [
         _(
             "d12 − Magie/2 ({half}) against level × 2 ({target}): below is a success, equal a"
             " perfect cast, above a failure"
         ).format(half=magic_bonus(magic), target=2 * level),
         _("a natural 1 is an imperfect cast (it goes off), a natural 12 a critical failure"),
-        _("success {success}, perfect {perfect}, imperfect {imperfect}").format(
-            **{name: percent(law[name]) for name in ("success", "perfect", "imperfect")}
-        ),
     ]
 
 
 def cast_outcome_of(events: Sequence[Json]) -> str | None:
-    """The outcome of the chooser's own spell in one `cast` decision (`cast`, `failure`,
-    `critical_failure`); None until both spells are chosen (nothing is rolled before)."""
+    """The outcome of the chooser's own spell in one `cast` decision (IL-6); None until both
+    spells are chosen (nothing is rolled before)."""
     wizard = next((e["wizard"] for e in events if e["type"] == "spell_chosen"), None)
     for event in events:
         if event["type"] == "spell_cast" and event["wizard"] == wizard:
-            outcome = str(event["outcome"])
-            return "cast" if outcome in CAST_SUCCESSES else outcome
+            return str(event["outcome"])
     return None

@@ -15,7 +15,7 @@ code path.
 ...     {"name": "Bob", "figures": [{"name": "Smith", "val": "4+"}]}]}, [], GivenFaces([])).state
 >>> odds = activate_odds(state, "Alice", {"figure": "Perry", "dice": 2}, exact=True)
 >>> odds.outcomes["activated"], odds.outcomes["activated_passing"], odds.said()
-(Fraction(8, 9), Fraction(0, 1), 'chance to activate and keep the hand 88.89 %')
+(Fraction(8, 9), Fraction(0, 1), 'chance to activate 88.89 %')
 >>> activation_outcome_of([{"type": "activation_rolled", "action_points": 1, "pass_hand": True}])
 'activated_passing'
 """
@@ -41,10 +41,10 @@ __all__ = [
     "activation_outcome_of",
 ]
 
-ACTIVATE_MEASURE = N_("chance to activate and keep the hand")
-"""What `activate`'s P(wanted) measures: at least 1 PA and fewer than two failures (PD-5)."""
 ACTIVATION_MEASURE = N_("chance to activate")
-"""What a recap's chance beside an activation measures: at least 1 PA (PD-5)."""
+"""What the chance of an activation measures: at least 1 PA (PD-5)."""
+ACTIVATED = ("activated", "activated_passing")
+"""The outcomes the player wants: the figure activates (the hand may pass after it)."""
 NAMES = {
     "activated": N_("activated, keeps the hand"),
     "activated_passing": N_("activated, then the hand passes"),
@@ -114,8 +114,8 @@ def activate_odds(
         outcomes[outcome(dice, pa)] += p
     return CommandOdds(
         outcomes,
-        "activated",
-        ACTIVATE_MEASURE,
+        ACTIVATED,
+        ACTIVATION_MEASURE,
         NAMES,
         formula=activation_formula(val, dice, [int(m["val"]) for m in members], law),
         distribution=law,
@@ -134,7 +134,6 @@ def activation_formula(
             "{dice}d6 against VAL {val}+: each face ≥ {val} is 1 PA ({face} a die); two failures"
             " or more pass the hand after the PA are used"
         ).format(dice=dice, val=val, face=percent(Fraction(7 - val, 6))),
-        _("chance to activate (1 PA or more) {percent}").format(percent=percent(1 - law[0])),
     ]
     if group:
         found = _odds(val, dice, tuple(group)).extra["group"]
