@@ -199,7 +199,9 @@ def test_issue_29_ps_6_the_recaps_chance_is_the_commands_and_names_what_it_measu
     keys = {"target": "Cyber-ninja", "dice": "2d6", "weapon": "Pied"}
     state = ROMUALD_FIRST()
     odds = command_odds(PASSION, state, "Romuald", "attack", keys, exact=True)
-    events = PASSION.fight.decide(state, make_command(PASSION, "Romuald", "attack", keys), Seeded(1))
+    events = PASSION.fight.decide(
+        state, make_command(PASSION, "Romuald", "attack", keys), Seeded(1)
+    )
     rolled = next(e for e in events if e["type"] == "roll_made")
     chance = NARRATION.odds(rolled)
     assert isinstance(chance, Chance) and odds is not None

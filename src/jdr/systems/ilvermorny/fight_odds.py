@@ -5,7 +5,7 @@ Every view asks these: the odds beside the command, the recaps' chance beside ea
 (`narration`), the property test that plays the decider. The IL-6 law itself is the `cast`
 action's (`actions.cast_odds`, the roll run over its twelve faces): one code path.
 
->>> state = {"wizards": ["Ann", "Bob"], "magic": {"Ann": 7, "Bob": 6}, "over": False,
+>>> state = {"wizards": ["Ann", "Bob"], "magic": {"Ann": 7, "Bob": 6}, "over": False, "chosen": {},
 ...          "spells": {"Ann": {"Incendio": {"level": 2}}, "Bob": {}}}
 >>> odds = cast_odds(state, "ann", {"spell": "incendio"}, exact=True)
 >>> odds.outcomes["perfect"], odds.said()
@@ -40,7 +40,7 @@ NAMES = {
     "perfect": N_("perfect"),
     "imperfect": N_("imperfect"),
     "failure": N_("failure"),
-    "critical_failure": N_("critical failure"),
+    "critical_failure": N_("critical_failure"),
 }
 """The outcomes of a cast (IL-6); the first three cast the spell (IL-11)."""
 CAST = ("success", "perfect", "imperfect")
@@ -75,11 +75,12 @@ def cast_chance(magic: int, level: int) -> Chance:
 def cast_odds(state: Json, actor: str, keys: Mapping[str, Any], exact: bool) -> CommandOdds | None:
     """`cast`'s odds for `actor` (a wizard of the duel) and `keys` (`spell`): each outcome of
     IL-6, the chance to cast (success, perfect or imperfect), the formula; None when the duel
-    would refuse the command (an unknown wizard or spell, a spell not learnt, a duel over)."""
+    would refuse the command (an unknown wizard or spell, a spell not learnt, a spell already
+    chosen this round, a duel over)."""
     if not state or state.get("over"):
         return None
     wizard = find(list(state["wizards"]), actor)
-    if wizard is None:
+    if wizard is None or wizard in state["chosen"]:
         return None
     known = state["spells"][wizard]
     spell = find(list(known), keys.get("spell"))

@@ -76,7 +76,7 @@ NAMES: dict[str, dict[str, str]] = {
     "combined": _HIT,
     "action": {
         "success": N_("success"),
-        "status_quo": N_("status quo"),
+        "status_quo": N_("status_quo"),
         "failure": N_("failure"),
     },
     "dodge": {
