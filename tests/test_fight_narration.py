@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from jdr.fights.narration import Line, Narration, Words, generic_sentence, says
+from jdr.fights.odds import Chance
 from jdr.i18n import language
 from jdr.systems import default_registry
 
@@ -87,7 +88,7 @@ def test_the_odds_a_roller_had_are_exact_where_they_are_known() -> None:
     assert plus_ultra.odds({"type": "attack_rolled", **rolled}) == Fraction(6, 20)  # 15..20
     cast = {"type": "spell_cast", "natural": 2, "result": -1, "level": 2}
     # Magie ÷ 2 = 3: faces 1 (imperfect) and 2..7 (result ≤ 4) cast, 8..11 fail, 12 critical
-    assert ilvermorny.odds(cast) == Fraction(7, 12)
+    assert ilvermorny.odds(cast) == Chance(Fraction(7, 12), "chance to cast")  # issue 29: named
 
 
 def test_a_sentence_escapes_names_for_its_medium() -> None:
