@@ -83,7 +83,8 @@ def test_the_odds_a_roller_had_are_exact_where_they_are_known() -> None:
         for c in range(1, 11)
         if sum(f >= 6 for f in (a, b, c)) - sum(f == 1 for f in (a, b, c)) > 0
     )
-    assert attack["dice"] == 3 and pokemon.odds(attack) == Fraction(wins, 1000)
+    assert attack["dice"] == 3
+    assert pokemon.odds(attack) == Chance(Fraction(wins, 1000), "chance the attack roll succeeds")
     rolled = {"face": 12, "willpower": 5, "bonus": 0, "defense": 20, "outcome": "miss"}
     assert plus_ultra.odds({"type": "attack_rolled", **rolled}) == Fraction(6, 20)  # 15..20
     cast = {"type": "spell_cast", "natural": 2, "result": -1, "level": 2}

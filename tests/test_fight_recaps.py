@@ -152,11 +152,17 @@ def forum(bbcode: str) -> str:
 def test_a_round_and_a_fighters_last_action(capsys: pytest.CaptureFixture[str], db: str) -> None:
     play(capsys, db, "pokemon")
     round_one = recap(capsys, db, "--round", "1")
-    assert round_one.startswith("Fight 1 — round 1\n- Pika uses Éclair on Chu (−1 Énergie).")
-    assert "Chu tries to dodge." in round_one and "Mimi-Queue" in round_one
+    assert round_one.startswith(
+        "Fight 1 — round 1\n- Pika uses Éclair on Chu (−1 Énergie) (chance to hit 74.00 %)."
+    )
+    assert "Chu tries to dodge (chance to dodge 16.36 %)." in round_one
+    assert "Mimi-Queue" in round_one
     assert "Tranche" not in round_one
     last = recap(capsys, db, "--actor", "chu")
-    assert last.startswith("Fight 1 — action ") and "Chu chooses to counter." in last
+    assert (
+        last.startswith("Fight 1 — action ")
+        and "Chu chooses to counter (chance to win the counter: not computed exactly)." in last
+    )
     assert "Pika uses Tranche" not in last
     payload = answer(capsys, "fight", "recap", "1", "--actor", "Pika", "--db", db)
     assert [e["type"] for e in payload["events"]][:2] == ["move_used", "reaction_asked"]

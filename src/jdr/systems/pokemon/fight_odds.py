@@ -53,8 +53,12 @@ NAMES = {
 """The outcomes of a move, as a reader names them."""
 
 HIT = N_("chance to hit")
+TOUCHED = ("hit", "dodged")
+"""What the attacker's chance to hit counts: its attack touched (dodged afterwards or not): the
+product of accuracy and the attack roll, whatever the defender answers."""
 DODGE = N_("chance to dodge")
 MISSED = N_("chance the attack misses")
+COUNTERED = N_("chance to win the counter")
 
 
 def move_odds(state: Json, actor: str, keys: Mapping[str, Any], exact: bool) -> CommandOdds | None:
@@ -89,6 +93,8 @@ def move_odds(state: Json, actor: str, keys: Mapping[str, Any], exact: bool) -> 
         outcomes["inaccurate"] = before * (one - accurate)
     reached = before * accurate
     if not is_attack(move):
+        if reached == one:  # nothing rolled before its effects (a condition's d100 is theirs)
+            return None
         outcomes["hit"] = reached
         lines.append(_product(reached))
         return CommandOdds(_kept(outcomes), "hit", HIT, NAMES, lines)
@@ -112,14 +118,14 @@ def move_odds(state: Json, actor: str, keys: Mapping[str, Any], exact: bool) -> 
     attack = _strike(state, user, move, target, str(response), order["range_penalty"], exact, lines)
     for outcome, p in attack.outcomes.items():
         outcomes[outcome] = outcomes.get(outcome, 0) + reached * p
-    given = attack.outcomes["hit"] + attack.outcomes.get("dodged", 0) * asked
-    lines.append(_product(reached * given, reached, given, asked))
+    success = attack.outcomes["hit"] + attack.outcomes.get("dodged", 0)
+    lines.append(_product(reached * success, reached, success))
     lost = {0: one - reached} if reached != one else {}
     for value, p in attack.lost.items():
         lost[value] = lost.get(value, 0) + reached * p
     return CommandOdds(
         _kept(outcomes),
-        "hit",
+        TOUCHED,
         HIT,
         NAMES,
         lines,
@@ -140,7 +146,7 @@ def respond_odds(
     except JdrError:
         return None
     response = order["response"]
-    measure = DODGE if response == "dodge" else MISSED
+    measure = {"dodge": DODGE, "counter": COUNTERED}.get(response, MISSED)
     wanted = "dodged" if response == "dodge" else "miss"
     lines = [_("the defender's answer: {answer}").format(answer=_(str(response)))]
     if response == "counter":
@@ -245,17 +251,14 @@ def _accuracy_line(base: int, stage: int, effective: int) -> str:
     return _("accuracy {accuracy} %: a d100 at most {accuracy} (PK-9)").format(accuracy=base)
 
 
-def _product(total: Any, reached: Any = None, attack: Any = None, asked: bool = False) -> str:
+def _product(total: Any, reached: Any = None, attack: Any = None) -> str:
     """`chance to hit: 70.00 % × attack roll 74.29 % = 52.00 %` (what comes before the attack
-    roll: infatuation and accuracy; then the roll, not dodged)."""
+    roll, infatuation and accuracy, times the roll's success)."""
     if attack is None or reached == 1:
         return _("chance to hit: {percent}").format(percent=percent(total))
-    message = (
-        _("chance to hit before the answer: {before} × attack roll {attack} = {percent}")
-        if asked
-        else _("chance to hit: {before} × attack roll {attack} = {percent}")
+    return _("chance to hit: {before} × attack roll {attack} = {percent}").format(
+        before=percent(reached), attack=percent(attack), percent=percent(total)
     )
-    return message.format(before=percent(reached), attack=percent(attack), percent=percent(total))
 
 
 def _not_exact(measure: str, lines: list[str]) -> CommandOdds:
@@ -297,3 +300,54 @@ def outcome_of(events: Sequence[Json]) -> str | None:
 def attack_chance(event: Json, state: Mapping[str, Any]) -> Chance:
     """Beside an accuracy check in recaps: the chance it was accurate (PK-9)."""
     return Chance(Fraction(max(0, min(100, event["effective"])), 100), N_("chance to be accurate"))
+
+
+def command_chance(events: Sequence[Json], before: Json) -> tuple[int, Any] | None:
+    """Where a recap shows an action's chance (`jdr.fights.narration.CommandChance`): beside
+    `move_used`, the move's chance to hit as `move_odds` gives it from the state before; beside
+    `reaction_given`, the defender's as `respond_odds` gives it. The command is read back from
+    the events; an inaccurate attack whose range penalty no event tells gets none."""
+    for index, event in enumerate(events):
+        kind = event["type"]
+        if kind == "move_used" and event.get("target") is not None:
+            user = event["pokemon"]
+            keys: Json = {"move": event["move"], "target": event["target"], "response": "none"}
+            countered = next((e for e in events if e["type"] == "counter_started"), None)
+            if countered is not None:
+                keys |= {"response": "counter", "counter_move": countered["move"]}
+            penalty = _range_penalty(events, user)
+            if penalty is None:
+                move = next(
+                    (m for m in before["pokemon"][user]["moves"] if m["name"] == event["move"]),
+                    None,
+                )
+                if move is None or is_attack(move):
+                    return None
+                penalty = False
+            keys["range_penalty"] = penalty
+            return index, _asked(move_odds, before, user, keys)
+        if kind == "reaction_given":
+            keys = {"response": event["response"], "counter_move": event.get("counter_move")}
+            return index, _asked(respond_odds, before, event["pokemon"], keys)
+    return None
+
+
+def _range_penalty(events: Sequence[Json], user: str) -> bool | None:
+    """The `range_penalty` the attacker's command gave, as its events tell it."""
+    for event in events:
+        if event["type"] == "reaction_asked":
+            return bool(event["range_penalty"])
+        if event["type"] == "attack_rolled" and event["pokemon"] == user:
+            return bool(event["range_penalty"] or event.get("penalty_cancelled_by"))
+    return None
+
+
+def _asked(function: Any, state: Json, actor: str, keys: Json) -> Any:
+    def odds() -> CommandOdds | None:
+        try:
+            found: CommandOdds | None = function(state, actor, keys, False)
+        except JdrError:
+            return None
+        return found
+
+    return odds

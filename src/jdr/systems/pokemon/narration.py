@@ -21,7 +21,9 @@ from functools import cache
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words, over, says
+from jdr.fights.odds import Chance
 from jdr.i18n import N_, ngettext
+from jdr.systems.pokemon.fight_odds import command_chance
 from jdr.systems.pokemon.fight_view import winners
 from jdr.systems.protocol import Json
 
@@ -363,14 +365,25 @@ def _given(event: Json, words: Words) -> str:
     )
 
 
-def _percent(key: str, against: bool = False) -> Any:
-    """The chance of a d100 roll at most `event[key]` (or above it, `against`)."""
+def _percent(key: str, measure: str, against: bool = False) -> Any:
+    """The chance of a d100 roll at most `event[key]` (or above it, `against`), named by
+    `measure`."""
 
-    def odds(event: Json, _state: Any) -> Fraction | None:
+    def odds(event: Json, _state: Any) -> Chance | None:
         if event.get("roll") is None:
             return None
         chance = Fraction(int(event[key]), 100)
-        return 1 - chance if against else chance
+        return Chance(1 - chance if against else chance, measure)
+
+    return odds
+
+
+def _rolled(measure: str, above: str | None = None) -> Any:
+    """The chance of a check's score above 0 (or above `event[above]`), named by `measure`."""
+
+    def odds(event: Json, _state: Any) -> Chance:
+        beaten = int(event[above]) if above else 0
+        return Chance(_check_odds(event["dice"], event["difficulty"], beaten), measure)
 
     return odds
 
@@ -385,30 +398,38 @@ NARRATION = Narration(
         "round_started": Line(says(N_("Round {round}.")), quiet=True),
         "slot_opened": Line(_slot, quiet=True),
         "slot_resolved": Line(says(N_("The moves of the shared slot take effect together."))),
-        "thaw_checked": Line(_thaw, odds=_percent("chance")),
-        "wake_checked": Line(_wake, odds=_percent("chance")),
-        "paralysis_checked": Line(_paralysis, odds=_percent("chance", against=True)),
-        "confusion_checked": Line(_confusion, odds=_percent("chance", against=True)),
+        "thaw_checked": Line(_thaw, odds=_percent("chance", N_("chance to thaw"))),
+        "wake_checked": Line(_wake, odds=_percent("chance", N_("chance to wake up"))),
+        "paralysis_checked": Line(
+            _paralysis, odds=_percent("chance", N_("chance to act"), against=True)
+        ),
+        "confusion_checked": Line(
+            _confusion, odds=_percent("chance", N_("chance to act"), against=True)
+        ),
         "action_lost": Line(_keyed(LOST, "reason")),
         "waited": Line(says(N_("{pokemon} waits: its defence rolls are at DD −2 until it acts."))),
         "free_order": Line(says(N_("{pokemon} follows a free order: {text}"))),
         "passed": Line(says(N_("{pokemon} does nothing."))),
-        "infatuation_checked": Line(_infatuation, odds=_percent("chance", against=True)),
+        "infatuation_checked": Line(
+            _infatuation, odds=_percent("chance", N_("chance to attack"), against=True)
+        ),
         "move_used": Line(_move_used),
-        "accuracy_checked": Line(_accuracy, odds=_percent("effective")),
+        "accuracy_checked": Line(
+            _accuracy, odds=_percent("effective", N_("chance to be accurate"))
+        ),
         "counter_started": Line(
             says(N_("{pokemon} counters {against} with {move} (−{energy} Énergie)."))
         ),
         "counter_resolved": Line(_counter),
-        "attack_rolled": Line(_attack, odds=lambda e, _s: _check_odds(e["dice"], e["difficulty"])),
+        "attack_rolled": Line(_attack, odds=_rolled(N_("chance the attack roll succeeds"))),
         "damage_rolled": Line(_damage),
-        "endure_rolled": Line(_endure, odds=lambda e, _s: _check_odds(e["dice"], e["difficulty"])),
-        "dodge_rolled": Line(
-            _dodge, odds=lambda e, _s: _check_odds(e["dice"], e["difficulty"], e["against"])
-        ),
+        "endure_rolled": Line(_endure, odds=_rolled(N_("chance to reduce the damage"))),
+        "dodge_rolled": Line(_dodge, odds=_rolled(N_("chance to dodge"), "against")),
         "damage_taken": Line(says(N_("{pokemon} loses {amount} Vitalité."))),
         "stat_changed": Line(_stat),
-        "condition_checked": Line(_condition_check, odds=_percent("chance")),
+        "condition_checked": Line(
+            _condition_check, odds=_percent("chance", N_("chance to take hold"))
+        ),
         "condition_inflicted": Line(_inflicted),
         "condition_refused": Line(_keyed(REFUSED, "reason")),
         "condition_cured": Line(_keyed(CURED, "reason")),
@@ -420,6 +441,7 @@ NARRATION = Narration(
         "fight_over": Line(over(winners)),
         "reaction_asked": Line(_asked),
         "reaction_given": Line(_given),
-    }
+    },
+    command_chance,
 )
 """The sentences of a Pokémon fight's events (`System(narration=…)`)."""
