@@ -107,7 +107,8 @@ def test_issue_29_il_6_pd_5_odds_equal_the_deciders_law_on_every_face(case: Case
     outcome = found.fight_commands.commands[case.name].outcome
 
     def decided(rng: Any) -> str | None:
-        return outcome(found.fight.decide(state, command, CastsOnly(rng)))
+        seen: str | None = outcome(found.fight.decide(state, command, CastsOnly(rng)))
+        return seen
 
     law = exact_law(every_roll(decided))
     odds = command_odds(found, state, case.actor, case.name, case.keys, exact=True)
@@ -160,9 +161,9 @@ def test_il_6_a_cast_reads_with_its_formula_and_its_chance_named() -> None:
     assert isinstance(chance, Chance)
     odds = command_odds(ILVERMORNY, state, "Bob", "cast", {"spell": "Expelliarmus"}, exact=True)
     assert odds is not None and chance == odds.chance()
+    test = {"wizard": "Bob", "natural": 5, "modifier": 1, "result": 6, "outcome": "success"}
     clash = {"type": "clash_rolled", "round": 1, "dominant": None, "winner": None}
-    clash |= {"tests": [{"wizard": "Bob", "natural": 5, "modifier": 1, "result": 6}]}
-    clash["tests"][0]["outcome"] = "success"
+    clash |= {"tests": [test]}
     assert "Bob d12 5 +1 = 6 ≤ Magie 7: success" in narration.sentence(clash, Words(state=state))
 
 

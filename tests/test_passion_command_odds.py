@@ -135,7 +135,8 @@ def decider_law(case: Case) -> dict[str | None, Fraction]:
     outcome = PASSION.fight_commands.commands[case.name].outcome
 
     def decided(rng: Any) -> str | None:
-        return outcome(PASSION.fight.decide(state, command, rng))
+        found: str | None = outcome(PASSION.fight.decide(state, command, rng))
+        return found
 
     return exact_law(every_roll(decided))
 
@@ -212,14 +213,14 @@ def test_issue_29_ps_6_the_recaps_chance_is_the_commands_and_names_what_it_measu
 
 def test_issue_29_ps_14_ps_16_the_damage_shows_its_sum_and_the_energy_points() -> None:
     words = Words()
-    hit = {"type": "target_hit", "attacker": "Ann", "target": "Bob", "damage": 4}
+    hit: Json = {"type": "target_hit", "attacker": "Ann", "target": "Bob", "damage": 4}
     hit |= {"damage_type": "physique", "resistance": 5, "weapon_energy": True}
     hit |= {"resistance_terms": {"potential": 3, "protections": 2}}
     assert NARRATION.sentence(hit, words) == (
         "Bob is hit: damage 4 + 1 (weapon) physical against resistance 5 (potential 3 +"
         " protections 2)."
     )
-    wounded = {"type": "wounded", "name": "Bob", "by": "Ann", "damage_type": "physique"}
+    wounded: Json = {"type": "wounded", "name": "Bob", "by": "Ann", "damage_type": "physique"}
     wounded |= {"damage": 4, "weapon_energy": True, "resistance": 5, "protection_energy": True}
     wounded |= {"base": -1, "violence_margin": 2, "robustness_margin": None, "wounds": 1}
     wounded |= {"total": 1}
@@ -232,7 +233,7 @@ def test_issue_29_ps_14_ps_16_the_damage_shows_its_sum_and_the_energy_points() -
             wounded, words
         )
     state = ROMUALD_HITS()
-    started = {"type": "action_started", "kind": "attack", "actor": "Romuald"}
+    started: Json = {"type": "action_started", "kind": "attack", "actor": "Romuald"}
     started |= {"participants": ["Romuald"], "targets": ["Cyber-ninja"], "talent": "Combat"}
     started |= {"score": 4, "min_dice": 2, "weapon": "Pied", "damage": 4}
     started |= {"damage_type": "physique", "roller": "attacker"}
