@@ -239,3 +239,31 @@ def test_issue_29_ps_14_ps_16_the_damage_shows_its_sum_and_the_energy_points() -
     started |= {"damage_type": "physique", "roller": "attacker"}
     said = NARRATION.sentence(started, Words(state=state))
     assert "damage 4 (Pied 1 + Corps 3) physical" in said
+
+
+@pytest.mark.parametrize(
+    ("state", "name", "label"),
+    [
+        (ROMUALD_HITS, "violence", "wounds before any Robustesse dice"),
+        (ROMUALD_IS_HIT, "soak", "wounds"),
+    ],
+)
+def test_issue_29_ps_16_damage_dice_odds_give_the_wounds_the_fight_deals(
+    state: Callable[[], Json], name: str, label: str
+) -> None:
+    """Every face of the damage dice, settled with nothing spent: the wounds the fight writes
+    are the odds' distribution (the NPC target has no Robustesse dice to roll after Violence)."""
+    before = state()
+    odds = command_odds(PASSION, before, "Romuald", name, {"dice": "1d6"}, exact=True)
+    assert odds is not None and odds.label == label and odds.distribution is not None
+    rules = PASSION.fight
+    command = make_command(PASSION, "Romuald", name, {"dice": "1d6"})
+    settle = make_command(PASSION, "Romuald", "settle", {})
+
+    def wounds(rng: Any) -> int:
+        events, after = rules.decided(before, command, rng)
+        settled, _after = rules.decided(after, settle, rng)
+        return int(next(e for e in settled if e["type"] == "wounded")["wounds"])
+
+    assert exact_law(every_roll(wounds)) == dict(odds.distribution)
+    assert odds.formula[-1].startswith("wounds: max(0, damage − resistance ")

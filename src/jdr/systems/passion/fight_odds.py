@@ -107,24 +107,24 @@ class _AnyFaces:
 
 def decided_roll(
     state: Json, actor: str, name: str, keys: Mapping[str, Any]
-) -> tuple[Json, Json | None] | None:
-    """The `roll_made` event (its faces aside) and the `action_started` event, if any, that the
-    fight writes when `actor` plays command `name` with `keys`; None when it rolls nothing or
-    refuses the command."""
+) -> tuple[Json, Json | None, Json] | None:
+    """The `roll_made` event (its faces aside), the `action_started` event if any, and the state
+    after them, that the fight writes when `actor` plays command `name` with `keys`; None when it
+    rolls nothing or refuses the command."""
     from jdr.systems.passion.fight import fight_rules
 
     if not state or state.get("over"):
         return None
     command = {"action": name, "actor": actor, **keys}
     try:
-        events = fight_rules().decide(state, command, _AnyFaces())
+        events, after = fight_rules().decided(state, command, _AnyFaces())
     except JdrError:
         return None
     rolled = next((e for e in events if e["type"] == "roll_made"), None)
     if rolled is None:
         return None
     plan = next((e for e in events if e["type"] == "action_started"), None)
-    return rolled, plan
+    return rolled, plan, after
 
 
 def conditions(rolled: Json) -> Conditions:
@@ -164,18 +164,88 @@ def roll_command_odds(
     found = decided_roll(state, actor, name, keys)
     if found is None:
         return None
-    rolled, plan = found
+    rolled, plan, after = found
     law = _odds(str(rolled["dice"]), conditions(rolled), exact)
     kind = str(rolled["kind"])
+    margins = dict(law.distribution)
+    hurt = _hit(after, rolled)
+    formula = roll_formula(state, rolled, plan)
+    distribution, label = margins, N_("margin")
+    if hurt is not None:
+        distribution = wounds_law(hurt, kind, margins)
+        label = LABELS[kind]
+        formula.append(_wounds_formula(hurt, kind))
     return CommandOdds(
         dict(law.outcomes),
         "success",
         MEASURES[kind],
         NAMES[kind],
-        formula=roll_formula(state, rolled, plan),
-        distribution=dict(law.distribution),
-        label=N_("margin"),
+        formula=formula,
+        distribution=distribution,
+        label=label,
     )
+
+
+LABELS = {
+    "violence": N_("wounds before any Robustesse dice"),
+    "robustness": N_("wounds"),
+}
+"""What the wounds' distribution of a damage roll counts (PS-16)."""
+
+
+def _hit(after: Json, rolled: Json) -> Any:
+    """The hit a damage roll adds to or soaks (PS-16, `damage.Wounds`), its Violence dice
+    counted when rolled; None for an action roll."""
+    from jdr.systems.passion.damage import wounds
+    from jdr.systems.passion.fight_flow import damage_roll
+
+    if rolled["kind"] not in LABELS:
+        return None
+    result = ((after.get("action") or {}).get("results") or {}).get(rolled["target"])
+    if result is None or not result.get("hit"):
+        return None
+    return wounds(
+        result["damage"],
+        result["resistance"],
+        damage_roll(result["violence"]),
+        weapon_energy=result["violence_energy"],
+        protection_energy=result["robustness_energy"],
+    )
+
+
+def wounds_law(hit: Any, kind: str, margins: Mapping[int, Any]) -> dict[int, Any]:
+    """PS-16: the wounds for each margin of the damage dice: the Violence margin adds to damage −
+    resistance (`kind` `violence`, before any Robustesse dice); a positive Robustesse margin
+    takes off (`robustness`).
+
+    >>> from jdr.systems.passion.damage import wounds
+    >>> wounds_law(wounds(4, 5), "violence", {-1: 0.25, 1: 0.25, 2: 0.5})
+    {0: 0.5, 1: 0.5}
+    """
+    from jdr.systems.passion.damage import wound_count
+
+    law: dict[int, Any] = {}
+    for margin, p in margins.items():
+        if kind == "violence":
+            count = wound_count(hit.base, margin)
+        else:
+            count = wound_count(hit.base, hit.violence_margin, margin)
+        law[count] = law.get(count, 0) + p
+    return dict(sorted(law.items()))
+
+
+def _wounds_formula(hit: Any, kind: str) -> str:
+    base = f"−{-hit.base}" if hit.base < 0 else str(hit.base)
+    if kind == "violence":
+        return _(
+            "wounds: max(0, damage − resistance {base} + the Violence margin), less the"
+            " Robustesse margin when positive (PS-16)"
+        ).format(base=base)
+    violence = hit.violence_margin
+    return _(
+        "wounds: max(0, damage − resistance {base} + Violence {violence}), less the Robustesse"
+        " margin when positive (PS-16)"
+    ).format(base=base, violence=f"−{-violence}" if violence < 0 else f"+{violence}")
 
 
 def odds_of(name: str) -> CommandOddsFn:
