@@ -90,6 +90,22 @@ TWO_NINJAS = fight(
     _markers(Romuald=2, **{"Cyber-ninja": 0, "Ninja 2": 0}),
     [6, 1],  # the two ninjas' roll-off (PS-9)
 )
+SPLIT = fight(
+    _setup(sheet("cyber-ninja", "ninjas", name="Ninja 2")),
+    [
+        *_markers(Romuald=4, **{"Cyber-ninja": 0, "Ninja 2": 0}),
+        {
+            "action": "split_attack",
+            "actor": "Romuald",
+            "parts": [
+                {"target": "Cyber-ninja", "talent": 3, "marker": 3},
+                {"target": "Ninja 2", "talent": 1, "marker": 1},
+            ],
+        },
+    ],  # fmt: skip
+    [6, 1],  # the two ninjas' roll-off (PS-9)
+)
+"""Romuald's split attack (PS-13): its first part, talent 3, marker 3, plays at once."""
 WITH_LEA = fight(
     _setup(sheet("romuald", "heroes", name="Léa")),
     _markers(Romuald=3, Léa=1, **{"Cyber-ninja": 0}),
@@ -107,6 +123,8 @@ PASSION_CASES = [
                     "npc_protection": {"Cyber-ninja": "Combinaison cybernétique"}}),
     Case("passion attack with another talent", "passion", ROMUALD_FIRST, "Romuald", "attack",
          {"target": "Cyber-ninja", "dice": "2d6+1d12", "talent": "Corps"}),
+    Case("passion a split attack's part: its talent and marker", "passion", SPLIT, "Romuald",
+         "attack", {"dice": "3d6"}),
     Case("passion blast on two ninjas, dodges summed", "passion", TWO_NINJAS, "Romuald", "blast",
          {"targets": ["Cyber-ninja", "Ninja 2"], "dice": "4d6"}),
     Case("passion combined attack, talents summed", "passion", WITH_LEA, "Romuald",

@@ -326,7 +326,7 @@ def damage_terms(fighter: Json, weapon_name: str | None) -> str:
     if weapon is None:
         body = fighter["uses"]["body"]
         value = int(fighter["potentials"].get(body, 0))
-        return _("bare hands: {potential} {score}").format(potential=body, score=value)
+        return _("{potential} {score}, bare hands").format(potential=body, score=value)
     if weapon["potential"] is None:
         return f"{weapon['name']} {weapon['score']}"
     bonus = int(fighter["potentials"].get(weapon["potential"], 0))
