@@ -102,7 +102,7 @@ SPLIT = fight(
                 {"target": "Ninja 2", "talent": 1, "marker": 1},
             ],
         },
-    ],  # fmt: skip
+    ],
     [6, 1],  # the two ninjas' roll-off (PS-9)
 )
 """Romuald's split attack (PS-13): its first part, talent 3, marker 3, plays at once."""
@@ -279,7 +279,7 @@ def test_issue_29_ps_16_damage_dice_odds_give_the_wounds_the_fight_deals(
     settle = make_command(PASSION, "Romuald", "settle", {})
 
     def wounds(rng: Any) -> int:
-        events, after = rules.decided(before, command, rng)
+        _events, after = rules.decided(before, command, rng)
         settled, _after = rules.decided(after, settle, rng)
         return int(next(e for e in settled if e["type"] == "wounded")["wounds"])
 
