@@ -186,3 +186,5 @@ def test_pd_5_activation_odds_name_what_they_measure() -> None:
     chance = POLEDEMOS.narration.odds(rolled)
     assert isinstance(chance, Chance) and chance == odds.chance()
     assert command_odds(POLEDEMOS, state, "Bob", "activate", keys) is None  # not its hand
+    moved = {"kind": "move"}  # PD-7: an action's outcome is the table's, nothing rolls
+    assert command_odds(POLEDEMOS, state, "Alice", "action", moved) is None

@@ -12,7 +12,8 @@ twice: whatever the fight reads of the state, the odds read the same way.
 The outcome is the roll's before the pools its roller spends after seeing the dice (PS-5), and
 an NPC's Passion then (PS-7): those are choices still to make, and the formula says so. An NPC's
 attack rolls nothing (its targets dodge: their `dodge` has the odds); a split attack only
-declares its parts (each part's `attack` has them).
+declares its parts (each part's `attack` has them). A Violence or Robustesse roll also gives the
+wounds the hit then deals for each of its margins (PS-16, `damage.wound_count`).
 
 >>> from jdr.dice import GivenFaces
 >>> from jdr.fights import play
