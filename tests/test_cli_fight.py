@@ -399,7 +399,7 @@ def test_recap_of_the_last_action_and_of_a_round(
     round_one = recap(capsys, db, "--round", "1").splitlines()
     assert round_one[:3] == [
         "Fight 1 — round 1",
-        "- Kaito attacks Corbeau. d20 15 + 8 = 23 against 20: hit (chance 45.00 %)."
+        "- Kaito attacks Corbeau. d20 15 + 8 = 23 against 20: hit (chance to hit 45.00 %)."
         " Corbeau loses 2 Énergie.",
         f"- {said}",
     ]

@@ -101,8 +101,8 @@ def _mon(name: str, side: str, types: list[str], dexterity: int, **extra: Any) -
 
 
 def _pokemon(reactions: str = "none", first: str = "Pikachu", **extra: Any) -> Json:
-    """Pikachu (Électrik) against Onix (Eau/Roche: Électrik ×2, Normal ×0.5) in the setup's order: the first one has
-    Dextérité 20, so it plays first whatever its d10."""
+    """Pikachu (Électrik) against Onix (Eau/Roche: Électrik ×2, Normal ×0.5) in the setup's
+    order: the first one has Dextérité 20, so it plays first whatever its d10."""
     pikachu = _mon("Pikachu", "a", ["Électrik"], 20 if first == "Pikachu" else 1, **extra)
     onix = _mon("Onix", "b", ["Eau", "Roche"], 20 if first == "Onix" else 1)
     return {"pokemon": [pikachu, onix], "settings": {"reactions": reactions}}
@@ -143,7 +143,48 @@ POKEMON = [
     Case("pokemon respond none", "pokemon", _asked(), "Onix", "respond", {"response": "none"}),
 ]  # fmt: skip
 
-CASES: list[Case] = [*OMBRES, *POKEMON]
+# --- Plus Ultra (PU-4 … PU-9) ---------------------------------------------------------------------
+
+RAFALE = {"name": "Rafale", "cost": 2, "cooldown": 1}
+RAFALE["effects"] = {"extra_attacks": 2, "attack_bonus": 1, "extra_damage": 2, "lower_energy": 1}
+GARDE = {"name": "Garde", "cost": 0, "cooldown": 1, "equipment": True}
+GARDE["effects"] = {"defense_bonus": 2}
+
+
+def _heroes(order: list[str]) -> Json:
+    """Kaito (C, 8/8, hits for 2) against Corbeau (B, 12/10) and its ally Sbire (D+, 8/5)."""
+    kaito = {"name": "Kaito", "rank": "C", "energy": 8, "willpower": 8, "side": "a"}
+    corbeau = {"name": "Corbeau", "rank": "B", "energy": 12, "willpower": 10, "side": "b"}
+    sbire = {"name": "Sbire", "rank": "D+", "energy": 8, "willpower": 5, "side": "b"}
+    kaito["techniques"] = [RAFALE]
+    corbeau["techniques"] = [GARDE]
+    return {"characters": [kaito, corbeau, sbire], "order": order}
+
+
+def _after(order: list[str], *commands: Json) -> Callable[[], Json]:
+    return started("plus-ultra", _heroes(order), list(commands))
+
+
+KAITO_FIRST = ["Kaito", "Corbeau", "Sbire"]
+GUARDED = {"action": "technique", "actor": "Corbeau", "technique": "Garde"}
+PLUS_ULTRA = [
+    Case("plus-ultra attack", "plus-ultra", _after(KAITO_FIRST), "Kaito", "attack",
+         {"target": "Corbeau"}),
+    Case("plus-ultra attack, a protector", "plus-ultra", _after(KAITO_FIRST), "Kaito", "attack",
+         {"target": "Corbeau", "protector": "Sbire"}),
+    Case("plus-ultra 3-roll technique, defense falling", "plus-ultra", _after(KAITO_FIRST),
+         "Kaito", "technique", {"technique": "Rafale", "target": "Sbire"}),
+    Case("plus-ultra 3-roll technique, a protector", "plus-ultra", _after(KAITO_FIRST), "Kaito",
+         "technique", {"technique": "Rafale", "target": "Corbeau", "protector": "Sbire"}),
+    Case("plus-ultra attack on a defending, guarded target", "plus-ultra",
+         _after(["Corbeau", "Kaito", "Sbire"], GUARDED), "Kaito", "attack",
+         {"target": "Corbeau"}),
+    Case("plus-ultra interrupt a flight", "plus-ultra",
+         _after(["Corbeau", "Kaito", "Sbire"], {"action": "flee", "actor": "Corbeau"}), "Kaito",
+         "interrupt"),
+]  # fmt: skip
+
+CASES: list[Case] = [*OMBRES, *POKEMON, *PLUS_ULTRA]
 """Every command that rolls, of every system, in the states that change its odds."""
 
 

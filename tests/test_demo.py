@@ -55,7 +55,8 @@ def only_the_parser_cache(home: Path) -> None:
                 "  Markers revealed: Romuald 2 + Mobilité 2 = 4; Cyber-ninja 0 + Mobilité 3 = 3;",
                 "  Round 1 is over: the spells cancelled each other.",
                 "  Alice has the hand (hand 1).",
-                "[*]Kaito attacks Corbeau. d20 15 + 8 = 23 against 20: hit (chance 45.00 %).",
+                "[*]Kaito attacks Corbeau. d20 15 + 8 = 23 against 20: hit"
+                " (chance to hit 45.00 %).",
                 "**Round 2 — to play: Pika**",
                 "17/27",
                 "2d100",

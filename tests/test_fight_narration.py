@@ -86,7 +86,9 @@ def test_the_odds_a_roller_had_are_exact_where_they_are_known() -> None:
     assert attack["dice"] == 3
     assert pokemon.odds(attack) == Chance(Fraction(wins, 1000), "chance the attack roll succeeds")
     rolled = {"face": 12, "willpower": 5, "bonus": 0, "defense": 20, "outcome": "miss"}
-    assert plus_ultra.odds({"type": "attack_rolled", **rolled}) == Fraction(6, 20)  # 15..20
+    assert plus_ultra.odds({"type": "attack_rolled", **rolled}) == Chance(
+        Fraction(6, 20), "chance to hit"
+    )
     cast = {"type": "spell_cast", "natural": 2, "result": -1, "level": 2}
     # Magie ÷ 2 = 3: faces 1 (imperfect) and 2..7 (result ≤ 4) cast, 8..11 fail, 12 critical
     assert ilvermorny.odds(cast) == Chance(Fraction(7, 12), "chance to cast")  # issue 29: named

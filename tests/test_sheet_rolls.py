@@ -63,9 +63,11 @@ def test_pk_10_pk_12_an_attack_pays_its_energy_and_hurts_its_target(
     table(capsys, db, tmp_path, "pokemon", "pokemon", "pokemon:Carapuce:types=['eau']")
     rolled = roll(
         capsys, db, "pokemon", "attack", "--sheet", "Pikachu", "--move", "fatal-foudre",
-        "--target", "carapuce", "--defence", "endure", "--faces", "6,7,8,9,9,9,9,9,9,9,9,1,2",
+        "--target", "carapuce", "--defence", "endure",
+        "--faces", "42,6,7,8,9,9,9,9,9,9,9,9,1,2",
     )  # fmt: skip
     assert rolled["params"]["attack_dice"] == 3 and rolled["params"]["endure_dice"] == 2
+    assert rolled["params"]["accuracy"] == 70 and rolled["accuracy_roll"] == 42  # PK-9 first
     assert rolled["params"]["defender_types"] == "eau" and rolled["multiplier"] == 3.0
     lost = rolled["vitality_lost"]
     assert lost > 0
@@ -145,6 +147,28 @@ def test_odds_and_advice_read_the_sheet_too(
     )  # fmt: skip
     plain = answer(capsys, "odds", "pokemon", "check", "--dice", "5")
     assert odds["outcomes"] == plain["outcomes"] and odds["sheet"]["used"]["dice"]["value"] == 5
+
+
+def test_pk_9_the_odds_of_an_attack_from_the_sheet_are_accuracy_times_the_attack_roll(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    table(capsys, db, tmp_path, "pokemon", "pokemon")
+    odds = answer(
+        capsys, "odds", "pokemon", "attack", "--sheet", "Pikachu", "--move", "fatal-foudre",
+        "--campaign", "C", "--db", db,
+    )  # fmt: skip
+    sure = answer(capsys, "odds", "pokemon", "attack", "--attack-dice", "3", "--damage-dice", "5")
+    assert odds["sheet"]["used"]["accuracy"]["value"] == 70
+    assert odds["outcomes"]["inaccurate"] == pytest.approx(0.3)
+    touched = sure["outcomes"]["hit"]  # 74 %: the roll alone, what the odds said before
+    assert odds["outcomes"]["hit"] == pytest.approx(0.7 * touched)
+    assert odds["chance_to_hit"] == pytest.approx(0.518)
+    code, out, _err = run(
+        capsys, "odds", "pokemon", "attack", "--sheet", "Pikachu", "--move", "fatal-foudre",
+        "--campaign", "C", "--db", db, "--lang", "fr",
+    )  # fmt: skip
+    assert code == 0 and "chance de toucher : 51,80 %" in out
+    assert "--accuracy 70 : Fatal-Foudre : précision 70 % (PK-9)" in out
 
 
 # --- Ilvermorny ------------------------------------------------------------------------------

@@ -13,6 +13,12 @@ from pydantic import BaseModel, ConfigDict
 
 from jdr.fights.commands import Command, Commands, key, keys_of, late_by_preference
 from jdr.i18n import N_
+from jdr.systems.plus_ultra.fight_odds import (
+    attack_odds,
+    interrupt_odds,
+    outcome_of,
+    technique_odds,
+)
 from jdr.systems.plus_ultra.fight_state import find, in_fight
 from jdr.systems.protocol import Json
 
@@ -92,6 +98,8 @@ COMMANDS = Commands(
             lambda state, actor: {"target": _opponent(state, actor)},
             "PU-4",
             fr="attaque",
+            odds=attack_odds,
+            outcome=outcome_of,
         ),
         Command(
             "defend",
@@ -107,6 +115,8 @@ COMMANDS = Commands(
             _technique_example,
             "PU-7",
             fr="technique",
+            odds=technique_odds,
+            outcome=outcome_of,
         ),
         Command(
             "flee",
@@ -121,6 +131,8 @@ COMMANDS = Commands(
             N_("Interrupt a fleeing opponent with an attack: a hit stops the flight."),
             rule="PU-9",
             fr="interrompre",
+            odds=interrupt_odds,
+            outcome=outcome_of,
         ),
         Command(
             "no_interrupt",

@@ -13,12 +13,11 @@ names in both languages.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from jdr.fights.narration import Line, Narration, Words, over, says
 from jdr.i18n import N_, ngettext
+from jdr.systems.plus_ultra.fight_odds import command_chance, roll_chance
 from jdr.systems.plus_ultra.fight_view import winners
-from jdr.systems.plus_ultra.rules import DEFENDING_BONUS, DIE, FLEEING_BONUS
+from jdr.systems.plus_ultra.rules import DEFENDING_BONUS, FLEEING_BONUS
 from jdr.systems.protocol import Json
 
 OUTCOMES = {
@@ -116,14 +115,6 @@ def _rolled(event: Json, words: Words) -> str:
     return said
 
 
-def _odds(event: Json, _state: object) -> Fraction:
-    """The attacker's chance: d20 + Volonté + bonus ≥ the defense (a protector: above it)."""
-    need = event["defense"] - event["willpower"] - event["bonus"]
-    if event["outcome"] in ("takes_hit", "blocks"):
-        need += 1  # PU-6: the protector takes the hit only when its defense is lower
-    return Fraction(sum(1 for face in range(1, DIE + 1) if face >= need), DIE)
-
-
 def _ignored(event: Json, words: Words) -> str:
     return ngettext(
         "{n} roll ignored (d20 {faces}): {name} is at 0 Énergie.",
@@ -171,7 +162,7 @@ NARRATION = Narration(
         "defended": Line(says(N_("{actor} defends: +5 defense until the start of its next turn."))),
         "fled": Line(says(N_("{actor} flees: +3 defense; an opponent may interrupt it."))),
         "protected": Line(_protected),
-        "attack_rolled": Line(_rolled, odds=_odds),
+        "attack_rolled": Line(_rolled, odds=roll_chance),
         "rolls_ignored": Line(_ignored),
         "energy_lost": _with_technique(
             N_("{name} loses {amount} Énergie ({technique})."), N_("{name} loses {amount} Énergie.")
@@ -193,6 +184,7 @@ NARRATION = Narration(
         "flight_failed": Line(says(N_("{name}'s flight fails."))),
         "escaped": Line(says(N_("{name} leaves the fight."))),
         "fight_over": Line(over(winners)),
-    }
+    },
+    command_chance,
 )
 """The sentences of a Plus Ultra fight's events (`System(narration=…)`)."""

@@ -11,7 +11,9 @@ endure roll's score, dodging avoids everything with a score strictly above the a
 >>> hit.outcome
 'hit'
 
-Rolls are made in this order, each only when it matters: the attack roll; the damage roll if the
+Rolls are made in this order, each only when it matters: the accuracy d100 when the move's
+accuracy is below 100 % (PK-9: above the accuracy, the move misses and nothing else is rolled);
+the attack roll; the damage roll if the
 attack succeeded; the endure or dodge roll if the final damage is above 0. A failed attack (or one
 that deals 0 damage) leaves the remaining given faces unused. The exact odds are in `attack_odds`.
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -28,6 +30,7 @@ from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import N_, _
 from jdr.numbers import significant
+from jdr.params import PERCENT
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, CheckRoll, roll_check
 from jdr.systems.pokemon.types import Multiplier, TypeChart, apply, chart_json, default_chart
 from jdr.systems.protocol import Odds, Record
@@ -41,7 +44,11 @@ WAIT_BONUS = 2
 NEUTRAL = Multiplier(Fraction(1), ())
 """No type information: raw damage × 1."""
 
-OUTCOMES = (N_("miss"), N_("hit"), N_("dodged"))
+OUTCOMES = (N_("inaccurate"), N_("miss"), N_("hit"), N_("dodged"))
+CHANCE_TO_HIT = N_("chance_to_hit")
+"""`jdr odds pokemon attack`'s extra key: accuracy × the attack roll's success (PK-9, PK-10)."""
+ACCURACY_DIE = 100
+"""PK-9: a move below 100 % accuracy first rolls a d100, at most its accuracy to go on."""
 DefenceKind = Literal["endure", "dodge"]
 
 
@@ -274,6 +281,12 @@ class AttackParams(BaseModel):
         default=False,
         description=N_("the defender is waiting: its endure or dodge roll at DD −2 (PK-15)"),
     )
+    accuracy: Annotated[int, PERCENT] = Field(
+        default=100,
+        ge=0,
+        le=100,
+        description=N_("the move's accuracy in %: below 100, a d100 at most it first (PK-9)"),
+    )
 
     def defence(self) -> Defence | None:
         """The defence asked for; both at once is refused, and so is a waiting defender that
@@ -321,6 +334,11 @@ def roll(params: AttackParams, rng: RandomSource) -> Record:
     `vitality_lost` (plus `raw_damage`, the defence's `defence_score` and the multiplier's reasons).
     """
     defence, multiplier = params.defence(), params.multiplier()
+    accuracy_roll = None
+    if params.accuracy < ACCURACY_DIE:  # PK-9: the accuracy d100 comes first
+        (accuracy_roll,) = rng.faces(ACCURACY_DIE, 1)
+        if accuracy_roll > params.accuracy:
+            return _inaccurate(params, accuracy_roll)
     result = resolve_attack(
         params.attack_dice,
         params.damage_dice,
@@ -342,17 +360,60 @@ def roll(params: AttackParams, rng: RandomSource) -> Record:
         "vitality_lost": result.vitality_lost,
     }
     chart = default_chart()
+    faces = result.faces
+    if accuracy_roll is not None:
+        totals["accuracy_roll"] = accuracy_roll
+        faces = [accuracy_roll, *faces]
+
+    def explain() -> str:
+        said = result.explain(chart)
+        if accuracy_roll is None:
+            return said
+        return _accuracy_said(params.accuracy, accuracy_roll) + " · " + said
+
     return Record(
         outcome=result.outcome,
         totals=totals,
-        faces=result.faces,
-        explain=lambda: result.explain(chart),
+        faces=faces,
+        explain=explain,
         details={"multiplier_reasons": chart_json(multiplier, chart)["reasons"]},
     )
 
 
+def _accuracy_said(accuracy: int, roll: int) -> str:
+    """`accuracy 70 %: d100 85: the move misses` (PK-9)."""
+    result = _("it hits") if roll <= accuracy else _("the move misses")
+    return _("accuracy {accuracy} %: d100 {roll}: {result}").format(
+        accuracy=accuracy, roll=roll, result=result
+    )
+
+
+def _inaccurate(params: AttackParams, roll: int) -> Record:
+    """PK-9: the accuracy d100 above the move's accuracy: nothing else is rolled."""
+    totals: dict[str, Any] = {
+        "accuracy_roll": roll,
+        "attack_score": None,
+        "damage_score": None,
+        "raw_damage": 0,
+        "multiplier": float(params.multiplier().value),
+        "damage": 0,
+        "defence": None,
+        "defence_score": None,
+        "vitality_lost": 0,
+    }
+    return Record(
+        outcome="inaccurate",
+        totals=totals,
+        faces=[roll],
+        explain=lambda: _accuracy_said(params.accuracy, roll),
+        details={"multiplier_reasons": []},
+    )
+
+
 def odds(params: AttackParams, exact: bool) -> Odds:
-    """The `attack` odds: `miss`/`hit`(/`dodged`), the distribution and mean of Vitalité lost."""
+    """The `attack` odds: `inaccurate` (below 100 % accuracy, PK-9), `miss`, `hit`(, `dodged`),
+    the distribution and mean of Vitalité lost: the accuracy times the attack roll's, as the
+    roll makes them."""
     from jdr.systems.pokemon.attack_odds import attack_odds
 
     answer = attack_odds(
@@ -365,9 +426,27 @@ def odds(params: AttackParams, exact: bool) -> Odds:
         defence=params.defence(),
         exact=exact,
     )
+    lost = answer.vitality_lost
+    if params.accuracy >= ACCURACY_DIE:
+        return Odds(
+            outcomes=answer.outcomes,
+            distribution=lost.to_list(),
+            mean=lost.mean(),
+            label="vitality_lost",
+        )
+    accurate: Any = Fraction(params.accuracy, 100) if exact else params.accuracy / 100
+    outcomes = {"inaccurate": 1 - accurate}
+    outcomes |= {name: accurate * p for name, p in answer.outcomes.items()}
+    distribution = [(value, accurate * p) for value, p in lost.to_list()]
+    if distribution and distribution[0][0] == 0:
+        distribution[0] = (0, distribution[0][1] + 1 - accurate)
+    else:
+        distribution.insert(0, (0, 1 - accurate))
+    touched = answer.outcomes.get("hit", 0) + answer.outcomes.get("dodged", 0)
     return Odds(
-        outcomes=answer.outcomes,
-        distribution=answer.vitality_lost.to_list(),
-        mean=answer.vitality_lost.mean(),
+        outcomes=outcomes,
+        distribution=distribution,
+        mean=accurate * lost.mean(),
         label="vitality_lost",
+        extra={CHANCE_TO_HIT: accurate * touched},
     )

@@ -158,6 +158,11 @@ def bind_attack(name: str, sheet: Json, uses: AttackUses, lookup: Lookup | None)
         "user_types": _("{name}'s types (STAB, PK-11)").format(name=user.name),
         "high_crit": move.name,
     }
+    if move.accuracy < 100:  # PK-9: the accuracy d100 comes first
+        values["accuracy"] = move.accuracy
+        sources["accuracy"] = _("{move}: accuracy {accuracy} % (PK-9)").format(
+            move=move.name, accuracy=move.accuracy
+        )
     others: tuple[str, ...] = ()
     if uses.target is not None:
         if lookup is None:
