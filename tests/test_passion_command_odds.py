@@ -285,3 +285,21 @@ def test_issue_29_ps_16_damage_dice_odds_give_the_wounds_the_fight_deals(
 
     assert exact_law(every_roll(wounds)) == dict(odds.distribution)
     assert odds.formula[-1].startswith("wounds: max(0, damage − resistance ")
+
+
+def test_ps_3_ps_7_a_settled_roll_shows_how_its_positives_and_negatives_add_up() -> None:
+    steps = {"dice_positives": 2, "dice_negatives": 3, "difficulty": 4, "npc_energy": 1}
+    steps |= {"cancelled_by_talent": 5, "energy": True, "cancelled_positives": 1}
+    steps |= {"cancelled_by_passion": 0}
+    settled: Json = {"type": "roll_settled", "roller": "Ann", "kind": "action", "energy": True}
+    settled |= {"passion": 0, "npc_passion": 1, "item": None, "steps": steps}
+    settled |= {"positives": 2, "negatives": 3, "margin": -1, "outcome": "failure"}
+    assert NARRATION.sentence(settled, Words()) == (
+        "Ann's action roll (+1 Énergie, 1 Passion against): 2 +, 3 − (positives 2 on the dice +"
+        " Énergie 1 − NPC Passion 1; negatives 3 on the dice + difficulty 4 + NPC Énergie 1 −"
+        " talent 5) → margin −1: failure."
+    )
+    with language("fr"):
+        assert "(positifs 2 sur les dés + Énergie 1 − Passion de PNJ 1 ; négatifs" in (
+            NARRATION.sentence(settled, Words())
+        )

@@ -235,16 +235,50 @@ def _settled(event: Json, words: Words) -> str:
     if event["item"]:
         extras.append(words.name(event["item"]))
     pools = f" ({', '.join(extras)})" if extras else ""
+    counted = _counts(event, words)
     return words.say(
-        N_("{roller}'s {kind}{pools}: {positives} +, {negatives} − → margin {margin}: {outcome}."),
+        N_(
+            "{roller}'s {kind}{pools}: {positives} +, {negatives} −{counted} → margin {margin}:"
+            " {outcome}."
+        ),
         roller=words.name(event["roller"]),
         kind=words.word(KINDS[event["kind"]]),
         pools=pools,
         positives=event["positives"],
         negatives=event["negatives"],
+        counted=f" ({words.series(counted)})" if counted else "",
         margin=words.signed(event["margin"]),
         outcome=words.word(event["outcome"]),
     )
+
+
+def _counts(event: Json, words: Words) -> list[str]:
+    """How the positives and the negatives add up, each when more than the dice count them
+    (PS-3 … PS-7): `negatives 0 on the dice + difficulty 6 − talent 4`."""
+    steps = event.get("steps")
+    if not steps:  # an event without its steps: the totals alone
+        return []
+    plus = [(+1, int(steps["energy"]), N_("Énergie {n}"))]
+    plus += [(-1, steps["cancelled_positives"], N_("NPC Passion {n}"))]
+    plus += [(+1, 1 if event.get("item") else 0, N_("item {n}"))]
+    minus = [(+1, steps["difficulty"], N_("difficulty {n}"))]
+    minus += [(+1, steps["npc_energy"], N_("NPC Énergie {n}"))]
+    minus += [(-1, steps["cancelled_by_talent"], N_("talent {n}"))]
+    minus += [(-1, steps["cancelled_by_passion"], N_("Passion {n}"))]
+    shown = []
+    for kind, dice, terms in (
+        (N_("positives {sum}"), steps["dice_positives"], plus),
+        (N_("negatives {sum}"), steps["dice_negatives"], minus),
+    ):
+        added = [
+            f"{'+' if sign > 0 else '−'} " + words.say(message, n=int(amount))
+            for sign, amount, message in terms
+            if amount
+        ]
+        if added:
+            dice_said = words.say(N_("{n} on the dice"), n=dice)
+            shown.append(words.say(kind, sum=" ".join([dice_said, *added])))
+    return shown
 
 
 def _changed(gains: str, loses: str, value: str) -> Any:
