@@ -65,6 +65,14 @@ NINJA_ATTACKS = fight(
     ],
 )
 """The NPC never rolls (PS-11): Romuald dodges against its Katana 3."""
+NINJA_SPENDS = fight(
+    DUO,
+    [
+        *_markers(Romuald=0, **{"Cyber-ninja": 5}),
+        {"action": "attack", "actor": "Cyber-ninja", "target": "Romuald", "energy": True},
+    ],
+)
+"""The NPC's Énergie announced before the dodge (PS-7): +1 to its score."""
 ROMUALD_HITS = fight(
     DUO,
     [
@@ -133,6 +141,8 @@ PASSION_CASES = [
          {"dice": "3d6", "talent": "Esprit", "difficulty": 2}),
     Case("passion dodge against the NPC's Katana", "passion", NINJA_ATTACKS, "Romuald", "dodge",
          {"dice": "3d6"}),
+    Case("passion dodge against the NPC's Katana and its Énergie", "passion", NINJA_SPENDS,
+         "Romuald", "dodge", {"dice": "2d8"}),
     Case("passion Violence dice (Pied's 2, cut by the NPC's Robustesse 1)", "passion",
          ROMUALD_HITS, "Romuald", "violence", {"dice": "1d6"}),
     Case("passion Robustesse dice", "passion", ROMUALD_IS_HIT, "Romuald", "soak",
