@@ -19,6 +19,7 @@ import pytest
 
 from command_odds_check import Case, check_odds, decide_many, mismatches, rolls, shifted
 from jdr.dice import Seeded
+from jdr.fights.narration import Words
 from jdr.fights.odds import CommandOdds, command_odds
 from jdr.i18n import add_catalog, language
 from jdr.systems import default_registry
@@ -223,3 +224,29 @@ def test_om_4_attack_odds_name_what_they_measure_in_both_languages() -> None:
             "combat 2 : le meilleur de 2d6 (OM-1) ; un 6 est une réussite (OM-2)"
         ]
     assert rolls(found, state, "Ann", "attack", {"target": "Bob"})
+
+
+# --- formulas shown where the rules apply one -----------------------------------------------------
+
+
+def test_pk_11_damage_rounded_down_says_so() -> None:
+    narration = system("pokemon").narration
+    damage = {"type": "damage_rolled", "dice": 4, "difficulty": 6, "faces": [3, 6, 10, 8]}
+    damage |= {"raw": 3, "multiplier": 0.75, "damage": 2}
+    assert narration.sentence(damage, Words()) == (
+        "Damage: 4d10 DD6 (3 6✓ 10✓ 8✓) → 3 × 0.75 = 2.25, rounded down: 2 (PK-11)."
+    )
+    with language("fr"):
+        assert "3 × 0,75 = 2,25, arrondi à l'inférieur : 2 (PK-11)." in narration.sentence(
+            damage, Words()
+        )
+
+
+def test_pk_12_a_negative_endure_score_adds_to_the_damage_and_says_so() -> None:
+    narration = system("pokemon").narration
+    endure = {"type": "endure_rolled", "pokemon": "Chu", "stat": "constitution", "dice": 2}
+    endure |= {"difficulty": 6, "faces": [1, 2], "successes": 0, "failures": 1, "score": -1}
+    earlier = [{"type": "damage_rolled", "damage": 3}]
+    assert narration.sentence(endure, Words(earlier=earlier)) == (
+        "Chu endures: Constitution 2d10 DD6 (1✗ 2) → score −1: 3 − (−1) → 4 Vitalité lost (PK-12)."
+    )

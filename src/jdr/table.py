@@ -349,6 +349,36 @@ def play(
     return service.play(store, fight_id, system, actor, command, pairs, seen=seen)
 
 
+def command_odds(
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    fight_id: int,
+    actor: str,
+    command: str,
+    keys: Mapping[str, Any],
+) -> Any:
+    """The odds of `command` for `actor` with the keys typed so far (`jdr.fights.odds`: the
+    function its decider resolves with), read from the fight's state as anyone may see it (a
+    sealed choice stays sealed); None when the command declares none or rolls nothing. Keys
+    are read as `play` reads them (`InputError` for a key missing or wrong)."""
+    from jdr.fights.odds import command_odds as odds_of
+    from jdr.fights.sealed import public
+    from jdr.fights.service import state
+    from jdr.fights.setup import fighters_named
+
+    record = fight_in(store, viewer, campaign, fight_id)
+    system = system_of(campaign)
+    commands = getattr(system, "fight_commands", None)
+    if system.fight is None or commands is None:
+        return None
+    who = fighters_named("ACTOR", [actor], list(record.participants), keep_unknown=True)[0]
+    pairs = [f"{key}={value}" for key, value in keys.items()]
+    name, parsed = commands.parse(command, pairs)
+    now = public(state(store, fight_id, system.fight))
+    return odds_of(system, now, who, name, parsed)
+
+
 # --- sheets ----------------------------------------------------------------------------------
 
 

@@ -51,10 +51,14 @@ __all__ = [
 @dataclass(frozen=True)
 class Words:
     """How a sentence writes what it holds, for one `medium` (`text`, `terminal`, `bbcode`,
-    `markdown`, `html`), with the `state` after the event (empty when unknown)."""
+    `markdown`, `html`), with the `state` after the event (empty when unknown) and the action's
+    `earlier` events."""
 
     medium: str = "text"
     state: Mapping[str, Any] = field(default_factory=dict)
+    earlier: Sequence[Json] = ()
+    """The events of the same action before this one (a formula may need them: the damage an
+    endure roll subtracts from)."""
 
     def name(self, text: Any) -> str:
         """A name or free text a player typed: escaped for the medium, never markup."""
@@ -343,7 +347,7 @@ def tell(
     placed = narration.command_chance(events, state) if narration.command_chance else None
     for index, event in enumerate(events):
         state = evolve(state, event)
-        words = Words(medium, state)
+        words = Words(medium, state, events[:index])
         chance: Callable[[], Any] = partial(narration.odds, event, state)
         if placed is not None and placed[0] == index:
             chance = placed[1]

@@ -341,6 +341,28 @@ async def fight_start(request: Request, store: StoreDep, who: CampaignOf) -> Res
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
 
 
+@router.get("/c/{campaign_id}/fights/{fight_id}/odds")
+def fight_odds_partial(
+    request: Request, store: StoreDep, who: CampaignOf, fight_id: int, actor: str, command: str
+) -> Response:
+    """The odds beside a fight command's form, recomputed as the player fills it in (HTMX):
+    the command's own odds (`jdr.fights.odds`), what they measure and their formula; what is
+    missing, in place, for an unfinished form."""
+    system = table.system_of(who.campaign)
+    commands = getattr(system, "fight_commands", None)
+    context: dict[str, Any] = {"odds": None, "problem": None}
+    try:
+        keys = raw_of(commands.get(command).keys, request.query_params) if commands else {}
+        context["odds"] = table.command_odds(
+            store, who.viewer, who.campaign, fight_id, actor, command, keys
+        )
+    except JdrError as error:
+        from jdr.answers import error_json
+
+        context["problem"] = error_json(error)
+    return _page(request, "_command_odds.html", **context)
+
+
 def _text(value: object, limit: int = 500) -> str:
     """A form's text field (a file or nothing reads as empty), cut to `limit` characters."""
     return value[:limit] if isinstance(value, str) else ""
@@ -366,6 +388,7 @@ def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
         "forms": forms,
         "fingerprint": forms_print(forms),
         "values": {},
+        "rolling": {c.name for c in commands if c.odds is not None} if commands else set(),
     }
 
 

@@ -90,7 +90,7 @@ def _check(event: Json, words: Words) -> str:
         dice=event["dice"],
         difficulty=event["difficulty"],
         marks=marks(event["faces"], event["difficulty"]),
-        score=event["score"],
+        score=words.signed(event["score"]) if event["score"] < 0 else event["score"],
     )
     return f"{stat} {roll}".strip()
 
@@ -258,14 +258,28 @@ def _attack(event: Json, words: Words) -> str:
 
 
 def _damage(event: Json, words: Words) -> str:
+    """PK-10, PK-11: the score (floored at 0) times the multiplier, rounded down, said so."""
+    fields = {
+        "dice": event["dice"],
+        "difficulty": event["difficulty"],
+        "marks": marks(event["faces"], event["difficulty"]),
+        "raw": event["raw"],
+        "multiplier": words.number(event["multiplier"]),
+        "damage": event["damage"],
+    }
+    exact = Fraction(event["raw"]) * Fraction(str(event["multiplier"]))
+    if exact.denominator == 1:
+        return words.say(
+            N_("Damage: {dice}d10 DD{difficulty} ({marks}) → {raw} × {multiplier} = {damage}."),
+            **fields,
+        )
     return words.say(
-        N_("Damage: {dice}d10 DD{difficulty} ({marks}) → {raw} × {multiplier} = {damage}."),
-        dice=event["dice"],
-        difficulty=event["difficulty"],
-        marks=marks(event["faces"], event["difficulty"]),
-        raw=event["raw"],
-        multiplier=words.number(event["multiplier"]),
-        damage=event["damage"],
+        N_(
+            "Damage: {dice}d10 DD{difficulty} ({marks}) → {raw} × {multiplier} = {exact},"
+            " rounded down: {damage} (PK-11)."
+        ),
+        exact=words.number(float(exact)),
+        **fields,
     )
 
 
@@ -278,10 +292,24 @@ def _joined(event: Json, words: Words) -> str:
 
 
 def _endure(event: Json, words: Words) -> str:
-    return words.say(
+    """PK-12: Vitalité lost = max(0, damage − endure score), the subtraction shown (a negative
+    score adds to the damage)."""
+    said = words.say(
         N_("{pokemon} endures: {check}."),
         pokemon=words.name(event["pokemon"]),
         check=_check(event, words),
+    )
+    damage = next((e for e in reversed(words.earlier) if e["type"] == "damage_rolled"), None)
+    if damage is None:
+        return said
+    score = int(event["score"])
+    lost = max(0, int(damage["damage"]) - score)
+    shown = words.signed(score) if score < 0 else str(score)
+    return said[:-1] + words.say(
+        N_(": {damage} − {score} → {lost} Vitalité lost (PK-12)."),
+        damage=damage["damage"],
+        score=f"({shown})" if score < 0 else shown,
+        lost=lost,
     )
 
 
