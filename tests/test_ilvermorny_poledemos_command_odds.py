@@ -19,6 +19,7 @@ from jdr.dice import GivenFaces
 from jdr.fights import play
 from jdr.fights.narration import Words
 from jdr.fights.odds import Chance, command_odds
+from jdr.fights.sealed import public
 from jdr.fights.setup import make_command
 from jdr.i18n import language
 from jdr.sheet_check import systems_example
@@ -188,3 +189,13 @@ def test_pd_5_activation_odds_name_what_they_measure() -> None:
     assert command_odds(POLEDEMOS, state, "Bob", "activate", keys) is None  # not its hand
     moved = {"kind": "move"}  # PD-7: an action's outcome is the table's, nothing rolls
     assert command_odds(POLEDEMOS, state, "Alice", "action", moved) is None
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_issue_29_the_odds_read_from_the_public_state_are_the_same(case: Case) -> None:
+    """What the web table shows: the other wizard's sealed spell stays sealed (`public`)."""
+    found = system(case.system)
+    state = case.state()
+    full = command_odds(found, state, case.actor, case.name, case.keys, exact=True)
+    seen = command_odds(found, public(state), case.actor, case.name, case.keys, exact=True)
+    assert full is not None and seen is not None and full.outcomes == seen.outcomes

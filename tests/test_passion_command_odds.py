@@ -20,6 +20,7 @@ from jdr.dice import GivenFaces, Seeded
 from jdr.fights import play
 from jdr.fights.narration import Words
 from jdr.fights.odds import Chance, command_odds
+from jdr.fights.sealed import public
 from jdr.fights.setup import make_command
 from jdr.i18n import language
 from jdr.systems.ilvermorny.exact import every_roll, exact_law
@@ -313,3 +314,12 @@ def test_ps_3_ps_7_a_settled_roll_shows_how_its_positives_and_negatives_add_up()
         assert "(positifs 2 sur les dés + Énergie 1 − Passion de PNJ 1 ; négatifs" in (
             NARRATION.sentence(settled, Words())
         )
+
+
+@pytest.mark.parametrize("case", PASSION_CASES, ids=str)
+def test_issue_29_the_odds_read_from_the_public_state_are_the_same(case: Case) -> None:
+    """What the web table shows (the state as anyone may see it, `sealed.public`)."""
+    state = case.state()
+    full = command_odds(PASSION, state, case.actor, case.name, case.keys, exact=True)
+    seen = command_odds(PASSION, public(state), case.actor, case.name, case.keys, exact=True)
+    assert full is not None and seen is not None and full.outcomes == seen.outcomes
