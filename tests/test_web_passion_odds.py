@@ -56,6 +56,6 @@ def test_ps_11_beside_a_fights_attack_its_chance_to_hit_and_its_formula(tmp_path
         french = gm.client.get(f"{path}/odds", params=asked, headers={"accept-language": "fr"})
         assert "chance de toucher 13,89 %" in french.text
         npc = {"actor": "Cyber-ninja", "command": "attack", "target": "Romuald"}
-        assert "chance" not in gm.client.get(f"{path}/odds", params=npc).text  # never rolls
+        assert "chance" not in gm.client.get(f"{path}/odds", params=npc).text  # not its turn (and an NPC never rolls)
     finally:
         store.close()
