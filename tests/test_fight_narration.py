@@ -91,7 +91,7 @@ def test_the_odds_a_roller_had_are_exact_where_they_are_known() -> None:
     )
     cast = {"type": "spell_cast", "natural": 2, "result": -1, "level": 2}
     # Magie ÷ 2 = 3: faces 1 (imperfect) and 2..7 (result ≤ 4) cast, 8..11 fail, 12 critical
-    assert ilvermorny.odds(cast) == Fraction(7, 12)
+    assert ilvermorny.odds(cast) == Chance(Fraction(7, 12), "chance to cast")  # issue 29: named
 
 
 def test_a_sentence_escapes_names_for_its_medium() -> None:

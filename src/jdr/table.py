@@ -173,12 +173,26 @@ def odds(
     return action, params, action.odds(params, False)
 
 
-def advise(campaign: Campaign, action_name: str, raw: Mapping[str, Any]) -> tuple[Any, Any, Any]:
-    """An advisor's ranking (Passion's `advise`): (action, params, advice)."""
+def advise(
+    campaign: Campaign,
+    action_name: str,
+    raw: Mapping[str, Any],
+    store: Store | None = None,
+    sheet: str | None = None,
+    uses: Mapping[str, Any] | None = None,
+) -> tuple[Any, Any, Any]:
+    """An advisor's ranking (Passion's `advise`): (action, params, advice), with the values read
+    from `sheet` when given (its talent, as `jdr advise --sheet` and the roll read it)."""
     system = system_of(campaign)
     action = action_of(system, action_name, "advise")
     assert action.advise is not None
-    params = validate_params(action.advise.params, raw)
+    if sheet and store is not None:
+        from jdr.characters.rolls import bind
+
+        model = action.advise.params
+        params = bind(store, campaign, system, action.name, model, sheet, raw, uses or {}).params
+    else:
+        params = validate_params(action.advise.params, raw)
     return action, params, action.advise.advise(params, False)
 
 

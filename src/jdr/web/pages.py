@@ -266,7 +266,8 @@ def odds_partial(request: Request, store: StoreDep, who: CampaignOf, action: str
         context.update(odds=found, bars=svg_bars(found.distribution))
         if chosen.advise is not None:
             raw = raw_of(chosen.advise.params, form)
-            context["advice"] = table.advise(who.campaign, chosen.name, raw)[2]
+            advice = table.advise(who.campaign, chosen.name, raw, store, sheet, uses)
+            context["advice"] = advice[2]
     except JdrError as error:
         from jdr.answers import error_json
 

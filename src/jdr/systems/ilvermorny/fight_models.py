@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from jdr.fights.commands import Command, Commands, Owner, key, keys_of
 from jdr.i18n import N_
+from jdr.systems.ilvermorny.fight_odds import cast_odds, cast_outcome_of
 from jdr.systems.ilvermorny.fight_state import find
 from jdr.systems.protocol import Json
 
@@ -67,6 +68,8 @@ COMMANDS = Commands(
             "IL-11",
             fr="lancer",
             sealed=True,
+            odds=cast_odds,
+            outcome=cast_outcome_of,
         ),
         Command(
             "end",

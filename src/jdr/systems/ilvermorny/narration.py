@@ -4,21 +4,23 @@ One `Line` per event type of `jdr.systems.ilvermorny.fight`. A sealed spell read
 never as its name, until both are opened.
 
 >>> from jdr.fights.narration import Words
->>> NARRATION.sentence({"type": "spell_cast", "round": 1, "wizard": "Ann", "spell": "Incendio",
-...     "element": "feu", "level": 2, "natural": 2, "result": -1, "outcome": "success",
-...     "xp_gained": 3}, Words())
-'Ann casts Incendio (fire, level 2): d12 2 → −1 against 4: success, +3 XP.'
+>>> print(NARRATION.sentence({"type": "spell_cast", "round": 1, "wizard": "Ann",
+...     "spell": "Incendio", "element": "feu", "level": 2, "natural": 2, "result": -1,
+...     "outcome": "success", "xp_gained": 3}, Words()))  # doctest: +NORMALIZE_WHITESPACE
+Ann casts Incendio (fire, level 2): d12 2 − Magie/2 (3) = −1 against level × 2 (4):
+ success, +3 XP.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words, says
+from jdr.fights.odds import Chance
 from jdr.i18n import N_
 from jdr.systems.ilvermorny.duel import ELEMENT_LABELS
-from jdr.systems.ilvermorny.rules import CRITICAL_FACE, DIE
+from jdr.systems.ilvermorny.fight_odds import cast_chance
+from jdr.systems.ilvermorny.rules import DIE
 from jdr.systems.protocol import Json
 
 CAST_OK = ("success", "perfect", "imperfect")
@@ -54,43 +56,57 @@ def _opened(event: Json, words: Words) -> str:
 
 
 def _cast(event: Json, words: Words) -> str:
+    """IL-6 with its formula: `d12 11 − Magie/2 (3) = 8 against level × 2 (4)`; a natural 1
+    or 12 is read on the die."""
+    fields: dict[str, Any] = {
+        "wizard": words.name(event["wizard"]),
+        "spell": words.name(event["spell"]),
+        "element": words.word(ELEMENT_LABELS[event["element"]]),
+        "level": event["level"],
+        "natural": event["natural"],
+        "outcome": words.word(event["outcome"]),
+        "xp": event["xp_gained"],
+    }
+    if event["natural"] in (1, DIE):
+        return words.say(
+            N_(
+                "{wizard} casts {spell} ({element}, level {level}): d12 {natural}, a natural"
+                " {natural}: {outcome}, +{xp} XP."
+            ),
+            **fields,
+        )
     return words.say(
         N_(
-            "{wizard} casts {spell} ({element}, level {level}): d12 {natural} → {result} against"
-            " {target}: {outcome}, +{xp} XP."
+            "{wizard} casts {spell} ({element}, level {level}): d12 {natural} − Magie/2 ({half})"
+            " = {result} against level × 2 ({target}): {outcome}, +{xp} XP."
         ),
-        wizard=words.name(event["wizard"]),
-        spell=words.name(event["spell"]),
-        element=words.word(ELEMENT_LABELS[event["element"]]),
-        level=event["level"],
-        natural=event["natural"],
+        half=event["natural"] - event["result"],
         result=words.signed(event["result"]) if event["result"] < 0 else event["result"],
         target=2 * event["level"],
-        outcome=words.word(event["outcome"]),
-        xp=event["xp_gained"],
+        **fields,
     )
 
 
-def _cast_odds(event: Json, _state: Any) -> Fraction:
-    """IL-6: the chance the spell is cast (a 1 always is, a 12 never; else result ≤ 2 × level),
-    from the event's own die (Magie ÷ 2 = natural − result)."""
+def _cast_odds(event: Json, _state: Any) -> Chance:
+    """IL-6: the chance the spell goes off, from the cast's own numbers (Magie ÷ 2 = natural −
+    result), asked of the command's odds (`fight_odds`)."""
     half = event["natural"] - event["result"]
-    ok = sum(
-        1
-        for face in range(1, DIE + 1)
-        if face != CRITICAL_FACE and (face == 1 or face - half <= 2 * event["level"])
-    )
-    return Fraction(ok, DIE)
+    return cast_chance(2 * half, event["level"])
 
 
 def _clash(event: Json, words: Words) -> str:
+    magic = words.state.get("magic") or {}
     tests = [
         words.say(
-            N_("{wizard} d12 {natural}{modifier} = {result}: {outcome}"),
+            N_("{wizard} d12 {natural}{modifier} = {result} {sign} Magie {magic}: {outcome}")
+            if t["wizard"] in magic and t["natural"] != DIE
+            else N_("{wizard} d12 {natural}{modifier} = {result}: {outcome}"),
             wizard=words.name(t["wizard"]),
             natural=t["natural"],
             modifier=f" {words.signed(t['modifier'])}" if t["modifier"] else "",
             result=t["result"],
+            sign="≤" if t["wizard"] in magic and t["result"] <= magic[t["wizard"]] else ">",
+            magic=magic.get(t["wizard"]),
             outcome=words.word(t["outcome"]),
         )
         for t in event["tests"]

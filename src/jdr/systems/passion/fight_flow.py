@@ -192,7 +192,9 @@ def _continue_action(script: Script) -> bool:
     return False
 
 
-def _damage_roll(data: Json | None) -> Resolution | None:
+def damage_roll(data: Json | None) -> Resolution | None:
+    """A settled damage roll as the hit keeps it (`dice`, `passion`, `npc_passion`), counted by
+    `resolve` (PS-5, PS-7, PS-16); None when none was rolled."""
     if data is None:
         return None
     positives, negatives = data["dice"]
@@ -205,8 +207,8 @@ def _wound(script: Script, action: Json, target: str, result: Json) -> None:
     hit = wounds(
         result["damage"],
         result["resistance"],
-        _damage_roll(result["violence"]),
-        _damage_roll(result["robustness"]),
+        damage_roll(result["violence"]),
+        damage_roll(result["robustness"]),
         weapon_energy=result["violence_energy"],
         protection_energy=result["robustness_energy"],
     )

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict
 
 from jdr.fights.commands import Command, Commands, Owner, key, keys_of
 from jdr.i18n import N_
+from jdr.systems.passion.fight_odds import odds_of, roll_outcome_of
 from jdr.systems.passion.fight_state import choice_of, find, in_fight
 from jdr.systems.passion.initiative import MARKERS
 from jdr.systems.protocol import Json
@@ -300,6 +301,8 @@ COMMANDS = Commands(
             _attack,
             "PS-11",
             fr="attaque",
+            odds=odds_of("attack"),
+            outcome=roll_outcome_of,
         ),
         Command(
             "split_attack",
@@ -321,6 +324,8 @@ COMMANDS = Commands(
             {"targets": ["Ninja 1", "Ninja 2"], "dice": "4d6", "talent": "Blast"},
             "PS-13",
             fr="rafale",
+            odds=odds_of("blast"),
+            outcome=roll_outcome_of,
         ),
         Command(
             "combined_attack",
@@ -329,6 +334,8 @@ COMMANDS = Commands(
             {"partners": ["Léa"], "target": "Ninja", "dice": "3d6"},
             "PS-13",
             fr="attaque_combinée",
+            odds=odds_of("combined_attack"),
+            outcome=roll_outcome_of,
         ),
         Command(
             "action",
@@ -337,6 +344,8 @@ COMMANDS = Commands(
             {"dice": "3d6", "talent": "Crochetage", "difficulty": 2},
             "PS-3",
             fr="action",
+            odds=odds_of("action"),
+            outcome=roll_outcome_of,
         ),
         Command(
             "pass",
@@ -352,6 +361,8 @@ COMMANDS = Commands(
             {"dice": "3d6"},
             "PS-11",
             fr="esquive",
+            odds=odds_of("dodge"),
+            outcome=roll_outcome_of,
         ),
         Command(
             "no_dodge",
@@ -384,6 +395,8 @@ COMMANDS = Commands(
             {"dice": "1d6"},
             "PS-14",
             fr="violence",
+            odds=odds_of("violence"),
+            outcome=roll_outcome_of,
         ),
         Command(
             "soak",
@@ -392,6 +405,8 @@ COMMANDS = Commands(
             {"dice": "1d6"},
             "PS-15",
             fr="encaisser",
+            odds=odds_of("soak"),
+            outcome=roll_outcome_of,
         ),
         Command(
             DEUS,

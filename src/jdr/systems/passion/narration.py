@@ -11,12 +11,13 @@ Robustesse keep their names. A sealed marker reads as chosen, never as its value
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words, over, says
+from jdr.fights.odds import Chance
 from jdr.i18n import N_, ngettext
 from jdr.systems.passion.damage import type_word
+from jdr.systems.passion.fight_odds import damage_terms, roll_chance
 from jdr.systems.passion.fight_view import winners
 from jdr.systems.protocol import Json
 
@@ -139,7 +140,7 @@ def _started_action(event: Json, words: Words) -> str:
     weapon = words.name(event["weapon"]) if event.get("weapon") else words.say(N_("bare hands"))
     fields |= {
         "weapon": weapon,
-        "damage": event["damage"],
+        "damage": _damage(event, words),
         "type": type_word(event["damage_type"]),
     }
     messages = {
@@ -165,6 +166,19 @@ def _started_action(event: Json, words: Words) -> str:
     if event.get("npc_bonus"):
         said += " " + words.say(N_("+{n} to its score from its Énergie."), n=event["npc_bonus"])
     return said
+
+
+def _damage(event: Json, words: Words) -> str:
+    """PS-14: the damage, with its sum when a melee weapon adds its potential: `5 (Épée 2 +
+    Corps 3)`."""
+    fighters = words.state.get("fighters") or {}
+    fighter = fighters.get(event["actor"])
+    if event["kind"] == "combined" or fighter is None or not event.get("weapon"):
+        return str(event["damage"])
+    weapon = next((w for w in fighter["weapons"] if w["name"] == event["weapon"]), None)
+    if weapon is None or weapon["potential"] is None:
+        return str(event["damage"])
+    return f"{event['damage']} ({words.name(damage_terms(fighter, event['weapon']))})"
 
 
 def _spent(event: Json, words: Words) -> str:
@@ -202,28 +216,12 @@ def _rolled(event: Json, words: Words) -> str:
     return said
 
 
-def _odds(event: Json, _state: object) -> Any:
-    """The roller's chance of success with these dice, before any pool (PS-2 … PS-7)."""
+def _odds(event: Json, _state: object) -> Chance | None:
+    """The roller's chance of success with these dice, before any pool (PS-2 … PS-7), named
+    (`chance to hit`, `chance to dodge`): the command's odds (`fight_odds`)."""
     if event["kind"] in ("violence", "robustness"):
         return None
-    return _success(
-        event["dice"],
-        event["difficulty"],
-        event["talent"],
-        event["energy_die"],
-        event["npc_energy"],
-    )
-
-
-@cache
-def _success(dice: str, difficulty: int, talent: int, energy: bool, npc_energy: int) -> Any:
-    from jdr.systems.passion.odds import Conditions, roll_odds
-    from jdr.systems.passion.pool import parse_dice
-
-    conditions = Conditions(
-        difficulty=difficulty, talent=talent, energy=energy, npc_energy=npc_energy
-    )
-    return roll_odds(parse_dice(dice), conditions, exact=True).outcomes["success"]
+    return roll_chance(event)
 
 
 def _settled(event: Json, words: Words) -> str:
@@ -237,16 +235,50 @@ def _settled(event: Json, words: Words) -> str:
     if event["item"]:
         extras.append(words.name(event["item"]))
     pools = f" ({', '.join(extras)})" if extras else ""
+    counted = _counts(event, words)
     return words.say(
-        N_("{roller}'s {kind}{pools}: {positives} +, {negatives} − → margin {margin}: {outcome}."),
+        N_(
+            "{roller}'s {kind}{pools}: {positives} +, {negatives} −{counted} → margin {margin}:"
+            " {outcome}."
+        ),
         roller=words.name(event["roller"]),
         kind=words.word(KINDS[event["kind"]]),
         pools=pools,
         positives=event["positives"],
         negatives=event["negatives"],
+        counted=f" ({words.series(counted)})" if counted else "",
         margin=words.signed(event["margin"]),
         outcome=words.word(event["outcome"]),
     )
+
+
+def _counts(event: Json, words: Words) -> list[str]:
+    """How the positives and the negatives add up, each when more than the dice count them
+    (PS-3 … PS-7): `negatives 0 on the dice + difficulty 6 − talent 4`."""
+    steps = event.get("steps")
+    if not steps:  # an event without its steps: the totals alone
+        return []
+    plus = [(+1, int(steps["energy"]), N_("Énergie {n}"))]
+    plus += [(-1, steps["cancelled_positives"], N_("NPC Passion {n}"))]
+    plus += [(+1, 1 if event.get("item") else 0, N_("item {n}"))]
+    minus = [(+1, steps["difficulty"], N_("difficulty {n}"))]
+    minus += [(+1, steps["npc_energy"], N_("NPC Énergie {n}"))]
+    minus += [(-1, steps["cancelled_by_talent"], N_("talent {n}"))]
+    minus += [(-1, steps["cancelled_by_passion"], N_("Passion {n}"))]
+    shown = []
+    for kind, dice, terms in (
+        (N_("positives {sum}"), steps["dice_positives"], plus),
+        (N_("negatives {sum}"), steps["dice_negatives"], minus),
+    ):
+        added = [
+            f"{'+' if sign > 0 else '−'} " + words.say(message, n=int(amount))
+            for sign, amount, message in terms
+            if amount
+        ]
+        if added:
+            dice_said = words.say(N_("{n} on the dice"), n=dice)
+            shown.append(words.say(kind, sum=" ".join([dice_said, *added])))
+    return shown
 
 
 def _changed(gains: str, loses: str, value: str) -> Any:
@@ -287,12 +319,28 @@ def _waiting(event: Json, words: Words) -> str:
 
 
 def _hit(event: Json, words: Words) -> str:
+    """The damage and the resistance with their sums (PS-14, PS-16): `damage 4 (Pied 1 +
+    Corps 3) + 1 (weapon) physical against resistance 3 (potential 2 + protections 1)`."""
+    action = words.state.get("action") or {}
+    damage = str(event["damage"])
+    if action.get("actor") is not None:
+        damage = _damage({**action, "damage": event["damage"]}, words)
+    resistance = str(event["resistance"])
+    terms = event.get("resistance_terms")
+    if terms and terms.get("protections"):
+        resistance = words.say(
+            N_("{resistance} (potential {potential} + protections {protections})"),
+            resistance=resistance,
+            **terms,
+        )
     return words.say(
-        N_("{target} is hit: damage {damage} {type} against resistance {resistance}."),
+        N_("{target} is hit: damage {damage} + 1 (weapon) {type} against resistance {resistance}.")
+        if event.get("weapon_energy")
+        else N_("{target} is hit: damage {damage} {type} against resistance {resistance}."),
         target=words.name(event["target"]),
-        damage=event["damage"],
+        damage=damage,
         type=type_word(event["damage_type"]),
-        resistance=event["resistance"],
+        resistance=resistance,
     )
 
 
@@ -320,7 +368,20 @@ def _dice_chosen(event: Json, words: Words) -> str:
 
 
 def _wounded(event: Json, words: Words) -> str:
-    steps = [words.say(N_("damage {damage} − resistance {resistance}"), **event)]
+    damage, resistance = str(event["damage"]), str(event["resistance"])
+    if event.get("weapon_energy"):  # PS-14: 1 Énergie of the weapon, +1 damage
+        damage = words.say(N_("{damage} + 1 (weapon)"), damage=damage)
+    if event.get("protection_energy"):  # PS-15: 1 Énergie of a protection, +1 to soak
+        resistance = words.say(N_("{resistance} − 1 (protection)"), resistance=resistance)
+    base = int(event.get("base", event["damage"] - event["resistance"]))
+    steps = [
+        words.say(
+            N_("damage {damage} − resistance {resistance} = {base}"),
+            damage=damage,
+            resistance=resistance,
+            base=words.signed(base) if base < 0 else base,
+        )
+    ]
     if event.get("violence_margin") is not None:
         steps.append(
             words.say(N_("Violence {margin}"), margin=words.signed(event["violence_margin"]))

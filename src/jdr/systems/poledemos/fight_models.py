@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from jdr.fights.commands import Command, Commands, key, late_by_preference
 from jdr.i18n import N_
+from jdr.systems.poledemos.fight_odds import activate_odds, activation_outcome_of
 from jdr.systems.poledemos.play_setup import MAX_NAME, find_name
 from jdr.systems.poledemos.play_state import available_figures, open_kinds
 from jdr.systems.poledemos.warband import MAX_FIGURES
@@ -98,6 +99,8 @@ COMMANDS = Commands(
             _activate,
             "PD-5",
             fr="activer",
+            odds=activate_odds,
+            outcome=activation_outcome_of,
         ),
         Command(
             "action",

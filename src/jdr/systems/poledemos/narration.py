@@ -11,11 +11,12 @@ One `Line` per event type of `jdr.systems.poledemos.play`; PA and VAL keep their
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from jdr.fights.narration import Line, Narration, Words
+from jdr.fights.odds import Chance
 from jdr.i18n import N_, ngettext
+from jdr.systems.poledemos.fight_odds import activation_chance
 from jdr.systems.protocol import Json
 
 KINDS = {"move": N_("moves"), "shoot": N_("shoots"), "melee": N_("fights in melee")}
@@ -101,10 +102,10 @@ def _activation(event: Json, words: Words) -> str:
     return said
 
 
-def _activation_odds(event: Json, _state: Any) -> Fraction:
-    """PD-5: the chance the figure activates, at least one die ≥ its VAL."""
-    misses = Fraction(event["val"] - 1, 6)
-    return Fraction(1) - misses ** int(event["dice"])
+def _activation_odds(event: Json, _state: Any) -> Chance:
+    """PD-5: the chance the figure activates, at least one die ≥ its VAL, asked of the command's
+    odds (`fight_odds`)."""
+    return activation_chance(int(event["val"]), int(event["dice"]))
 
 
 def _spent(data: Json, words: Words) -> str:
