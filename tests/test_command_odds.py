@@ -265,12 +265,10 @@ NO_OUTCOME_OF_THEIR_OWN = {
     ("pokemon", "wait"): "the dice are the turn-start checks of the slot it opens (PK-16, PK-17)",
     ("pokemon", "pass"): "the dice are the turn-start checks of the slot it opens (PK-16, PK-17)",
     ("pokemon", "free"): "the dice are the turn-start checks of the slot it opens (PK-16, PK-17)",
+    ("passion", "choose_marker"): "the last marker's dice are the d6 roll-offs of tied markers "
+    "(PS-9): they order the round, no outcome of the command's own",
 }
 """Commands that draw dice with no outcome of their own to show odds for, and why."""
-
-PENDING = {"passion", "ilvermorny", "poledemos"}
-"""Systems whose commands' odds come with branch odds-b: strict xfail until then (remove a
-system from here when its commands declare their odds)."""
 
 
 def _sheets(found: Any) -> list[Json]:
@@ -337,13 +335,8 @@ def undeclared(found: Any, seeds: int = 3) -> dict[str, int]:
 
 
 @pytest.mark.parametrize(
-    "system_id",
-    [
-        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="odds-b")) if s in PENDING
-        else s
-        for s in ("pokemon", "plus-ultra", "passion", "ilvermorny", "poledemos")
-    ],
-)  # fmt: skip
+    "system_id", ["pokemon", "plus-ultra", "passion", "ilvermorny", "poledemos"]
+)
 def test_issue_29_every_command_that_rolls_declares_its_odds(system_id: str) -> None:
     assert undeclared(system(system_id)) == {}
 
