@@ -162,13 +162,7 @@ def odds(
     `sheet` when given: (action, params, odds)."""
     system = system_of(campaign)
     action = action_of(system, action_name, "odds")
-    if sheet and store is not None:
-        from jdr.characters.rolls import bind
-
-        bound = bind(store, campaign, system, action.name, action.params, sheet, raw, uses or {})
-        params = bound.params
-    else:
-        params = validate_params(action.params, raw)
+    params = _params(campaign, system, action, action.params, raw, store, sheet, uses)
     assert action.odds is not None
     return action, params, action.odds(params, False)
 
@@ -186,14 +180,26 @@ def advise(
     system = system_of(campaign)
     action = action_of(system, action_name, "advise")
     assert action.advise is not None
+    params = _params(campaign, system, action, action.advise.params, raw, store, sheet, uses)
+    return action, params, action.advise.advise(params, False)
+
+
+def _params(
+    campaign: Campaign,
+    system: RuleSystem,
+    action: Action[Any],
+    model: Any,
+    raw: Mapping[str, Any],
+    store: Store | None,
+    sheet: str | None,
+    uses: Mapping[str, Any] | None,
+) -> Any:
+    """`model`'s parameters as typed, or read from `sheet` when given (as the roll reads them)."""
     if sheet and store is not None:
         from jdr.characters.rolls import bind
 
-        model = action.advise.params
-        params = bind(store, campaign, system, action.name, model, sheet, raw, uses or {}).params
-    else:
-        params = validate_params(action.advise.params, raw)
-    return action, params, action.advise.advise(params, False)
+        return bind(store, campaign, system, action.name, model, sheet, raw, uses or {}).params
+    return validate_params(model, raw)
 
 
 def summaries(campaign: Campaign, entries: list[Entry]) -> dict[int, str]:
