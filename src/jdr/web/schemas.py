@@ -178,6 +178,23 @@ class ExportAnswer(Open):
     sheets: list[Json]
 
 
+class SimulateAnswer(Open):
+    """`POST /api/c/{campaign_id}/simulate` (as `jdr simulate … --json`): each side's wins by
+    the side's name, each fighter's starting gauges and measures, the gauges that start at 0."""
+
+    system: str
+    runs: int
+    seed: int
+    tactic: str
+    as_is: bool
+    wins: dict[str, Json]
+    undecided: Json
+    rounds: Json
+    fighters: dict[str, Json]
+    at_zero: list[Json]
+    compare: list[Json]
+
+
 def ok(model: type[BaseModel]) -> dict[int | str, dict[str, Any]]:
     """A route's documented 200 answer."""
     return {200: {"model": model}}
