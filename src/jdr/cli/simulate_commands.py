@@ -340,8 +340,8 @@ def print_report(report: Report, vary: list[str] | None) -> None:
     gauges = start_rows(report)
     if gauges:
         start = Table(_("fighter"), _("starting gauges"))
-        for row in gauges:
-            start.add_row(*row)
+        for gauge_row in gauges:
+            start.add_row(*gauge_row)
         out.print(start)
     for warning in start_warnings(report):
         out.print(warning, markup=False, style="bold")

@@ -164,9 +164,11 @@ def simulate(store: StoreDep, who: CampaignOf, asked: SimulateAsk) -> Json:
         asked.seed,
         asked.tactic,
         asked.as_is,
-        dict(asked.sides),
+        {str(side): name for side, name in asked.sides.items()},
     )
-    return {"system": who.campaign.system, "campaign": who.campaign.name} | report.to_json()
+    answer: Json = {"system": who.campaign.system, "campaign": who.campaign.name}
+    answer |= report.to_json()
+    return answer
 
 
 @router.get("/c/{campaign_id}/journal", response_model=None, responses=ok(JournalAnswer) | ERRORS)
