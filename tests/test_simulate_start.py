@@ -256,6 +256,7 @@ def test_il_6_il_11_simulate_reports_duels_of_1_round_in_english_and_french(
     assert code == 0, err
     assert "touché" in out and "sorts qui ont touché" in out and "mis K.O." not in out
     assert "jauges de départ" not in out  # a wizard has no gauge
+    assert "départ : les fiches telles quelles (elles n'ont pas de jauges à remplir)" in out
 
 
 def test_pd_5_pd_6_polemos_columns_are_pa_and_activations_not_damage_or_ko(
@@ -281,3 +282,18 @@ def test_pd_5_pd_6_polemos_columns_are_pa_and_activations_not_damage_or_ko(
     assert code == 0, err
     assert "PA gagnés" in out and "activations" in out and "mains" in out
     assert "dégâts" not in out and "K.O." not in out
+
+
+def test_pk_10_a_varied_maximum_keeps_a_fresh_gauge_full() -> None:
+    """`--vary Pikachu.energy.max=+2` asks about a Pokémon with 2 more Énergie: the fresh fight
+    starts it at 12/12, not 10/12; a gauge that was not full keeps what it had (`--as-is`)."""
+    from jdr.simulate.service import fresh_fighters, vary
+
+    system = default_registry().get("pokemon")
+    sheet = example("pokemon", "pokemon.toml")
+    sheet["energy"] = {"current": 4, "max": 10}
+    fighters = [{"name": "Pikachu", "sheet": sheet, "side": "a"}]
+    (fresh,) = vary("Pikachu.energy.max=+2", fresh_fighters(system, fighters))
+    assert fresh["sheet"]["energy"] == {"current": 12, "max": 12}
+    (kept,) = vary("Pikachu.energy.max=+2", fighters)
+    assert kept["sheet"]["energy"] == {"current": 4, "max": 12}

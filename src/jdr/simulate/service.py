@@ -3,7 +3,8 @@ this, and only this.
 
 `vary("Kaito Arashi.willpower=+1", fighters)` changes one field of one fighter's sheet: `+N` or
 `-N` adds to a number, any other value replaces it (`rank=C`); a dotted field reaches into the
-sheet (`stats.strength=+1`).
+sheet (`stats.strength=+1`); a full gauge whose maximum changes stays full
+(`Pikachu.energy.max=+2`).
 
 What a simulation starts from (where the rules are silent, a reading): a GM asks "who wins?"
 before a fight, so by default every fighter starts from its sheet as a fresh fight would —
@@ -181,6 +182,7 @@ def vary(change: str, fighters: Sequence[Json]) -> list[Json]:
             _("the sheet has no {field}").format(field=path),
         )
     text = value.strip()
+    before = holder[last]
     if text[0] in "+-" and text[1:].isdigit():
         if not isinstance(holder[last], int) or isinstance(holder[last], bool):
             raise InputError(
@@ -189,6 +191,8 @@ def vary(change: str, fighters: Sequence[Json]) -> list[Json]:
         holder[last] = holder[last] + whole_number(text, "--vary", change)
     else:
         holder[last] = _value(text, change)
+    if last == "max" and holder.get("current") == before:  # a full gauge stays full
+        holder["current"] = holder[last]
     return changed
 
 

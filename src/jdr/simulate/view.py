@@ -132,12 +132,16 @@ def gauge_text(gauge: Gauge) -> str:
 
 
 def start_note(report: Report) -> str:
-    """What the fights start from: the sheets at full gauges, or as they are (`--as-is`).
+    """What the fights start from: the sheets at full gauges, or as they are (`--as-is`); a
+    system without gauges (Ilvermorny, Polédémos) says it has none to fill.
 
     >>> from jdr.simulate.core import Rate, Report
-    >>> start_note(Report(1, 0, {}, {}, Rate(0, 1), {}, {}, {}, {}))
+    >>> start_note(Report(1, 0, {}, {}, Rate(0, 1), {}, {}, {}, {}, start={"A": [Gauge("Énergie",
+    ...     1, 2)]}))
     'start: the sheets with every gauge full (--as-is keeps their current gauges)'
     """
+    if not any(report.start.values()):
+        return _("start: the sheets as they are (they have no gauges to fill)")
     if report.as_is:
         return _("start: the sheets as they are, with their current gauges (--as-is)")
     return _("start: the sheets with every gauge full (--as-is keeps their current gauges)")
