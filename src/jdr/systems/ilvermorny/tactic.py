@@ -100,7 +100,7 @@ def ending(events: Sequence[Json], state: Json) -> Ending:
         dealt[hit["caster"]] += 1
         taken[hit["target"]] += 1
     knocked = tuple(name for name in state["wizards"] if taken[name])
-    played = max((e["round"] for e in events if e["type"] == "round_over"), default=0)
+    played = next((e["round"] for e in reversed(events) if e["type"] == "round_over"), 0)
     return Ending(state["winner"], played, knocked, dealt, taken)
 
 
