@@ -17,7 +17,11 @@ from jdr.markup import escape
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
 CHART_HEIGHT = 120
-MAX_BARS = 60
+BAR_WIDTH = 12
+BAR_STEP = 14
+LABEL_CHAR = 5
+"""About how wide one character of a bar's label is (font size 8), to label bars sparsely
+enough that two labels never overlap."""
 
 
 @dataclass(frozen=True)
@@ -27,21 +31,64 @@ class Bar:
     height: int
     label: str
     percent: str
+    labelled: bool = True
+    """Whether the value is written under the bar (every bar has its `<title>` and its row in
+    the chart's table)."""
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A distribution drawn: its bars (`jdr.prob.shown`: every value holding at least 0.1 % of
+    the chances, in value order) and the values left out, in words."""
+
+    bars: list[Bar]
+    tails: str
+    """What the values not drawn hold ("" when every value is drawn)."""
+    width: int
+    top: str
+    """The tallest bar's chance, written above it."""
+    floor: str
+    """The least chance a value needs to be drawn (`jdr.prob.shown.FLOOR`), as a percentage."""
 
 
 def svg_bars(distribution: Any) -> list[Bar]:
-    """One bar per value of a distribution (the most likely `MAX_BARS` around the middle),
-    scaled so the tallest is `CHART_HEIGHT` high."""
-    rows = [(value, float(Fraction(p) if isinstance(p, str) else p)) for value, p in distribution]
-    if len(rows) > MAX_BARS:
-        start = max(0, (len(rows) - MAX_BARS) // 2)
-        rows = rows[start : start + MAX_BARS]
-    top = max((p for _v, p in rows), default=0.0) or 1.0
-    width = 12
-    return [
-        Bar(i * (width + 2), width, round(CHART_HEIGHT * p / top), str(value), f"{p:.1%}")
-        for i, (value, p) in enumerate(rows)
+    """The bars of `chart(distribution)`."""
+    return chart(distribution).bars
+
+
+def chart(distribution: Any) -> Chart:
+    """One bar per value holding at least 0.1 % of the chances, however many and wherever they
+    are, scaled so the tallest is `CHART_HEIGHT` high; the rest said in words.
+
+    >>> drawn = chart([(0, 0.9), (1, 0.0995), (2, 0.0005)])
+    >>> [bar.label for bar in drawn.bars], drawn.tails
+    (['0', '1'], '0.05 % of the chances above 1')
+    """
+    from jdr.numbers import percent
+    from jdr.prob.shown import FLOOR, shown_rows, tails_text, value_text
+
+    rows = [(value, Fraction(p) if isinstance(p, str) else p) for value, p in distribution]
+    held = shown_rows(rows)
+    top = max((float(p) for _v, p in held.rows), default=0.0) or 1.0
+    labels = [value_text(value) for value, _p in held.rows]
+    widest = max((len(label) for label in labels), default=1)
+    every = -(-(widest * LABEL_CHAR + 2) // BAR_STEP)  # bars between two written labels
+    bars = [
+        Bar(
+            i * BAR_STEP,
+            BAR_WIDTH,
+            max(1, round(CHART_HEIGHT * float(p) / top)),
+            label,
+            percent(p),
+            i % every == 0,
+        )
+        for i, ((_value, p), label) in enumerate(zip(held.rows, labels, strict=True))
     ]
+    width = max(len(bars) * BAR_STEP, 60)
+    tallest = max(held.rows, key=lambda row: float(row[1]), default=None)
+    return Chart(
+        bars, tails_text(held), width, percent(tallest[1]) if tallest else "", percent(FLOOR)
+    )
 
 
 def journal_line(entry: Entry) -> str:
