@@ -88,9 +88,18 @@ def test_a_table_with_a_row_budget_keeps_its_likeliest_rows_and_says_the_rest() 
 def test_the_web_chart_draws_the_90_percent_bar_at_0_and_every_likely_damage() -> None:
     drawn = chart(STRIKE)
     labels = [bar.label for bar in drawn.bars]
-    assert labels[0] == "0" and drawn.bars[0].height == 120 and drawn.top == "90.00 %"
+    assert labels[0] == "0" and drawn.bars[0].percent == "90.00 %"
     assert labels == [str(value) for value, p in STRIKE if p >= FLOOR]
-    assert all(bar.height >= 1 for bar in drawn.bars)  # a 0.1 % bar beside a 90 % one shows
+    # the 90 % bar is broken (over ten times any other) so the damage stays readable
+    zero, *damage = drawn.bars
+    assert zero.broken and zero.tallest and zero.height == 120
+    assert not any(bar.broken for bar in damage) and min(bar.height for bar in damage) >= 20
+    assert damage[0].after_gap and not any(bar.after_gap for bar in damage[1:])
+    # a bar not ten times taller than the next is drawn to scale
+    assert [(b.height, b.broken) for b in chart([(0, 0.85), (1, 0.15)]).bars] == [
+        (120, False),
+        (21, False),
+    ]
     assert drawn.tails == "0.49 % of the chances between 0 and 90, 0.49 % above 120"
 
 
@@ -117,6 +126,7 @@ def test_the_roll_pages_odds_chart_holds_the_mass_with_its_table_in_both_languag
     assert [int(value) for value, _p in bars] == [0, *range(90, 121)]
     assert "0.49 % of the chances between 0 and 90, 0.49 % above 120" in page
     assert '<svg role="img" aria-labelledby="chart-says"' in page
+    assert "A broken bar is taller than drawn." in page
     assert '<td>0</td><td class="p">90.00 %</td>' in page  # the chart as a table
     french = player.client.get(
         f"/c/{campaign}/odds", params=asked, headers={"accept-language": "fr"}
