@@ -181,3 +181,24 @@ def test_the_web_apis_roll_answers_the_same_shape(app: Any) -> None:
     assert answer["outcome"] in ("hit", "miss") and {"damage", "hit", "journal"} <= set(answer)
     assert answer["details"]["outcome"] == "the strike's own word"
     assert answer["details"]["aim"] == answer["faces"][0] and "aim" not in answer
+
+
+def test_the_cli_odds_table_keeps_the_90_percent_row_and_says_the_rest_in_both_languages(
+    brawl: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["odds", "brawl", "strike"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^\s+0\s+90\.00 %\s+100 %", out, re.MULTILINE)
+    assert re.search(
+        r"… 92 more rows, too unlikely to show: \S+ % of the chances between 0 and 76, "
+        r"\S+ % above 134 \(--json lists every row\)",
+        out,
+    )
+    assert (
+        main(["odds", "brawl", "strike", "--accuracy", "100", "--dice", "40", "--lang", "fr"]) == 0
+    )
+    french = capsys.readouterr().out
+    assert (
+        "… 142 lignes de plus, trop improbables pour être affichées : 0,22 % des chances en "
+        "dessous de 110, 0,30 % au-dessus de 169 (--json donne toutes les lignes)"
+    ) in french
