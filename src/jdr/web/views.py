@@ -1,7 +1,7 @@
 """What the pages show, computed from the services' values: SVG bars of a distribution, the
 post-ready copies of a roll (BBCode, Markdown) with user text escaped for each medium.
 
->>> [bar.height for bar in svg_bars([(0, 0.25), (1, 0.75)])]
+>>> [bar.height for bar in chart([(0, 0.25), (1, 0.75)]).bars]
 [40, 120]
 """
 
@@ -57,11 +57,6 @@ class Chart:
     width: int
     floor: str
     """The least chance a value needs to be drawn (`jdr.prob.shown.FLOOR`), as a percentage."""
-
-
-def svg_bars(distribution: Any) -> list[Bar]:
-    """The bars of `chart(distribution)`."""
-    return chart(distribution).bars
 
 
 def chart(distribution: Any) -> Chart:
