@@ -48,7 +48,8 @@ class Record:
     through the catalogs (`_(outcome)`), so give it a French word (`System.messages`)."""
     totals: Mapping[str, Any]
     """The roll's numbers by name (`{"kept": 5, "sixes": 0}`), JSON values: top-level keys of
-    `jdr roll --json`, and what the journal records."""
+    `jdr roll --json` (so never `outcome`, `faces`, `details` or another key every roll's answer
+    has: `jdr.answers.ROLL_KEYS`), and what the journal records."""
     faces: Sequence[int]
     """Every face rolled, in the order the random source gave them (the journal verifies them)."""
     explain: Callable[[], str]

@@ -19,7 +19,7 @@ from jdr.store import Store
 from jdr.web.deps import CampaignOf, Signed, StoreDep, seats_of, session_token
 from jdr.web.forms import fields_of, raw_of
 from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
-from jdr.web.views import recap_texts, svg_bars
+from jdr.web.views import chart, recap_texts
 
 router = APIRouter(include_in_schema=False)
 
@@ -263,7 +263,7 @@ def odds_partial(request: Request, store: StoreDep, who: CampaignOf, action: str
         sheet, uses = _sheet_of(form, table.sheet_uses(system, chosen))
         raw = raw_of(chosen.params, form)
         found = table.odds(who.campaign, chosen.name, raw, store, sheet, uses)[2]
-        context.update(odds=found, bars=svg_bars(found.distribution))
+        context.update(odds=found, chart=chart(found.distribution) if found.distribution else None)
         if chosen.advise is not None:
             raw = raw_of(chosen.advise.params, form)
             advice = table.advise(who.campaign, chosen.name, raw, store, sheet, uses)

@@ -89,10 +89,12 @@ class ActionAnswer(Open):
 
 
 class RollAnswer(ActionAnswer):
-    """`POST /api/c/{campaign_id}/roll`: the roll, its outcome and totals, its journal line."""
+    """`POST /api/c/{campaign_id}/roll`: the roll, its outcome and totals (the system's own
+    top-level keys), its `details`, its journal line."""
 
     faces: list[int]
     outcome: str | None
+    details: Json
     explanation: str
     journal: JournalLine
 
