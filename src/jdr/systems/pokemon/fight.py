@@ -77,9 +77,10 @@ turn start: `thaw_checked`, `wake_checked`, `paralysis_checked`, `confusion_chec
   journal replays as it was); it rolls at each turn after, and wakes without a roll at the turn
   after 7 turns lost asleep (`sleep_max_turns`). A sleep a sheet brings in counts from the
   fight's start, as its 7 turns do.
-- Confusion's 1d4 turns count the Pokémon's turns with a check; flinch forbids physical and special moves for the rest of the round,
-  and takes hold only on a Pokémon whose slot comes later this round; infatuation applies to the one
-  who inflicted it (anyone of the other sides if the sheet had it).
+- Confusion's 1d4 turns count the Pokémon's turns with a check; flinch forbids physical and
+  special moves for the rest of the round, and takes hold only on a Pokémon whose slot comes
+  later this round; infatuation applies to the one who inflicted it (anyone of the other sides
+  if the sheet had it).
 - Conditions a sheet brings in are the GM's: no immunity check. A condition's d100 is rolled only
   when its chance is below 100, after the checks that would refuse it.
 - The accuracy check applies to moves with a target; a status move that only affects its user

@@ -216,7 +216,9 @@ def _wakes(script: Script, name: str) -> bool:
     else:
         roll = script.d100(name)
         woke = roll <= chance
-    script.emit(event | {"roll": roll, "woke": woke, "turns_asleep": asleep if woke else asleep + 1})
+    script.emit(
+        event | {"roll": roll, "woke": woke, "turns_asleep": asleep if woke else asleep + 1}
+    )
     if woke:
         reason = "roll" if roll is not None else "max_turns"
         script.emit(
