@@ -193,7 +193,7 @@ def _why(error: UnexpectedInput, body: str, offset: int) -> str:
     """Where the parse failed, and how jdr writes the form when it knows it (`hints.py`)."""
     where = _where(error, offset)
     hint = hint_for(body)
-    return where if hint is None else f"{where}: {hint}"
+    return where if hint is None else _("{where}: {hint}").format(where=where, hint=hint)
 
 
 def _where(error: UnexpectedInput, offset: int = 0) -> str:
