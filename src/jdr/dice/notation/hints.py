@@ -80,10 +80,9 @@ def _group(_match: re.Match[str]) -> str:
 
 
 def _keep_comparison(match: re.Match[str]) -> str:
-    return _("jdr keeps the highest or lowest N ({form}): to count dice {cmp}N, write {jdr}").format(
-        form=match.group(0), cmp=match.group(4), jdr=f"{match.group(1) or 1}d{match.group(2)}"
-        f"{match.group(4)}{match.group(5)}"
-    )
+    message = _("jdr keeps the highest or lowest N ({form}): to count dice {cmp}N, write {jdr}")
+    jdr = f"{match.group(1) or 1}d{match.group(2)}{match.group(4)}{match.group(5)}"
+    return message.format(form=match.group(0), cmp=match.group(4), jdr=jdr)
 
 
 def _count_bracket(match: re.Match[str]) -> str:

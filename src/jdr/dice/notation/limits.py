@@ -91,9 +91,11 @@ def _check_dice(term: DiceTerm) -> None:
             _("an exploding die of 2 faces or more"),
             _("a d1 always shows its maximum: it could only explode"),
         )
-    if term.reroll is not None and all(
-        term.reroll.matches(value) for value in (term.lowest, term.highest)
-    ) and _rerolls_all(term):
+    if (
+        term.reroll is not None
+        and all(term.reroll.matches(value) for value in (term.lowest, term.highest))
+        and _rerolls_all(term)
+    ):
         raise LimitError(
             "reroll",
             term.text,

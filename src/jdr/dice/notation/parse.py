@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from functools import cache
 from importlib import resources
-from dataclasses import replace
 from typing import Literal, cast
 
 from lark import Lark, Token, Tree
@@ -237,8 +237,9 @@ def _product(tree: Tree[Token], sign: int, notes: list[str]) -> Term:
         other = _atom(cast(Tree[Token], atom), notes)
         if isinstance(other, Constant):
             if str(operator) == "/" and other.value == 0:
-                raise InputError("expression", "/0", _("a whole number of 1 or more"),
-                                 _("division by zero"))
+                raise InputError(
+                    "expression", "/0", _("a whole number of 1 or more"), _("division by zero")
+                )
             steps.append((cast(Literal["*", "/"], str(operator)), other.value))
         elif str(operator) == "*" and isinstance(term, Constant) and not steps:
             steps.append(("*", term.value))
@@ -335,24 +336,25 @@ def _modifier_text(kind: str) -> str:
 def _modifier(kind: str, tree: Tree[Token], size: int, fate: bool) -> dict[str, object]:
     children = tree.children
     if kind == "explode":
-        marker, face = (children + [None])[:2]
+        marker, face = [*children, None][:2]
         if face is not None and int(cast(Token, face)) != size:
             raise InputError(
                 "expression",
                 f"{marker}{face}",
-                _("e or e{size} on a d{size}: it explodes on its highest face, like 1d{size}!").format(
-                    size=size
-                ),
+                _(
+                    "e or e{size} on a d{size}: it explodes on its highest face, like 1d{size}!"
+                ).format(size=size),
                 _("jdr explodes a die on its highest face only"),
             )
         return {"explode": True}
     if kind == "keep":
         mode, number = children
         text = str(mode).lower()
-        return {"keep": KeepDrop(cast(KeepMode, "kh" if text == "k" else text), int(cast(Token, number)))}
+        mode_text = cast(KeepMode, "kh" if text == "k" else text)
+        return {"keep": KeepDrop(mode_text, int(cast(Token, number)))}
     if kind == "success":
-        tokens = [c for c in children if c is not None]
-        value = int(cast(Token, tokens[-1]))
+        tokens = [cast(Token, c) for c in children if c is not None]
+        value = int(tokens[-1])
         if tokens[0].type == "TARGET":
             return {"success": Comparison(">=", value)}
         operator = next(t for t in tokens if t.type == "COMPARISON")
@@ -360,14 +362,14 @@ def _modifier(kind: str, tree: Tree[Token], size: int, fate: bool) -> dict[str, 
         notes = [comparison.text] if tokens[0].type == "COMPARISON" and "=" not in operator else []
         return {"success": comparison, "_notes": notes}
     if kind == "failure":
-        operator, value = children
-        comparison = _comparison("=" if operator is None else operator, value)
+        failed, number = children
+        comparison = _comparison("=" if failed is None else failed, number)
         notes = [f"f{comparison.text}"] if comparison.operator in ("<", ">") else []
         return {"failure": comparison, "_notes": notes}
     if kind == "reroll":
-        marker, operator, value = children
+        marker, again, number = children
         return {
-            "reroll": _comparison("=" if operator is None else operator, value),
+            "reroll": _comparison("=" if again is None else again, number),
             "reroll_once": str(marker).lower() == "ro",
         }
     if kind == "advantage":

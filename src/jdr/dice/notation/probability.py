@@ -22,7 +22,15 @@ import numpy.typing as npt
 from jdr.dice.notation.budget import price
 from jdr.dice.notation.limits import MAX_EXPLOSIONS, check
 from jdr.dice.notation.order import keep_distribution
-from jdr.dice.notation.tree import Comparison, Constant, DiceTerm, Expression, Scaled, scale
+from jdr.dice.notation.tree import (
+    Comparison,
+    Constant,
+    DiceTerm,
+    Expression,
+    Scaled,
+    Step,
+    scale,
+)
 from jdr.dice.pool import ScoredDie
 from jdr.prob import Distribution, convolve, die_distribution, power, unit
 
@@ -49,7 +57,9 @@ def total_distribution(
     return sum_distribution(expression, exact, cap)
 
 
-def sum_distribution(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> Distribution:
+def sum_distribution(
+    expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS
+) -> Distribution:
     """The distribution of the expression's total, without pricing it (`total_distribution`)."""
     parts = []
     constant = 0
@@ -58,13 +68,17 @@ def sum_distribution(expression: Expression, exact: bool, cap: int = MAX_EXPLOSI
             constant += term.sign * term.value
             continue
         if isinstance(term, Scaled):
-            steps = term.steps
             inner = sum_distribution(term.inner, exact, cap)
-            dist = inner.map(lambda vector: scale(vector[0], steps)) if steps else inner
+            dist = _scaled(inner, term.steps) if term.steps else inner
         else:
             dist = term_distribution(term, exact, cap)
         parts.append(dist.negate() if term.sign < 0 else dist)
     return add_up(parts, exact).shift(constant)
+
+
+def _scaled(inner: Distribution, steps: tuple[Step, ...]) -> Distribution:
+    """The distribution of `scale(total, steps)`."""
+    return inner.map(lambda vector: scale(vector[0], steps))
 
 
 def add_up(parts: list[Distribution], exact: bool) -> Distribution:
