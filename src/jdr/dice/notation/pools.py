@@ -79,7 +79,26 @@ def pool_odds(
 ) -> Distribution:
     """The exact distribution of the pool's value; with `tally`, of `(value, dice matching)`.
 
-    Fractions when `exact`, floats otherwise. Without `tally` this is `jdr dice --odds`."""
+    Fractions when `exact`, floats otherwise. Without `tally` this is `jdr dice --odds`. The
+    work is priced first, as for `jdr dice --odds` (a `LimitError` when too large).
+
+    A homebrew rule, "keep the two highest d10, a 10 explodes, half the dice showing 1 is a
+    catastrophe", for a plug-in's roll and odds:
+
+    >>> from jdr.dice import GivenFaces
+    >>> five = pool("5d10!kh2")  # keep the two highest d10, a 10 explodes
+    >>> joint = pool_odds(five, tally="=1")  # (kept total, dice showing 1)
+    >>> catastrophe = sum(p for (kept, ones), p in joint.items() if 2 * ones >= five.count)
+    >>> round(catastrophe, 5), round(joint.marginal(0).at_least(15), 4)
+    (0.00856, 0.7354)
+    >>> rolled = roll_pool(five, GivenFaces([1, 1, 10, 6, 1, 4]))  # the 10 explodes: 10!+4
+    >>> rolled.value, 2 * tallied(rolled, "=1") >= five.count
+    (20, True)
+
+    Exact odds (`exact=True`) take Fractions the same way; an exploding d10's chain of 100
+    explosions makes them too large for more than a few dice (refused at once, as in
+    `jdr dice --odds --exact`): the floats are the same distribution, to 1e-15.
+    """
     from jdr.dice.notation.budget import price
     from jdr.dice.notation.limits import check
     from jdr.dice.notation.probability import term_distribution
