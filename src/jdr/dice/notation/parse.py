@@ -135,6 +135,8 @@ _PREFIX = re.compile(r"\s*[/!](?:roll|r)(?![a-z0-9])\s*", re.IGNORECASE)
 
 def _pieces(text: str, start: int) -> list[tuple[int, str]]:
     """`(offset, piece)` for each roll between `;` or `,` outside brackets."""
+    if ";" not in text and "," not in text:
+        return [(start, text[start:])]
     pieces = []
     depth = 0
     begin = start
@@ -212,19 +214,17 @@ def _where(error: UnexpectedInput, offset: int = 0) -> str:
 
 def _expression(tree: Tree[Token], label: str) -> Expression:
     notes: list[str] = []
-    expression = _sum(cast(Tree[Token], tree.children[0]), notes)
-    return replace(expression, label=label, notes=tuple(notes))
+    terms = _sum(cast(Tree[Token], tree.children[0]), notes)
+    return Expression(terms, label, tuple(notes))
 
 
-def _sum(tree: Tree[Token], notes: list[str]) -> Expression:
+def _sum(tree: Tree[Token], notes: list[str]) -> tuple[Term, ...]:
     children = tree.children
     signs = [children[0], *children[2::2]]
     terms = children[1::2]
-    return Expression(
-        tuple(
-            _product(cast(Tree[Token], term), -1 if sign == "-" else 1, notes)
-            for sign, term in zip(signs, terms, strict=True)
-        )
+    return tuple(
+        _product(cast(Tree[Token], term), -1 if sign == "-" else 1, notes)
+        for sign, term in zip(signs, terms, strict=True)
     )
 
 
@@ -252,7 +252,7 @@ def _product(tree: Tree[Token], sign: int, notes: list[str]) -> Term:
                 _("jdr multiplies and divides by whole numbers only, not by dice"),
             )
     if not steps:
-        return replace(term, sign=sign)
+        return term if sign == 1 else replace(term, sign=sign)
     inner = term.inner if isinstance(term, Scaled) and not term.steps else Expression((term,))
     if isinstance(term, Scaled) and term.steps:
         inner, steps = term.inner, [*term.steps, *steps]
@@ -266,7 +266,7 @@ def _atom(tree: Tree[Token], notes: list[str]) -> Term:
     if tree.data == "constant":
         return Constant(int(cast(Token, tree.children[0])))
     if tree.data == "group":
-        inner = _sum(cast(Tree[Token], tree.children[0]), notes)
+        inner = Expression(_sum(cast(Tree[Token], tree.children[0]), notes))
         if len(inner.terms) == 1 and inner.terms[0].sign > 0:
             return inner.terms[0]
         return Scaled(inner, ())

@@ -143,9 +143,10 @@ def _tallied_odds(term: DiceTerm, tally: Comparison, exact: bool) -> Distributio
         )
     groups = {flag: _restricted(one, index[np.array(matching) == flag]) for flag in (True, False)}
     n = term.count
+    kept_sums = _kept_sums(term, groups, low)
     rows = []
     for j in range(n + 1):
-        row = _given(term, groups, j, low, exact)
+        row = _given(term, groups, j, low, exact, kept_sums)
         if row is not None:
             rows.append((j, *row))
     start = min(dist.offset[0] for _j, dist, _p in rows)
@@ -171,16 +172,49 @@ def die_values_of(term: DiceTerm, exact: bool) -> Distribution:
     return die_values(term, exact, MAX_EXPLOSIONS)
 
 
+def _takes(term: DiceTerm, j: int, low: bool) -> dict[bool, int]:
+    """How many kept dice come from the matching group (True) and from the others, when `j`
+    dice match: first from the group at the end the kept dice are taken from."""
+    counts = {True: j, False: term.count - j}
+    highest = term.keep.highest if term.keep is not None else True
+    first = low != highest
+    taken = min(term.kept, counts[first])
+    return {first: taken, not first: term.kept - taken}
+
+
+def _kept_sums(
+    term: DiceTerm, groups: dict[bool, tuple[Distribution, object] | None], low: bool
+) -> dict[tuple[bool, int, int], Distribution]:
+    """Every keep the cases need, `(group, dice, kept)` → its distribution: the counts of one
+    group and one number kept in one pass (`order.keep_distributions`)."""
+    from jdr.dice.notation.order import keep_distributions
+
+    wanted: dict[tuple[bool, int], list[int]] = {}
+    for j in range(term.count + 1):
+        counts = {True: j, False: term.count - j}
+        for flag, take in _takes(term, j, low).items():
+            if groups[flag] is not None and 0 < take < counts[flag]:
+                wanted.setdefault((flag, take), []).append(counts[flag])
+    highest = term.keep.highest if term.keep is not None else True
+    found: dict[tuple[bool, int, int], Distribution] = {}
+    for (flag, take), dice_counts in wanted.items():
+        group = groups[flag]
+        assert group is not None
+        each = keep_distributions(group[0], dice_counts, take, highest, term.contribution)
+        found.update({(flag, dice, take): dist for dice, dist in each.items()})
+    return found
+
+
 def _given(
     term: DiceTerm,
     groups: dict[bool, tuple[Distribution, object] | None],
     j: int,
     low: bool,
     exact: bool,
+    kept_sums: dict[tuple[bool, int, int], Distribution],
 ) -> tuple[Distribution, object] | None:
     """The kept value's distribution given that exactly `j` dice match, and the weight of
     that case (a whole number over the die's denominator to the n, or a probability)."""
-    from jdr.dice.notation.order import keep_distribution
     from jdr.dice.notation.probability import add_up
     from jdr.prob import Distribution, power
 
@@ -188,10 +222,7 @@ def _given(
     counts = {True: j, False: n - j}
     if any(counts[flag] and groups[flag] is None for flag in (True, False)):
         return None
-    highest = term.keep.highest if term.keep is not None else True
-    first = low != highest  # the group at the end the kept dice are taken from
-    taken = min(term.kept, counts[first])
-    takes = {first: taken, not first: term.kept - taken}
+    takes = _takes(term, j, low)
     pieces = []
     chance: object = math.comb(n, j)
     for flag in (True, False):
@@ -210,7 +241,7 @@ def _given(
         elif take == dice:
             pieces.append(power(part.map(lambda v: term.contribution(v[0])), dice))
         else:
-            pieces.append(keep_distribution(part, dice, take, highest, term.contribution))
+            pieces.append(kept_sums[(flag, dice, take)])
     return add_up(pieces, exact), chance
 
 
