@@ -231,7 +231,9 @@ def test_roll20_comparison_note() -> None:
     assert notes(expression) == [
         ">7: jdr counts the dice above 7 (8 and more); Roll20 counts 7 and more: write >=7 for that"
     ]
-    assert notes(parse("10d10>=7")) == notes(parse("10d10t7")) == notes(parse("10d10cs>7")) == []
+    assert notes(parse("10d10>=7")) == notes(parse("10d10t7")) == notes(parse("3D10c[>7]")) == []
+    (foundry,) = notes(parse("5d10cs>=8"))  # Foundry counts; Roll20's cs only marks criticals
+    assert "Foundry" in foundry and "Roll20" in foundry
     with use_language("fr"):
         (line,) = notes(expression)
     assert "Roll20" in line and "au-dessus de 7" in line
@@ -252,6 +254,8 @@ def test_roll20_comparison_note() -> None:
         ("1d20*1d6", "whole numbers only", "nombres entiers"),
         ("2d20adv", "2d20kh1", "2d20kh1"),
         ("4d10e8", "1d10!", "1d10!"),
+        ("1d100cf<5", "count them with 1d100<=5", "comptez-les avec 1d100<=5"),
+        ("1d20cs20", "count them with 1d20=20", "comptez-les avec 1d20=20"),
     ],
 )
 def test_foreign_forms_get_their_jdr_equivalent_in_both_languages(

@@ -91,6 +91,14 @@ def _count_bracket(match: re.Match[str]) -> str:
     )
 
 
+def _critical(match: re.Match[str]) -> str:
+    form = match.group(3)
+    operator = "<=" if "<" in form else ">=" if ">" in form else "="
+    jdr = f"{match.group(1) or 1}d{match.group(2)}{operator}{match.group(4)}"
+    message = _("Roll20's {form} only marks critical dice: drop it, or count them with {jdr}")
+    return message.format(form=form, jdr=jdr)
+
+
 _DICE = r"(\d*)d(\d+)"
 _HINTS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), build)
@@ -102,6 +110,7 @@ _HINTS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tup
         (_DICE + r"(?:!p|!!?[<>=]|e[<>=\[]|!{1,2}\d)[^+\-*/;]*", _penetrate),
         (_DICE + r"e(\d+)", _explode_on),
         (_DICE + r"(mi|ma|min|max)\d+", _minimum),
+        (_DICE + r"[^;]*?(c[sf][<>=]*(\d+))", _critical),
         (_DICE + r"(?:[^d]*?)(s|sa|sd)(?![a-z])", _sort),
         (_DICE + r"(k[hl]?)([<>]=?)(\d+)", _keep_comparison),
         (_DICE + r"c\[?(?:>=)?(\d+)[^\]]*\]", _count_bracket),

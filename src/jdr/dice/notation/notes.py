@@ -23,6 +23,14 @@ def notes(expression: Expression) -> list[str]:
     """The notes on the expression's comparisons typed the Roll20 way, one line each."""
     lines = []
     for form in expression.notes:
+        if form.startswith("cs"):
+            lines.append(
+                _(
+                    "{form}: jdr counts the dice that pass, as Foundry does; Roll20's cs only"
+                    " marks critical dice and adds them up: drop {form} for that"
+                ).format(form=form)
+            )
+            continue
         failure = form.startswith("f")
         operator = form.lstrip("f")[0]
         value = int(form.lstrip("f<>"))

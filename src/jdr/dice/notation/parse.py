@@ -360,6 +360,8 @@ def _modifier(kind: str, tree: Tree[Token], size: int, fate: bool) -> dict[str, 
         operator = next(t for t in tokens if t.type == "COMPARISON")
         comparison = _comparison(operator, value)
         notes = [comparison.text] if tokens[0].type == "COMPARISON" and "=" not in operator else []
+        if tokens[0].type == "COUNT_S":
+            notes.append(f"cs{comparison.text}")
         return {"success": comparison, "_notes": notes}
     if kind == "failure":
         failed, number = children
