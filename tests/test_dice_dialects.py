@@ -17,6 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli_run import run
 from jdr.dice import GivenFaces, Seeded
@@ -391,3 +393,57 @@ def test_a_tally_in_the_middle_of_the_die_is_refused() -> None:
         pool_odds(pool("4d6kh2"), tally="=3")
     with pytest.raises(InputError, match="one dice term"):
         pool("2d6+1")
+
+
+# --- property: any combination of the forms, as typed ------------------------------------------
+
+
+@st.composite
+def typed_terms(draw: st.DrawFn) -> str:
+    """A dice term the way another tool's user types it: spellings and modifiers in any order."""
+    fate = draw(st.booleans()) and draw(st.booleans())
+    size = 3 if fate else draw(st.sampled_from([2, 4, 6]))
+    count = draw(st.integers(1, 4))
+    modifiers = []
+    if not fate and draw(st.booleans()):
+        modifiers.append(draw(st.sampled_from(["!", "!!", "e", f"e{size}"])))
+    elif draw(st.booleans()):
+        once = draw(st.booleans())
+        low = -1 if fate else 1
+        modifiers.append(("ro" if once else draw(st.sampled_from(["r", "rr"]))) + f"{low}")
+    if count > 1 and draw(st.booleans()):
+        modifiers.append(
+            draw(st.sampled_from(["k", "kh", "kl", "dl"])) + str(draw(st.integers(1, count - 1)))
+        )
+    if draw(st.booleans()):
+        target = draw(st.integers(0 if fate else 1, size))
+        modifiers.append(
+            draw(st.sampled_from([f">={target}", f"t{target}", f"cs>={target}", f"c[>={target}]"]))
+        )
+    order = draw(st.permutations(modifiers))
+    return f"{count}d{'F' if fate else size}" + "".join(order)
+
+
+@given(
+    terms=st.lists(typed_terms(), min_size=1, max_size=2),
+    constant=st.integers(0, 5),
+    scale_by=st.sampled_from(["", "*2", "/2", "/3"]),
+    label=st.sampled_from(["", " #Attaque", " Attaque"]),
+    fire=st.booleans(),
+    seed=st.integers(0, 10_000),
+)
+@settings(max_examples=60, deadline=None)
+def test_any_combination_rolls_within_its_odds_and_replays(
+    terms: list[str], constant: int, scale_by: str, label: str, fire: bool, seed: int
+) -> None:
+    body = "+".join([terms[0] + "[feu]" * fire, *terms[1:]]) + f"+{constant}"
+    typed = (f"({body}){scale_by}" if scale_by else body) + label
+    expression = parse(typed)
+    again = parse(expression.text)
+    assert again == expression
+    distribution = odds(expression)
+    rolled = roll(expression, Seeded(seed))
+    assert distribution.probability(rolled.total) > 0
+    replayed = roll(again, GivenFaces(rolled.faces))
+    assert (replayed.total, replayed.explain()) == (rolled.total, rolled.explain())
+    assert float(distribution.total()) == pytest.approx(1.0)
