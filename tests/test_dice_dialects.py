@@ -305,6 +305,26 @@ def test_cli_several_rolls(capsys: pytest.CaptureFixture[str]) -> None:
     assert [len(r["distribution"]) for r in rolls] == [4, 2]
 
 
+def test_explosions_kept_or_counted_say_how_roll20_reads_them() -> None:
+    """jdr's `!` (and `e`) add an explosion to its die, as Roll20's `!!`; kept or counted, a
+    note says that Roll20's `!` and Dice Maiden's `e` make each explosion a die of its own."""
+    (line,) = notes(parse("6d10e10t8"))
+    assert "Dice Maiden" in line and "!!" in line
+    assert notes(parse("4d6!!kh3")) == notes(parse("3d6!")) == []
+    assert roll(parse("2d10e t8"), GivenFaces([10, 3, 9])).explain() == "2d10!>=8 (10!+9✓, 3) = 1"
+
+
+def test_cli_several_rolls_refuse_one_action_id(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    db = f"sqlite:///{tmp_path}/t.db"
+    assert run(capsys, "campaign", "new", "C", "--system", "pokemon", "--db", db)[0] == 0
+    code, _out, err = run(
+        capsys, "dice", "2d6 ; 1d20", "--campaign", "C", "--action-id", "x", "--db", db
+    )
+    assert code == 2 and "--action-id" in err
+
+
 def test_cli_hint_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = run(capsys, "dice", "4d6d1", "--lang", "fr")
     assert code == 2

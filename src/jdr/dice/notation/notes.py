@@ -23,6 +23,15 @@ def notes(expression: Expression) -> list[str]:
     """The notes on the expression's comparisons typed the Roll20 way, one line each."""
     lines = []
     for form in expression.notes:
+        if form.startswith("!"):
+            lines.append(
+                _(
+                    "{form}: jdr adds each explosion to the die that exploded, one die kept or"
+                    " counted (Roll20's !!); Roll20's ! and Dice Maiden's e make each explosion"
+                    " a die of its own"
+                ).format(form=form[1:])
+            )
+            continue
         if form.startswith("cs"):
             lines.append(
                 _(

@@ -318,7 +318,11 @@ def _dice(tree: Tree[Token], notes: list[str]) -> DiceTerm:
             _("explode, or reroll, a numbered die: 3d6! or 3d6r1"),
             _("a Fate die does not explode") if fate else _("a die either explodes or rerolls"),
         )
-    return DiceTerm(count=count, size=size, fate=fate, **fields)  # type: ignore[arg-type]
+    separate = fields.pop("_separate", False)
+    term = DiceTerm(count=count, size=size, fate=fate, **fields)  # type: ignore[arg-type]
+    if separate and (term.keep is not None or term.success is not None):
+        notes.append(f"!{term.text}")
+    return term
 
 
 def _modifier_text(kind: str) -> str:
@@ -346,7 +350,7 @@ def _modifier(kind: str, tree: Tree[Token], size: int, fate: bool) -> dict[str, 
                 ).format(size=size),
                 _("jdr explodes a die on its highest face only"),
             )
-        return {"explode": True}
+        return {"explode": True, "_separate": str(marker) != "!!"}
     if kind == "keep":
         mode, number = children
         text = str(mode).lower()
