@@ -1,7 +1,15 @@
 """Text → `Expression`: the lark grammar (`grammar.lark`), then the parse tree → immutable terms.
 
+Before the grammar, the line is taken apart as a chat user types it: a leading `/roll`, `/r`,
+`!roll` or `!r` is dropped, rolls are split at `;` or `,` (outside brackets), and each roll's label
+is what follows `#`, or the words after the expression (`1d20+5 Attaque`: the longest start that
+parses, up to a space before a letter). Other tools' spellings become jdr's terms here (`k3` is
+`kh3`, `e10` on a d10 and `!!` are `!`, `t7` / `cs>=7` / `c[>=7]` are `>=7`, `adv` is `2d20kh1`);
+a bare `>7` or `f<2`, read strictly, leaves a note (`notes.py`).
+
 A lark exception never escapes: a malformed expression becomes an `InputError` that says where it
-went wrong and what the notation looks like.
+went wrong, how jdr writes the form when it is another tool's (`hints.py`), and what the notation
+looks like.
 """
 
 from __future__ import annotations
