@@ -30,6 +30,12 @@ def roll(expression: Expression, rng: RandomSource) -> DiceRoll:
     return _roll(expression, rng, [])
 
 
+def roll_term(term: DiceTerm, rng: RandomSource) -> TermRoll:
+    """Roll one dice term alone (`jdr.dice.notation.pools.roll_pool`), within the limits."""
+    check(Expression((term,)))
+    return _roll_dice(term, rng, [])
+
+
 def _roll(expression: Expression, rng: RandomSource, faces: list[int]) -> DiceRoll:
     terms = []
     for term in expression.terms:

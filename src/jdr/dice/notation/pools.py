@@ -62,10 +62,12 @@ def pool(text: str) -> DiceTerm:
 
 
 def roll_pool(term: DiceTerm, rng: RandomSource) -> TermRoll:
-    """Roll one pool: its dice (`.dice`, each with `.value` and `.kept`) and its `.value`."""
-    from jdr.dice.notation.evaluate import _roll_dice
+    """Roll one pool: its dice (`.dice`, each with `.value` and `.kept`) and its `.value`.
 
-    return _roll_dice(term, rng, [])
+    The notation's limits hold (a `LimitError` before any die is rolled)."""
+    from jdr.dice.notation.evaluate import roll_term
+
+    return roll_term(term, rng)
 
 
 def tallied(rolled: TermRoll, tally: Comparison | str) -> int:
