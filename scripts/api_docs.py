@@ -68,6 +68,14 @@ SECTIONS: list[tuple[str, str, str, list[str]]] = [
         ],
     ),
     (
+        "Dice pools",
+        "jdr.dice.notation.pools",
+        "The notation's pools (explode, compound, reroll, keep, count successes, Fate) for a "
+        "plug-in's own rules: one dice term rolled, and its exact odds, with a tally of its dice "
+        'for rules such as "half the dice showing 1 is a catastrophe".',
+        ["pool", "pool_odds", "roll_pool", "tallied", "DiceTerm"],
+    ),
+    (
         "Exact odds",
         "jdr.prob",
         "Exact distributions (Fractions) or floats, from the same pools the rolls use.",

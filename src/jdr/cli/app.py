@@ -314,7 +314,14 @@ def build_app() -> typer.Typer:
     @app.command("dice", help=_('Roll dice notation: "2d6+3", "4d10>=6f1", "4d6kh3", "3d6!".'))
     def dice_command(
         expression: Annotated[
-            str, typer.Argument(metavar="EXPRESSION", help=_("A dice expression, e.g. 4d10>=6f1."))
+            str,
+            typer.Argument(
+                metavar="EXPRESSION",
+                help=_(
+                    "A dice expression, e.g. 4d10>=6f1, or several separated by ; (the forms of"
+                    " Roll20, Rolisteam, Dice Maiden and Avrae too: 8d10k3, 1d20adv, 4dF)."
+                ),
+            ),
         ],
         odds: Annotated[
             bool, typer.Option("--odds", help=_("Print the exact distribution."))

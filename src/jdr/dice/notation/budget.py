@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 
 from jdr.dice.notation.limits import MAX_EXPLOSIONS, MAX_SUPPORT, too_large
-from jdr.dice.notation.tree import DiceTerm, Expression
+from jdr.dice.notation.tree import DiceTerm, Expression, Scaled, dice_terms
 from jdr.i18n import _
 from jdr.prob import cost
 from jdr.prob.cost import Poly
@@ -50,10 +50,9 @@ class _Shape:
 
 def price(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> None:
     """Refuse odds that would lay out too many values or take too long, before doing any of it."""
-    dice = [term for term in expression.terms if isinstance(term, DiceTerm)]
+    dice = dice_terms(expression)
     die_sizes = [_die_size(term, cap) for term in dice]
-    shapes = [_term_shape(term, cap) for term in dice]
-    support = 1 + sum(shape.size - 1 for shape in shapes)
+    support = _support(expression, cap)
     if support > MAX_SUPPORT or any(size > MAX_SUPPORT for size in die_sizes):
         raise too_large(expression, _("at most {max} possible totals").format(max=MAX_SUPPORT))
     if exact:
@@ -65,8 +64,8 @@ def price(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> Non
 
 def estimate(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> float:
     """The estimated work of the odds of `expression`, in nanoseconds."""
-    dice = [term for term in expression.terms if isinstance(term, DiceTerm)]
-    work = sum(_term_work(term, exact, cap) for term in dice)
+    dice = dice_terms(expression)
+    work = sum(_term_work(term, exact, cap) for term in dice) + _scaling_work(expression, cap)
     if exact:
         polys = sorted((_term_poly(term, cap) for term in dice), key=lambda p: p.cells)
         for index in range(1, len(polys)):  # as odds.add_up adds the terms
@@ -80,6 +79,29 @@ def estimate(expression: Expression, exact: bool, cap: int = MAX_EXPLOSIONS) -> 
         small, large = sorted(ordered[index - 1 : index + 1], key=lambda s: s.size)
         work += _convolution_work(large, small)
         ordered[index] = _sum_shape(large, small)
+    return work
+
+
+def _support(expression: Expression, cap: int) -> int:
+    """How many totals the expression's distribution spans (an upper bound)."""
+    span = 0
+    for term in expression.terms:
+        if isinstance(term, DiceTerm):
+            span += _term_shape(term, cap).size - 1
+        elif isinstance(term, Scaled):
+            inner = _support(term.inner, cap) - 1
+            for operator, number in term.steps:
+                inner = inner * number if operator == "*" else inner // number + 1
+            span += inner
+    return span + 1
+
+
+def _scaling_work(expression: Expression, cap: int) -> float:
+    """Mapping each total of a term in parentheses through its steps, value by value."""
+    work = 0.0
+    for term in expression.terms:
+        if isinstance(term, Scaled):
+            work += _support(term.inner, cap) * _PYTHON_VALUE + _scaling_work(term.inner, cap)
     return work
 
 

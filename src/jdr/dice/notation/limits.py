@@ -15,7 +15,7 @@ jdr.errors.LimitError: explode: '1d1!' (a d1 always shows its maximum: it could 
 
 from __future__ import annotations
 
-from jdr.dice.notation.tree import Constant, DiceTerm, Expression
+from jdr.dice.notation.tree import Constant, DiceTerm, Expression, Scaled
 from jdr.errors import LimitError
 from jdr.i18n import _, ngettext
 
@@ -46,11 +46,7 @@ def check_length(text: str) -> None:
 
 def check(expression: Expression) -> None:
     """Refuse an expression over any budget; cheap (it looks at each term once)."""
-    for term in expression.terms:
-        if isinstance(term, Constant):
-            _check_constant(term)
-        else:
-            _check_dice(term)
+    _check_terms(expression)
     total = expression.dice_count
     if total > MAX_DICE:
         raise LimitError(
@@ -59,6 +55,18 @@ def check(expression: Expression) -> None:
             _("at most {max} dice in all").format(max=MAX_DICE),
             _("too many dice"),
         )
+
+
+def _check_terms(expression: Expression) -> None:
+    for term in expression.terms:
+        if isinstance(term, Constant):
+            _check_constant(term)
+        elif isinstance(term, Scaled):
+            _check_terms(term.inner)
+            for _operator, number in term.steps:
+                _check_constant(Constant(number))
+        else:
+            _check_dice(term)
 
 
 def _check_constant(term: Constant) -> None:
@@ -83,6 +91,17 @@ def _check_dice(term: DiceTerm) -> None:
             _("an exploding die of 2 faces or more"),
             _("a d1 always shows its maximum: it could only explode"),
         )
+    if (
+        term.reroll is not None
+        and all(term.reroll.matches(value) for value in (term.lowest, term.highest))
+        and _rerolls_all(term)
+    ):
+        raise LimitError(
+            "reroll",
+            term.text,
+            _("a reroll that leaves some faces, e.g. 3d6r1"),
+            _("this die would reroll every face"),
+        )
     if term.count < 1:
         raise LimitError("dice", term.count, f"1..{MAX_DICE}", _("a term needs at least one die"))
     if term.keep is not None and not 0 <= term.keep.count <= term.count:
@@ -96,6 +115,15 @@ def _check_dice(term: DiceTerm) -> None:
                 term.count,
             ).format(notation=f"{term.count}d{term.size}", count=term.count),
         )
+
+
+def _rerolls_all(term: DiceTerm) -> bool:
+    """Whether every face of the die matches its reroll (a comparison matches a segment of
+    values: checking the ends and the values between the ends it leaves out is enough)."""
+    assert term.reroll is not None
+    if term.reroll.operator != "=":
+        return True
+    return term.lowest == term.highest
 
 
 def too_large(expression: Expression, allowed: str) -> LimitError:

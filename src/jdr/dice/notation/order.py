@@ -240,3 +240,70 @@ def _log_term(m: int, j: int, log_w: float, log_f: float) -> float:
 
 def _zeros(size: int, exact: bool) -> Any:
     return exact_engine.zeros((size,)) if exact else np.zeros(size, dtype=np.float64)
+
+
+def keep_distributions(
+    die: Distribution,
+    counts: list[int],
+    kept: int,
+    highest: bool,
+    contribution: Callable[[int], int],
+) -> dict[int, Distribution]:
+    """`keep_distribution(die, n, kept, …)` for each `n` of `counts`, in one pass over the
+    thresholds (floats): the powers of `R` do not depend on the number of dice, only the
+    coefficients do, so every count shares them (`jdr.dice.notation.pools` asks for every
+    number of dice outside a tally at once). Exact weights, or more than `_DIRECT_FLOAT_DICE`
+    dice, go one count at a time through `keep_distribution`.
+
+    >>> from jdr.prob import die_distribution
+    >>> from jdr.dice import ScoredDie
+    >>> d6 = die_distribution(ScoredDie.sum(6))
+    >>> both = keep_distributions(d6, [2, 4], 1, True, lambda v: v)
+    >>> round(both[2].probability(6), 12), round(both[4].probability(6), 12)
+    (0.305555555556, 0.51774691358)
+    """
+    if not all(0 < kept < n for n in counts):
+        raise ValueError("keep between 1 and fewer than all of the dice")
+    if die.exact or max(counts, default=0) > _DIRECT_FLOAT_DICE:
+        return {n: keep_distribution(die, n, kept, highest, contribution) for n in counts}
+    index = np.flatnonzero(die.weights != 0)
+    values = (index + die.offset[0]).tolist()
+    weights = die.weights[index].astype(np.float64)
+    if highest:
+        values.reverse()
+        weights = weights[::-1].copy()
+    scores = [contribution(value) for value in values]
+    least = min(scores)
+    steps = [score - least for score in scores]
+    size = kept * max(steps) + 1
+    afters = np.concatenate((np.cumsum(weights[::-1])[::-1][1:], [0.0]))
+    tables = np.stack([_float_table(weights, afters, n, kept) for n in counts], axis=1)
+    results = np.zeros((len(counts), size))
+    powers = np.zeros((kept, size))
+    powers[0, 0] = 1.0
+    for position, (weight, step) in enumerate(zip(weights.tolist(), steps, strict=True)):
+        row = tables[position]  # (counts, kept)
+        for p in range(kept):
+            shift = step * (kept - p)
+            results[:, shift:] += np.outer(row[:, p], powers[p, : size - shift])
+        old = powers.copy()
+        for i in range(1, kept):
+            scale = np.array([math.comb(p, i) * weight**i for p in range(i, kept)])
+            powers[i:, i * step :] += scale[:, None] * old[: kept - i, : size - i * step]
+    return {n: Distribution((kept * least,), results[k], 1.0) for k, n in enumerate(counts)}
+
+
+def _float_table(weights: Any, afters: Any, dice: int, kept: int) -> Any:
+    """`_coefficients` of every threshold at once (floats, at most `_DIRECT_FLOAT_DICE` dice):
+    an array of one row per value, one column per `p < kept`."""
+    b = np.zeros_like(weights)
+    for j in range(kept, dice + 1):
+        b += math.comb(dice, j) * weights**j * afters ** (dice - j)
+    table = np.empty((weights.shape[0], kept))
+    tail = afters ** (dice - kept)
+    for p in range(kept):
+        table[:, p] = math.comb(dice, p) * b
+        if p + 1 < kept:
+            t = math.comb(dice - p - 1, kept - p - 1) * weights ** (kept - p - 1) * tail
+            b = (b + afters * t) / (weights + afters)
+    return table

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jdr.dice.notation.explain import explain
-from jdr.dice.notation.tree import Expression, Term
+from jdr.dice.notation.tree import DiceTerm, Expression, Term
 
 
 @dataclass(frozen=True)
@@ -23,11 +23,15 @@ class DieResult:
     kept: bool = True
     counted: int = 0
     mark: str = ""
+    rerolled: tuple[int, ...] = ()
+    """The faces rolled before and rolled again (`r1`), first first; they count for nothing."""
+    shift: int = 0
+    """What the faces add to become the value: −2 for a Fate die (faces 1..3 read −1..+1)."""
 
     @property
     def value(self) -> int:
-        """The die's value: the sum of its chain of faces."""
-        return sum(self.faces)
+        """The die's value: the sum of its chain of faces (a Fate die's face read −1..+1)."""
+        return sum(self.faces) + self.shift
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,8 @@ class TermRoll:
     term: Term
     dice: tuple[DieResult, ...]
     value: int
+    inner: DiceRoll | None = None
+    """A term in parentheses (`(1d6+2)*2`): the roll of what is inside."""
 
     @property
     def signed(self) -> int:
@@ -59,6 +65,22 @@ class DiceRoll:
     terms: tuple[TermRoll, ...]
     faces: list[int]
     total: int
+
+    @property
+    def label(self) -> str:
+        """The roll's label (`#Attaque`), empty without one."""
+        return self.expression.label
+
+    def labels(self) -> dict[str, int]:
+        """What each labelled term added to the total, by its label (`1d8+1d6[feu]`: feu)."""
+        found: dict[str, int] = {}
+        for term in self.terms:
+            if isinstance(term.term, DiceTerm) and term.term.label:
+                found[term.term.label] = found.get(term.term.label, 0) + term.signed
+            elif term.inner is not None:
+                for label, value in term.inner.labels().items():
+                    found[label] = found.get(label, 0) + value
+        return found
 
     def explain(self) -> str:
         """One line: each term with its dice, then the total.

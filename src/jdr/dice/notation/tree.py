@@ -9,11 +9,14 @@ scoring rule: what a kept die adds to its term. Rolling and exact odds both call
 ('4d10>=6f1', [1, -1, 0, 1])
 
 Comparisons have their mathematical meaning: `>6` is strictly greater than 6, `=6` exactly 6.
+
+`(1d6+2)*2` and `1d20/2` are a `Scaled` term: a sub-expression multiplied or divided by whole
+numbers, each division rounded down (towards minus infinity, as Python's `//`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 Operator = Literal[">=", ">", "<=", "<", "="]
@@ -89,7 +92,10 @@ class DiceTerm:
 
     `explode`: a die showing its maximum face rolls another die and adds it (chained, capped).
     `keep`: which dice count. `success` / `failure`: count successes instead of summing values;
-    a die matching `failure` removes one success (a die may match both).
+    a die matching `failure` removes one success (a die may match both). `fate`: a Fate die
+    (`dF`: a d3 read as −1, 0, +1). `reroll`: a die matching it is rolled again (until it does
+    not, at most `MAX_EXPLOSIONS` times; once with `reroll_once`), only its last face counting.
+    `label`: a word kept with the term (`1d6[feu]`).
     """
 
     count: int
@@ -99,11 +105,32 @@ class DiceTerm:
     success: Comparison | None = None
     failure: Comparison | None = None
     sign: int = 1
+    fate: bool = False
+    reroll: Comparison | None = None
+    reroll_once: bool = False
+    label: str = ""
 
     def __post_init__(self) -> None:
         _check_sign(self.sign)
         if self.failure is not None and self.success is None:
             raise ValueError("a failure needs a success target")
+        if self.fate and self.size != 3:
+            raise ValueError("a Fate die is a d3 read as -1, 0, +1")
+
+    @property
+    def shift(self) -> int:
+        """What a face adds to become a value: −2 for a Fate die (faces 1..3 are −1..+1)."""
+        return -2 if self.fate else 0
+
+    @property
+    def lowest(self) -> int:
+        """The lowest value of one face."""
+        return 1 + self.shift
+
+    @property
+    def highest(self) -> int:
+        """The highest value of one face."""
+        return self.size + self.shift
 
     @property
     def counts_successes(self) -> bool:
@@ -139,7 +166,11 @@ class DiceTerm:
     @property
     def text(self) -> str:
         """The normalised notation, without the sign: `1d100`, `4d6!kh3`, `5d10>=6f1`."""
-        text = f"{self.count}d{self.size}" + "!" * self.explode
+        text = f"{self.count}d{'F' if self.fate else self.size}" + "!" * self.explode
+        if self.reroll is not None:
+            text += "ro" if self.reroll_once else "r"
+            op = self.reroll.operator
+            text += str(self.reroll.value) if op == "=" else self.reroll.text
         if self.keep is not None:
             text += self.keep.text
         if self.success is not None:
@@ -147,6 +178,8 @@ class DiceTerm:
         if self.failure is not None:
             op = self.failure.operator
             text += f"f{self.failure.value}" if op == "=" else f"f{self.failure.text}"
+        if self.label:
+            text += f"[{self.label}]"
         return text
 
 
@@ -165,12 +198,46 @@ class Constant:
         return str(self.value)
 
 
-Term = DiceTerm | Constant
+Step = tuple[Literal["*", "/"], int]
+"""One scaling step of a `Scaled` term: multiply, or divide rounding down, by a whole number."""
+
+
+def scale(value: int, steps: tuple[Step, ...]) -> int:
+    """`value` through each step in turn; a division rounds down (towards minus infinity).
+
+    >>> scale(7, (("/", 2), ("*", 3))), scale(-7, (("/", 2),))
+    (9, -4)
+    """
+    for operator, number in steps:
+        value = value * number if operator == "*" else value // number
+    return value
+
+
+@dataclass(frozen=True)
+class Scaled:
+    """`(1d6+2)*2`, `1d20/2`: a sub-expression's total through whole-number steps."""
+
+    inner: Expression
+    steps: tuple[Step, ...]
+    sign: int = 1
+
+    def __post_init__(self) -> None:
+        _check_sign(self.sign)
+
+    @property
+    def text(self) -> str:
+        inner = self.inner
+        bare = len(inner.terms) == 1 and inner.terms[0].sign > 0 and not inner.label
+        body = inner.text if bare else f"({inner.text})"
+        return body + "".join(f"{operator}{number}" for operator, number in self.steps)
+
+
+Term = DiceTerm | Constant | Scaled
 
 
 @dataclass(frozen=True)
 class Expression:
-    """A whole expression: terms joined with `+` or `-`.
+    """A whole expression: terms joined with `+` or `-`, and the roll's label if it has one.
 
     >>> from jdr.dice.notation import parse
     >>> expression = parse("D20 + 5 - d4")
@@ -179,23 +246,38 @@ class Expression:
     """
 
     terms: tuple[Term, ...]
+    label: str = ""
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    """Comparisons typed as Roll20 writes them but read by jdr strictly (`>7`): see `notes.py`."""
 
     @property
     def text(self) -> str:
-        """The normalised source: lower case, no spaces, every count written, `d%` as `d100`."""
+        """The normalised source: lower case, no spaces, every count written, `d%` as `d100`,
+        then ` #label` when the roll has one."""
         parts = []
         for index, term in enumerate(self.terms):
             sign = "-" if term.sign < 0 else ("+" if index else "")
             parts.append(sign + term.text)
-        return "".join(parts)
+        return "".join(parts) + (f" #{self.label}" if self.label else "")
 
     @property
     def dice_count(self) -> int:
         """How many dice the expression rolls before explosions."""
-        return sum(term.count for term in self.terms if isinstance(term, DiceTerm))
+        return sum(term.count for term in dice_terms(self))
 
     def __str__(self) -> str:
         return self.text
+
+
+def dice_terms(expression: Expression) -> list[DiceTerm]:
+    """Every dice term of the expression, those inside parentheses included, in order."""
+    found: list[DiceTerm] = []
+    for term in expression.terms:
+        if isinstance(term, DiceTerm):
+            found.append(term)
+        elif isinstance(term, Scaled):
+            found.extend(dice_terms(term.inner))
+    return found
 
 
 def _check_sign(sign: int) -> None:
