@@ -20,12 +20,14 @@ from jdr.sheet_check import example_text
 from jdr.store import Store
 from jdr.systems import Registry, default_registry, set_default_registry
 
+Json = dict[str, Any]
+
 PLUGIN = Path(__file__).resolve().parents[1] / "examples" / "plugin" / "src"
 SYSTEMS = ("pokemon", "plus-ultra", "poledemos", "ilvermorny", "passion", "ombres")
 FIGHT_ACTIONS = 6
 RIVAL = "Bis"
 """Each example sheet is added twice (the second named `… Bis`): every system then has two
-characters that may fight each other (one Pokémon, one warband, one wizard per system's examples)."""
+characters that may fight each other (its examples hold one Pokémon, one warband, one wizard)."""
 
 
 def with_plugin() -> Registry:
@@ -61,10 +63,7 @@ def play_table(store: Store, system_id: str, name: str) -> Played:
     names = [c.name for c in store.characters(campaign_id)]
     for action in system.actions.values():
         params = validate_params(action.params, dict(action.example))
-        try:
-            journal.roll(store, campaign, system, action, params, names[0])
-        except JdrError:
-            pass
+        journal.roll(store, campaign, system, action, params, names[0])
     first = next(iter(system.actions.values()))
     hidden = journal.roll(
         store, campaign, system, first, validate_params(first.params, dict(first.example)),
@@ -88,21 +87,18 @@ def _fight(store: Store, system: Any, campaign: Any, names: list[str]) -> int | 
     fight = None
     for name in names:  # the first example that fights, against its copy
         try:
-            fight = start_fight(store, Viewer(campaign.id, "gm"), campaign, [name, f"{name} {RIVAL}"])
+            pair = [name, f"{name} {RIVAL}"]
+            fight = start_fight(store, Viewer(campaign.id, "gm"), campaign, pair)
             break
         except JdrError:
             continue
     if fight is None:
         return None
-    tactic = system.simulation.tactic if system.simulation is not None else None
-    if tactic is None:
-        return fight
     for _ in range(FIGHT_ACTIONS):
         state = fights.state(store, fight, system.fight)
-        if system.simulation.over(state):
+        if system.simulation is not None and system.simulation.over(state):
             break
-        chosen = tactic(state)
-        for command in chosen if isinstance(chosen, list) else [chosen]:
+        for command in _commands(system, state, pair):
             try:
                 fights.act(store, fight, system.fight, command)
                 break
@@ -111,3 +107,22 @@ def _fight(store: Store, system: Any, campaign: Any, names: list[str]) -> int | 
         else:
             break
     return fight
+
+
+def _commands(system: Any, state: Json, pair: list[str]) -> list[Json]:
+    """What the fighter to play may play, best first: the system's tactic's choice, else (a
+    plug-in with no simulation) each command it may play now, with its example's keys, aimed at
+    the other fighter."""
+    from jdr.fights import service as fights
+
+    if system.simulation is not None:
+        chosen = system.simulation.tactic(state)
+        return chosen if isinstance(chosen, list) else [chosen]
+    actor = state.get("turn") or pair[0]
+    other = pair[1] if actor == pair[0] else pair[0]
+    found = []
+    for name in fights.legal_now(system, state, actor):
+        keys = system.fight_commands.get(name).example_keys(state, actor)
+        keys = {k: other if k == "target" else v for k, v in keys.items()}
+        found.append({"action": name, "actor": actor, **keys})
+    return found

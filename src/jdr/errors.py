@@ -42,17 +42,23 @@ class InputError(JdrError, ValueError):
     def message(self) -> str:
         from jdr.i18n import _
 
+        field = self.shown_field()
         if self.value is None and self.reason:
             return _("{field}: {reason} (allowed: {allowed})").format(
-                field=self.field, reason=self.reason, allowed=self.allowed
+                field=field, reason=self.reason, allowed=self.allowed
             )
         if self.reason:
             return _("{field}: {value} — {reason} (allowed: {allowed})").format(
-                field=self.field, value=_show(self.value), reason=self.reason, allowed=self.allowed
+                field=field, value=_show(self.value), reason=self.reason, allowed=self.allowed
             )
         return _("{field}: {value} is not allowed (allowed: {allowed})").format(
-            field=self.field, value=_show(self.value), allowed=self.allowed
+            field=field, value=_show(self.value), allowed=self.allowed
         )
+
+    def shown_field(self) -> str:
+        """The field as the message names it (`field` stays the stable name JSON answers
+        carry; a subclass may word it for the reader)."""
+        return self.field
 
 
 class LimitError(InputError):

@@ -14,6 +14,7 @@ from typing import Any
 from jdr.i18n import current_language
 from jdr.journal.entries import Entry, short
 from jdr.markup import escape
+from jdr.numbers import decimal, percent
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
 CHART_HEIGHT = 120
@@ -39,7 +40,7 @@ def svg_bars(distribution: Any) -> list[Bar]:
     top = max((p for _v, p in rows), default=0.0) or 1.0
     width = 12
     return [
-        Bar(i * (width + 2), width, round(CHART_HEIGHT * p / top), str(value), f"{p:.1%}")
+        Bar(i * (width + 2), width, round(CHART_HEIGHT * p / top), str(value), percent(p))
         for i, (value, p) in enumerate(rows)
     ]
 
@@ -92,18 +93,18 @@ def luck_bars(report: Any) -> list[LuckBar]:
 
     >>> from jdr.journal.luck import audit
     >>> [(b.actor, b.percent) for b in luck_bars(audit([("Kai", [(6, 6), (6, 6)])]))]
-    [('Kai', '98.6%')]
+    [('Kai', '98.61 %')]
     """
     return [
         LuckBar(
             str(each.actor),
             i * 28,
             round(LUCK_WIDTH * float(each.percentile)),
-            f"{float(each.percentile):.1%}",
+            percent(each.percentile),
             each.rolls,
             each.dice,
             each.observed,
-            f"{float(each.mean):.1f}",
+            decimal(each.mean, 1),
         )
         for i, each in enumerate(report)
     ]
