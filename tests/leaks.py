@@ -69,6 +69,8 @@ SAME_IN_FRENCH = frozenset(
 )  # fmt: skip
 """Identifiers of the code that are ordinary French words too (`technique` is French, `score`
 and `passion` are, `a`/`b` are the duel's sides and letters of French): allowed in French."""
+SAME_IN_FRENCH |= {"journal", "chance", "format", "secret", "test", "tests", "simulation"}
+# the web pages' French words that are identifiers of the code too (`webleak`)
 
 GAME_TERMS = frozenset({"xp", "ev", "ok", "dd", "pa", "pv", "pp", "mj", "gm", "ko"})
 """Abbreviations a table writes in either language (a French table says PX, but the EV of the
@@ -125,6 +127,7 @@ FRENCH_WORDS = frozenset(
 )  # fmt: skip
 """French words an English reader must not meet (game terms kept in French, `Énergie`,
 `Volonté`, `DD`, `PA`, are capitalised terms, not in this list)."""
+FRENCH_WORDS -= {"combat"}  # English too: "Plus Ultra, forum combat" (`webleak`)
 
 PROPER_NAMES = frozenset(
     {

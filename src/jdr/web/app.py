@@ -26,7 +26,7 @@ from jdr.answers import error_json
 from jdr.characters.revisions import kind_name
 from jdr.errors import InputError, JdrError, NotFoundError
 from jdr.i18n import _, current_language, ngettext, set_language
-from jdr.journal.words import action_name
+from jdr.journal.words import action_text
 from jdr.numbers import decimal, percent
 from jdr.store import open_store
 from jdr.web.errors import from_validation, status_of
@@ -54,7 +54,7 @@ def templates() -> Jinja2Templates:
         ngettext=ngettext,
         current_language=current_language,
         role_name=lambda role: _(ROLE_NAMES.get(role) or role),
-        action_name=action_name,
+        action_text=action_text,
         kind_name=kind_name,
         system_name=system_name,
     )
