@@ -69,7 +69,8 @@ SAME_IN_FRENCH = frozenset(
 )  # fmt: skip
 """Identifiers of the code that are ordinary French words too (`technique` is French, `score`
 and `passion` are, `a`/`b` are the duel's sides and letters of French): allowed in French."""
-SAME_IN_FRENCH |= {"journal", "chance", "format", "secret", "test", "tests", "simulation"}
+SAME_IN_FRENCH |= {"journal", "chance", "format", "secret", "test", "tests", "simulation", "talent"}
+SAME_IN_FRENCH |= {"talents", "neutre", "feu", "eau", "vigne"}
 # the web pages' French words that are identifiers of the code too (`webleak`)
 
 GAME_TERMS = frozenset({"xp", "ev", "ok", "dd", "pa", "pv", "pp", "mj", "gm", "ko"})
