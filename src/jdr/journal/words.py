@@ -136,11 +136,15 @@ def action_name(context: Json) -> str:
 
 
 def command_name(system_id: Any, name: str) -> str:
-    """A fight command's name in the reader's words: its French name (`Command.fr`) for a
-    French reader, else its name, underscores as spaces."""
+    """A fight command's name in the reader's words: the command's own display name
+    (`Command.shown`, else its French name `Command.fr` for a French reader), else its name,
+    underscores as spaces."""
     from jdr.i18n import current_language
 
     command = _system_part(system_id, "fight_commands", name)
+    shown = getattr(command, "shown", None)
+    if callable(shown):
+        return str(shown())
     french = getattr(command, "fr", None)
     if french and current_language() == "fr":
         return str(french)
@@ -148,13 +152,15 @@ def command_name(system_id: Any, name: str) -> str:
 
 
 def roll_action_name(system_id: Any, name: str) -> str:
-    """A system's roll action (`Action.name`) in the reader's words: its display name once the
-    system declares one (`title`), else its name, underscores as spaces."""
+    """A system's roll action (`Action.name`) in the reader's words: its display names
+    (`Action.names`, by language) once the system declares them, else its name, underscores as
+    spaces."""
+    from jdr.i18n import current_language
+
     action = _system_part(system_id, "actions", name)
-    title = getattr(action, "title", None)
-    if isinstance(title, str) and title:
-        return _(title)
-    return name.replace("_", " ")
+    names = getattr(action, "names", None) or {}
+    shown = names.get(current_language()) or names.get("en")
+    return str(shown) if shown else name.replace("_", " ")
 
 
 def _system_part(system_id: Any, part: str, name: str) -> Any:

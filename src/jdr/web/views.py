@@ -54,7 +54,10 @@ def recap_texts(
 ) -> dict[str, str]:
     """A roll ready to paste on a forum: BBCode and Markdown, every line escaped for its
     medium (a name a player typed stays text)."""
-    title = f"{display_name(system, current_language())} · {action.name}"
+    from jdr.journal.words import roll_action_name
+
+    named = roll_action_name(system.id, action.name)
+    title = f"{display_name(system, current_language())} · {named}"
     line = journal_line(entry)
     lines = explanation.splitlines()
     bbcode = "\n".join(
