@@ -37,7 +37,10 @@ from web_leak_tables import SYSTEMS, Played, play_table, with_plugin
 
 CAMPAIGN = "Mardi soir"
 ROLES = ("gm", "player", "spectator", "signed-out")
-SHOWN_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "data-ok", "data-bad"}
+SHOWN_ATTRIBUTES = {
+    "title", "aria-label", "placeholder", "alt", "data-ok", "data-bad", "data-on", "data-off",
+    "data-out",
+}  # fmt: skip
 """Attributes a reader sees: tooltips, labels read aloud, placeholders, and the verifier's
 verdicts (`data-ok`, `data-bad`, written into the page by its script)."""
 HIDDEN_TAGS = {"script", "style", "template"}

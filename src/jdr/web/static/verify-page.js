@@ -15,7 +15,9 @@ async function show(text) {
   output.dataset.result = report.ok ? "ok" : "bad";
   output.textContent = report.ok
     ? `${output.dataset.ok} (${report.entries})`
-    : `${output.dataset.bad}: ${report.problems.map((p) => describe(p, messages)).join("; ")}`;
+    : output.dataset.said  // `NOT verified: …`, one problem a line, in the page's typography
+      .replace("{label}", () => output.dataset.bad)
+      .replace("{value}", () => report.problems.map((p) => describe(p, messages)).join("\n"));
 }
 
 document.getElementById("verify").addEventListener("click", async () => {
