@@ -132,6 +132,11 @@ def _pages(table: Table) -> list[str]:
         f"/c/{c}/simulate",
         f"/c/{c}/parts/campaign",
         f"/c/{c}/parts/journal",
+        "/nowhere",  # the refusals a browser meets: an unknown page, sheet, fight, entry
+        f"/c/{c}/sheets/999999",
+        f"/c/{c}/fights/999999",
+        f"/c/{c}/journal/999999",
+        f"/c/{c}/invites",  # a page that takes only a POST
     ]
     pages += [f"/c/{c}/journal/{row.seq}" for row in table.store.journal(c)]
     for name, action in system.actions.items():

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from jdr.i18n import N_
+
 
 class JdrError(Exception):
     """Root of every error `jdr` raises on purpose.
@@ -56,9 +58,26 @@ class InputError(JdrError, ValueError):
         )
 
     def shown_field(self) -> str:
-        """The field as the message names it (`field` stays the stable name JSON answers
-        carry; a subclass may word it for the reader)."""
-        return self.field
+        """The field as the message names it: `field` stays the stable name JSON answers
+        carry; the web's own fields (`FIELD_NAMES`) are worded for the reader, and a subclass
+        may word its own."""
+        from jdr.i18n import _
+
+        named = FIELD_NAMES.get(self.field)
+        return _(named) if named is not None else self.field
+
+
+FIELD_NAMES = {
+    "path": N_("page"),
+    "request": N_("request"),
+    "fight": N_("fight"),
+    "character": N_("character"),
+    "entry": N_("journal entry"),
+    "invite": N_("invite"),
+    "feed": N_("feed link"),
+}
+"""What the web's refusals name (the URL's parts, the request itself), in the reader's words;
+JSON answers keep the identifier (`InputError.field`)."""
 
 
 class LimitError(InputError):

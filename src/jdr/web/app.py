@@ -147,7 +147,7 @@ def create_app(
         if error.status_code == 404:
             found: JdrError = NotFoundError("path", request.url.path, _("a page of jdr"))
         else:
-            found = InputError("request", request.method, str(error.detail))
+            found = InputError("request", request.method, _("a request this page answers"))
         response = render_error(request, found)
         if error.status_code == 405:
             response.status_code = 405  # with the methods the path allows (`Allow`)
