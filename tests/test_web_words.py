@@ -276,3 +276,27 @@ def test_sheet_kinds_keep_their_stored_names() -> None:
             "nouveau nom",
             "annulation",
         ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "page", "character", "method"),
+    [
+        ("fr", "page : /nowhere n'est pas permis", "personnage : 999999 n'est pas permis",
+         "requête : GET n'est pas permis (permis : une requête à laquelle cette page répond)"),
+        ("en", "page: /nowhere is not allowed", "character: 999999 is not allowed",
+         "request: GET is not allowed (allowed: a request this page answers)"),
+    ],
+)  # fmt: skip
+def test_the_webs_refusals_name_what_was_asked_in_words(
+    table: tuple[Any, Store, int], lang: str, page: str, character: str, method: str
+) -> None:
+    app, store, campaign_id = table
+    gm = join(app, store, campaign_id, "gm")
+    gm.client.get(f"/lang/{lang}")
+    assert page in visible_text(gm.client.get("/nowhere").text)
+    assert character in visible_text(gm.client.get(f"/c/{campaign_id}/sheets/999999").text)
+    assert method in visible_text(gm.client.get(f"/c/{campaign_id}/invites").text)
+    assert gm.client.get("/api/nowhere").json()["error"]["field"] == "path"  # JSON: stable
+    fighters = "combattants" if lang == "fr" else "fighters"
+    refused = gm.post(f"/c/{campaign_id}/fights", data={"with": [HERO]})
+    assert f"{fighters} : " in refused.text or f"{fighters}: " in refused.text
