@@ -102,7 +102,7 @@ def test_show_at_a_revision_and_the_history(
     code, out, _err = run(
         capsys, "--lang", "fr", "sheet", "history", "Pikachu", "--campaign", "C", "--db", db
     )
-    assert "créée" in out and "changée" in out
+    assert "création" in out and "champ modifié" in out  # each kind in words (issue 30)
 
 
 def test_set_names_the_field_and_the_rule_in_one_line_or_json(

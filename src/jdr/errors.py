@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from jdr.i18n import N_
+
 
 class JdrError(Exception):
     """Root of every error `jdr` raises on purpose.
@@ -42,17 +44,40 @@ class InputError(JdrError, ValueError):
     def message(self) -> str:
         from jdr.i18n import _
 
+        field = self.shown_field()
         if self.value is None and self.reason:
             return _("{field}: {reason} (allowed: {allowed})").format(
-                field=self.field, reason=self.reason, allowed=self.allowed
+                field=field, reason=self.reason, allowed=self.allowed
             )
         if self.reason:
             return _("{field}: {value} — {reason} (allowed: {allowed})").format(
-                field=self.field, value=_show(self.value), reason=self.reason, allowed=self.allowed
+                field=field, value=_show(self.value), reason=self.reason, allowed=self.allowed
             )
         return _("{field}: {value} is not allowed (allowed: {allowed})").format(
-            field=self.field, value=_show(self.value), allowed=self.allowed
+            field=field, value=_show(self.value), allowed=self.allowed
         )
+
+    def shown_field(self) -> str:
+        """The field as the message names it: `field` stays the stable name JSON answers
+        carry; the web's own fields (`FIELD_NAMES`) are worded for the reader, and a subclass
+        may word its own."""
+        from jdr.i18n import _
+
+        named = FIELD_NAMES.get(self.field)
+        return _(named) if named is not None else self.field
+
+
+FIELD_NAMES = {
+    "path": N_("page"),
+    "request": N_("request"),
+    "fight": N_("fight"),
+    "character": N_("character"),
+    "entry": N_("journal entry"),
+    "invite": N_("invite"),
+    "feed": N_("feed link"),
+}
+"""What the web's refusals name (the URL's parts, the request itself), in the reader's words;
+JSON answers keep the identifier (`InputError.field`)."""
 
 
 class LimitError(InputError):

@@ -281,7 +281,7 @@ def start_fight(
 
     viewer.require_gm("fight")
     if len(names) < 2:
-        raise InputError("with", ", ".join(names), _("two fighters or more"))
+        raise InputError(_("fighters"), ", ".join(names), _("two fighters or more"))
     opened = open_stored(
         store, campaign, names, sides, order, settings, deadline=deadline, on_late=on_late
     )

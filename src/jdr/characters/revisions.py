@@ -40,26 +40,42 @@ CREATED = "created"
 UNDONE = "undone"
 REDONE = "redone"
 
-KINDS = (
-    N_("created"),
-    N_("set"),
-    N_("edited"),
-    N_("renamed"),
-    N_("rolled"),
-    N_("fight"),
-    N_("buy"),
-    N_("award"),
-    N_("year"),
-    N_("grant"),
-    N_("rank"),
-    N_("undone"),
-    N_("redone"),
-    N_("removed"),
-)
-"""What a revision can be, as a reader sees it (`_()` of the kind): created, a field set, the
-sheet edited, renamed, changed by a roll made through it, by a fight's outcome, by a progression
-step (a system's own: buy, award, year, grant, rank), an earlier revision undone or redone, and
-the character removed."""
+KIND_NAMES = {
+    CREATED: N_("creation"),
+    "set": N_("field set"),
+    "edited": N_("sheet edited"),
+    "renamed": N_("new name"),
+    "rolled": N_("changed by a roll"),
+    "fight": N_("changed by a fight"),
+    "buy": N_("purchase"),
+    "award": N_("award"),
+    "year": N_("school year"),
+    "grant": N_("grant"),
+    "rank": N_("rank raised"),
+    UNDONE: N_("undo"),
+    REDONE: N_("redo"),
+    "removed": N_("removal"),
+}
+"""What a revision can be (its `kind`, stored and in JSON), and its name as a reader sees it
+(`kind_name`): created, a field set, the sheet edited, renamed, changed by a roll made through it,
+by a fight's outcome, by a progression step (a system's own: buy, award, year, grant, rank), an
+earlier revision undone or redone, and the character removed."""
+
+KINDS = tuple(KIND_NAMES)
+"""The kinds a revision can be, as stored."""
+
+
+def kind_name(kind: str) -> str:
+    """A revision's kind in the reader's words (an unknown one, a plug-in's step, as it is
+    spelt, its underscores as spaces).
+
+    >>> kind_name("created"), kind_name("level_up")
+    ('creation', 'level up')
+    """
+    from jdr.i18n import _
+
+    found = KIND_NAMES.get(kind)
+    return _(found) if found is not None else kind.replace("_", " ")
 
 
 def fold(revisions: Iterable[tuple[str, Json]]) -> tuple[str, Json]:

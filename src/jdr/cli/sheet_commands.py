@@ -336,6 +336,7 @@ def _stored(revised: Any, fallback: str) -> str:
 def _history(name: str, campaign: str, last: int | None, db: str | None, json: bool) -> None:
     from rich.table import Table
 
+    from jdr.characters.revisions import kind_name
     from jdr.characters.views import history  # reading only: no rules, no pydantic
 
     with opened(db) as store:
@@ -367,7 +368,7 @@ def _history(name: str, campaign: str, last: int | None, db: str | None, json: b
     for column in ("#", _("when"), _("what"), _("who"), _("changes"), _("why"), _("journal")):
         table.add_column(column, no_wrap=column in ("#", _("when"), _("journal")))
     for line in lines:
-        kind = _(line.kind) + (" " + _("(undone)") if line.undone else "")
+        kind = kind_name(line.kind) + (" " + _("(undone)") if line.undone else "")
         changes = _history_changes(line.data, character.sheet)
         shown = (
             _("the whole sheet")

@@ -61,7 +61,7 @@ from jdr.fights.binding import (
 from jdr.fights.commands import GM_SEAT, Seat
 from jdr.fights.fold import ENDED, evolver, fold
 from jdr.fights.sealed import SEALED, opened, sealing
-from jdr.i18n import _
+from jdr.i18n import N_, _
 from jdr.journal.entries import Entry
 from jdr.journal.service import AUTO_PREFIX, journaled
 from jdr.store import (
@@ -81,6 +81,17 @@ UNDO = "undo"
 REDO = "redo"
 END = "fight.end"
 """The journal's name of the GM's end of a fight (its context's `action`)."""
+START = "start"
+"""The journal's name of a fight's opening (its context's `action`)."""
+ACTION_NAMES = {
+    START: N_("fight started"),
+    UNDO: N_("action undone"),
+    REDO: N_("action put back"),
+    END: N_("fight ended by the GM"),
+}
+"""A fight's journal actions that are not commands, in the reader's words (`_()` of each): its
+opening, an undo, a redo and the GM's end. A command's own name comes from the system's
+`fight_commands` (`jdr.journal.words.action_name`)."""
 
 
 @dataclass
@@ -265,7 +276,7 @@ def open_fight(
     names = list(participants if participants is not None else setup.get("fighters", []))
     campaign = store.campaign_by_id(campaign_id)
     fight_id = store.create_fight(campaign_id, names)
-    base = _context(campaign.system, fight_id, None, "start", {"participants": names})
+    base = _context(campaign.system, fight_id, None, START, {"participants": names})
 
     def run(source: RandomSource) -> tuple[Json, Any, FightAppend]:
         events = rules.start(setup, source)

@@ -19,7 +19,7 @@ from typing import Any
 from jdr.dice.source import GivenFaces, RandomSource, Recording, Seeded
 from jdr.dice.verifiable import LATEST, Derived
 from jdr.errors import InputError, RulesError
-from jdr.i18n import _
+from jdr.i18n import N_, _
 from jdr.journal.entries import GENESIS, Entry, dice, make_entry, others, plain
 from jdr.params import display_fields, identity
 from jdr.store import (
@@ -263,6 +263,8 @@ class Rolled:
 DICE = "dice"
 """The journal's `action` for generic dice notation (`jdr dice EXPR --campaign NAME`); its
 context has `"system": null` and `"params": {"expression": …}`."""
+DICE_NAME = N_("dice roll")
+"""`DICE` in the reader's words (`_()` of it)."""
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,44 @@ MESSAGES = {
     ),
 }
 
+BROWSER_DETAILS = {
+    "json_nested": N_("not JSON: nested too deeply at character {at}"),
+    "json_key": N_("not JSON: a key expected at character {at}"),
+    "json_colon": N_("not JSON: ':' expected at character {at}"),
+    "json_object": N_("not JSON: ',' or '}}' expected at character {at}"),
+    "json_array": N_("not JSON: ',' or ']' expected at character {at}"),
+    "json_value": N_("not JSON: a value expected at character {at}"),
+    "json_string": N_("not JSON: a string not closed at character {at}"),
+    "json_control": N_("not JSON: a control character in a string at character {at}"),
+    "json_end": N_("not JSON: more text after the value at character {at}"),
+    "not_finite": N_("not a finite number"),
+    "too_large": N_("{number} is too large to be exact in JSON"),
+    "scheme": N_("unknown scheme version {version}"),
+    "not_object": N_("not an object"),
+    "missing_field": N_("missing field {field}"),
+    "wrong_type": N_("{field} has the wrong type"),
+    "dice_rolls": N_("dice.rolls must list [size, face] pairs of whole numbers"),
+    "format_version": N_("format {format}, v {v}"),
+    "not_list": N_("{field} is not a list"),
+    "epoch": N_("an epoch is not an object"),
+    "fight": N_("a fight is not an object with a list of events"),
+    "sheet_item": N_(
+        "an item of {field} is not an object with character, name, revision, seq and sheet"
+    ),
+}
+"""The browser verifier's details (`DETAILS` of src/jdr/web/static/verify.js, held equal by the
+tests): why a part of a journal is malformed, by key; the journal page hands their translation
+to the page's verifier (`browser_messages`). A `}}` is a `}` (the templates are `str.format`'s)."""
+
+
+def browser_messages() -> dict[str, dict[str, str]]:
+    """The browser verifier's words in the current language: `{"kinds": MESSAGES, "details":
+    BROWSER_DETAILS}` translated, the templates as verify.js fills them (`{name}`, a `}` as is)."""
+    return {
+        "kinds": {kind: _(text) for kind, text in MESSAGES.items()},
+        "details": {key: _(text).replace("}}", "}") for key, text in BROWSER_DETAILS.items()},
+    }
+
 
 @dataclass(frozen=True)
 class Problem:

@@ -96,15 +96,88 @@ def fight_sentences(
 
 def action_text(context: Json, told: bool = False) -> str:
     """The roll's action; a fight's number (and the command, when no sentence tells it)."""
-    action = str(context.get("action", "?"))
+    action = action_name(context)
     if "fight" in context and told:
         return _("fight {fight}").format(fight=context["fight"])
     if "fight" in context:
         return _("fight {fight}: {action}").format(fight=context["fight"], action=action)
     if "sheet" in context:  # a sheet's own revision, or a roll made through it
-        kind = action.removeprefix("sheet.")
-        return _("sheet {name}: {action}").format(name=context["sheet"], action=_(kind))
+        return _("sheet {name}: {action}").format(name=context["sheet"], action=action)
     return action
+
+
+def action_name(context: Json) -> str:
+    """An entry's action (its context's `action`, an identifier kept stable in the journal) in
+    the reader's words: a sheet's revision by its kind (`jdr.characters.revisions.KIND_NAMES`),
+    a fight's opening, undo, redo and end (`jdr.fights.service.ACTION_NAMES`), a fight command
+    by the system's `fight_commands`, generic dice (`jdr.journal.service.DICE_NAME`), a roll by
+    its system's action.
+
+    >>> action_name({"action": "sheet.created", "sheet": "Kai"}), action_name({"action": "dice"})
+    ('creation', 'dice roll')
+    >>> action_name({"action": "start", "fight": 1, "system": "plus-ultra"})
+    'fight started'
+    """
+    from jdr.characters.revisions import SHEET_ACTION, kind_name
+    from jdr.journal.service import DICE, DICE_NAME
+
+    action = str(context.get("action", "?"))
+    if action.startswith(SHEET_ACTION):
+        return kind_name(action.removeprefix(SHEET_ACTION))
+    if "fight" in context:
+        from jdr.fights.service import ACTION_NAMES
+
+        if action in ACTION_NAMES:
+            return _(ACTION_NAMES[action])
+        return command_name(context.get("system"), action)
+    if action == DICE:
+        return _(DICE_NAME)
+    return roll_action_name(context.get("system"), action)
+
+
+def command_name(system_id: Any, name: str) -> str:
+    """A fight command's name in the reader's words: the command's own display name
+    (`Command.shown`, else its French name `Command.fr` for a French reader), else its name,
+    underscores as spaces."""
+    from jdr.i18n import current_language
+
+    command = _system_part(system_id, "fight_commands", name)
+    shown = getattr(command, "shown", None)
+    if callable(shown):
+        return str(shown())
+    french = getattr(command, "fr", None)
+    if french and current_language() == "fr":
+        return str(french)
+    return name.replace("_", " ")
+
+
+def roll_action_name(system_id: Any, name: str) -> str:
+    """A system's roll action (`Action.name`) in the reader's words: its display names
+    (`Action.names`, by language) once the system declares them, else its name, underscores as
+    spaces."""
+    from jdr.i18n import current_language
+
+    action = _system_part(system_id, "actions", name)
+    names = getattr(action, "names", None) or {}
+    shown = names.get(current_language()) or names.get("en")
+    return str(shown) if shown else name.replace("_", " ")
+
+
+def _system_part(system_id: Any, part: str, name: str) -> Any:
+    """A system's command or action named `name` (None when the system or the name is not
+    installed: an old journal names what a plug-in no longer has)."""
+    from jdr.errors import JdrError
+    from jdr.systems import default_registry
+
+    if not isinstance(system_id, str):
+        return None
+    try:
+        found = getattr(default_registry().get(system_id), part, None)
+        if found is None:
+            return None
+        return found.get(name)  # `Commands.get` as people type it; a mapping's `get`
+    except (JdrError, KeyError):
+        return None
 
 
 def result_text(result: Json) -> str:

@@ -23,8 +23,10 @@ from starlette.exceptions import HTTPException
 
 from jdr.access import ROLE_NAMES
 from jdr.answers import error_json
+from jdr.characters.revisions import kind_name
 from jdr.errors import InputError, JdrError, NotFoundError
 from jdr.i18n import _, current_language, ngettext, set_language
+from jdr.journal.words import action_text
 from jdr.numbers import decimal, percent
 from jdr.store import open_store
 from jdr.web.errors import from_validation, status_of
@@ -52,8 +54,22 @@ def templates() -> Jinja2Templates:
         ngettext=ngettext,
         current_language=current_language,
         role_name=lambda role: _(ROLE_NAMES.get(role) or role),
+        action_text=action_text,
+        kind_name=kind_name,
+        system_name=system_name,
     )
     return found
+
+
+def system_name(system_id: str) -> str:
+    """An installed system's name in the reader's language (its id, when it is not installed)."""
+    from jdr.systems import default_registry
+    from jdr.systems.protocol import display_name
+
+    try:
+        return display_name(default_registry().get(system_id), current_language())
+    except JdrError:
+        return system_id
 
 
 def create_app(
@@ -131,7 +147,7 @@ def create_app(
         if error.status_code == 404:
             found: JdrError = NotFoundError("path", request.url.path, _("a page of jdr"))
         else:
-            found = InputError("request", request.method, str(error.detail))
+            found = InputError("request", request.method, _("a request this page answers"))
         response = render_error(request, found)
         if error.status_code == 405:
             response.status_code = 405  # with the methods the path allows (`Allow`)
@@ -160,9 +176,9 @@ def render_error(request: Request, error: JdrError) -> Response:
         return JSONResponse({"error": payload}, status_code=status)
     page = "_error.html" if request.headers.get("hx-request") else "error.html"
     found: Jinja2Templates = request.app.state.templates
-    return found.TemplateResponse(
-        request, page, {"error": payload, "viewer": None}, status_code=status
-    )
+    shown = error.shown_field() if isinstance(error, InputError) else None
+    context = {"error": payload, "shown_field": shown, "viewer": None}
+    return found.TemplateResponse(request, page, context, status_code=status)
 
 
 async def refuse_raw(scope: Scope, error: JdrError) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
@@ -174,9 +190,9 @@ async def refuse_raw(scope: Scope, error: JdrError) -> tuple[int, list[tuple[byt
     if scope["path"].startswith("/api/"):
         body = json.dumps({"error": payload}).encode()
         return status, [(b"content-type", b"application/json")], body
-    text = "".join(
+    text = "".join(  # the message names the field in the reader's words
         f"<p>{escape(str(payload.get(key)))}</p>"
-        for key in ("message", "field", "allowed")
+        for key in ("message", "allowed")
         if payload.get(key) is not None
     )
     html = f'<!doctype html><html lang="{current_language()}"><title>jdr</title>{text}</html>'

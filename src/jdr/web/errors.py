@@ -18,7 +18,7 @@ from jdr.errors import (
     TooManyError,
     UnknownNameError,
 )
-from jdr.i18n import _
+from jdr.i18n import N_, _
 from jdr.journal.service import HiddenRollError
 from jdr.store import StoreError
 
@@ -57,12 +57,41 @@ def status_of(error: JdrError) -> int:
 
 
 def from_validation(errors: list[Any]) -> InputError:
-    """FastAPI's request validation errors as the CLI's `InputError` (the first problem)."""
+    """FastAPI's request validation errors as the CLI's `InputError` (the first problem), in the
+    reader's words: a body that is not JSON says where it stops being JSON (never Python's own
+    "Expecting property name …"), a value of the wrong type says what was expected."""
     if not errors:
         return InputError("request", None, _("a well-formed request"))
     first = errors[0]
+    kind = str(first.get("type", ""))
     loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
+    if kind == "json_invalid":  # its `loc` is the character where the JSON broke
+        at = next((part for part in first.get("loc", ()) if isinstance(part, int)), None)
+        reason = (
+            _("not valid JSON at character {at}").format(at=at + 1)
+            if at is not None
+            else _("not valid JSON")
+        )
+        return InputError("JSON", None, _("a JSON object, as /api/openapi.json describes"), reason)
     value = first.get("input")
     if not isinstance(value, str | int | float | bool | type(None)):
         value = None
-    return InputError(".".join(loc) or "request", value, str(first.get("msg", "")))
+    expected = next((words for prefix, words in _EXPECTED if kind.startswith(prefix)), None)
+    if expected is None:
+        return InputError(".".join(loc) or "request", value, _("a value of the right type"))
+    if kind == "missing":
+        return InputError(".".join(loc) or "request", None, _(expected), _("missing"))
+    return InputError(".".join(loc) or "request", value, _(expected))
+
+
+_EXPECTED = (
+    ("missing", N_("a value")),
+    ("string", N_("text")),
+    ("int", N_("a whole number")),
+    ("float", N_("a number")),
+    ("bool", N_("true or false")),
+    ("dict", N_("a JSON object")),
+    ("model", N_("a JSON object")),
+    ("list", N_("a list")),
+)
+"""Pydantic's error types (by prefix: `int_parsing`, `int_type` …) → what was expected, in words."""

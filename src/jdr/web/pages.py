@@ -309,8 +309,16 @@ async def roll_submit(request: Request, store: StoreDep, who: CampaignOf) -> Res
 
 @router.get("/c/{campaign_id}/journal")
 def journal_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    from jdr.journal.verify import browser_messages
+
     entries = table.journal(store, who.viewer, who.campaign)
-    return _page(request, "journal.html", **_signed_context(who), entries=entries)
+    return _page(
+        request,
+        "journal.html",
+        **_signed_context(who),
+        entries=entries,
+        verify_messages=browser_messages(),
+    )
 
 
 @router.get("/c/{campaign_id}/journal/export")

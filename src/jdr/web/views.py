@@ -14,6 +14,7 @@ from typing import Any
 from jdr.i18n import current_language
 from jdr.journal.entries import Entry, short
 from jdr.markup import escape
+from jdr.numbers import decimal, percent
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
 CHART_HEIGHT = 120
@@ -71,7 +72,6 @@ def chart(distribution: Any) -> Chart:
     >>> [(bar.height, bar.broken) for bar in drawn.bars]
     [(120, True), (96, False)]
     """
-    from jdr.numbers import percent
     from jdr.prob.shown import FLOOR, shown_rows, tails_text, value_text
 
     rows = [(value, Fraction(p) if isinstance(p, str) else p) for value, p in distribution]
@@ -124,7 +124,10 @@ def recap_texts(
 ) -> dict[str, str]:
     """A roll ready to paste on a forum: BBCode and Markdown, every line escaped for its
     medium (a name a player typed stays text)."""
-    title = f"{display_name(system, current_language())} · {action.name}"
+    from jdr.journal.words import roll_action_name
+
+    named = roll_action_name(system.id, action.name)
+    title = f"{display_name(system, current_language())} · {named}"
     line = journal_line(entry)
     lines = explanation.splitlines()
     bbcode = "\n".join(
@@ -163,18 +166,18 @@ def luck_bars(report: Any) -> list[LuckBar]:
 
     >>> from jdr.journal.luck import audit
     >>> [(b.actor, b.percent) for b in luck_bars(audit([("Kai", [(6, 6), (6, 6)])]))]
-    [('Kai', '98.6%')]
+    [('Kai', '98.61 %')]
     """
     return [
         LuckBar(
             str(each.actor),
             i * 28,
             round(LUCK_WIDTH * float(each.percentile)),
-            f"{float(each.percentile):.1%}",
+            percent(each.percentile),
             each.rolls,
             each.dice,
             each.observed,
-            f"{float(each.mean):.1f}",
+            decimal(each.mean, 1),
         )
         for i, each in enumerate(report)
     ]

@@ -19,6 +19,52 @@ const MAX_SIZE = 1000000;
 const SHORT = 10;
 const encoder = new TextEncoder();
 
+// --- details: why a part is malformed, a key and its values (a page translates them) ---------
+
+/** The details of `format`, `malformed`, `replay`, `fights` and `sheets` problems, in English;
+ * a page in another language passes its own words for them to `describe` (the same keys as
+ * `jdr.journal.verify.BROWSER_DETAILS`, which the Python tests hold equal to these). */
+export const DETAILS = {
+  json_nested: "not JSON: nested too deeply at character {at}",
+  json_key: "not JSON: a key expected at character {at}",
+  json_colon: "not JSON: ':' expected at character {at}",
+  json_object: "not JSON: ',' or '}' expected at character {at}",
+  json_array: "not JSON: ',' or ']' expected at character {at}",
+  json_value: "not JSON: a value expected at character {at}",
+  json_string: "not JSON: a string not closed at character {at}",
+  json_control: "not JSON: a control character in a string at character {at}",
+  json_end: "not JSON: more text after the value at character {at}",
+  not_finite: "not a finite number",
+  too_large: "{number} is too large to be exact in JSON",
+  scheme: "unknown scheme version {version}",
+  not_object: "not an object",
+  missing_field: "missing field {field}",
+  wrong_type: "{field} has the wrong type",
+  dice_rolls: "dice.rolls must list [size, face] pairs of whole numbers",
+  format_version: "format {format}, v {v}",
+  not_list: "{field} is not a list",
+  epoch: "an epoch is not an object",
+  fight: "a fight is not an object with a list of events",
+  sheet_item: "an item of {field} is not an object with character, name, revision, seq and sheet",
+};
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_m, name) => String(values[name]));
+}
+
+/** An error that says which detail it is (`DETAILS`) and with what values. */
+class DetailError extends Error {
+  constructor(key, args = {}) {
+    super(fill(DETAILS[key], args));
+    this.detail = { key, args };
+  }
+}
+
+/** A caught error as a problem's detail: its key and values, or (an error of the platform) its text. */
+function detailOf(error) {
+  return error && error.detail ? error.detail : String(error && error.message);
+}
+
 // --- JSON that keeps its numbers' text ------------------------------------------------------
 
 /** A JSON number as written in the file: `text` is its lexeme, `value` its Number. */
@@ -32,14 +78,14 @@ export class Num {
 /** Parse JSON text, keeping each number's lexeme (`Num`), with a nesting limit. */
 export function parseJson(text, maxDepth = 200) {
   let i = 0;
-  const fail = (what) => {
-    throw new SyntaxError(`not JSON: ${what} at character ${i}`);
+  const fail = (key) => {
+    throw new DetailError(key, { at: i });
   };
   const space = () => {
     while (i < text.length && " \t\n\r".includes(text[i])) i++;
   };
   const value = (depth) => {
-    if (depth > maxDepth) fail("nested too deeply");
+    if (depth > maxDepth) fail("json_nested");
     space();
     const c = text[i];
     if (c === "{") {
@@ -52,10 +98,10 @@ export function parseJson(text, maxDepth = 200) {
       }
       for (;;) {
         space();
-        if (text[i] !== '"') fail("a key");
+        if (text[i] !== '"') fail("json_key");
         const key = string();
         space();
-        if (text[i] !== ":") fail("':'");
+        if (text[i] !== ":") fail("json_colon");
         i++;
         Object.defineProperty(out, key, {
           value: value(depth + 1), enumerable: true, writable: true, configurable: true,
@@ -63,7 +109,7 @@ export function parseJson(text, maxDepth = 200) {
         space();
         if (text[i] === ",") { i++; continue; }
         if (text[i] === "}") { i++; return out; }
-        fail("',' or '}'");
+        fail("json_object");
       }
     }
     if (c === "[") {
@@ -76,7 +122,7 @@ export function parseJson(text, maxDepth = 200) {
         space();
         if (text[i] === ",") { i++; continue; }
         if (text[i] === "]") { i++; return out; }
-        fail("',' or ']'");
+        fail("json_array");
       }
     }
     if (c === '"') return string();
@@ -84,7 +130,7 @@ export function parseJson(text, maxDepth = 200) {
     if (text.startsWith("false", i)) { i += 5; return false; }
     if (text.startsWith("null", i)) { i += 4; return null; }
     const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
-    if (match === null) fail("a value");
+    if (match === null) fail("json_value");
     i += match[0].length;
     return new Num(match[0]);
   };
@@ -92,11 +138,11 @@ export function parseJson(text, maxDepth = 200) {
     const start = i;
     i++;
     for (;;) {
-      if (i >= text.length) fail("the end of a string");
+      if (i >= text.length) fail("json_string");
       const c = text[i];
       if (c === '"') break;
       if (c === "\\") i++;
-      else if (c < " ") fail("a control character in a string");
+      else if (c < " ") fail("json_control");
       i++;
     }
     i++;
@@ -104,7 +150,7 @@ export function parseJson(text, maxDepth = 200) {
   };
   const result = value(0);
   space();
-  if (i !== text.length) fail("the end of the text");
+  if (i !== text.length) fail("json_end");
   return result;
 }
 
@@ -122,9 +168,9 @@ function codePointOrder(a, b) {
 
 function number(n, scheme) {
   if (scheme === 1) return n.text; // what Python wrote, byte for byte
-  if (!Number.isFinite(n.value)) throw new Error("not a finite number");
+  if (!Number.isFinite(n.value)) throw new DetailError("not_finite");
   if (Number.isInteger(n.value) && !Number.isSafeInteger(n.value)) {
-    throw new Error(`${n.text} is too large to be exact in JSON`);
+    throw new DetailError("too_large", { number: n.text });
   }
   return JSON.stringify(n.value); // ECMAScript's form: RFC 8785
 }
@@ -178,7 +224,7 @@ function plainValue(value) {
 
 function schemeOf(context) {
   const v = context.v === undefined ? 1 : plainValue(context.v);
-  if (!SCHEMES.includes(v)) throw new Error(`unknown scheme version ${JSON.stringify(v)}`);
+  if (!SCHEMES.includes(v)) throw new DetailError("scheme", { version: JSON.stringify(v) });
   return v;
 }
 
@@ -257,9 +303,25 @@ const MESSAGES = {
 };
 
 function problem(kind, seq, data = {}) {
-  const all = { seq, ...data };
-  const message = MESSAGES[kind].replace(/\{(\w+)\}/g, (_m, name) => String(all[name]));
-  return { kind, seq, data, message };
+  if (data.detail && typeof data.detail === "object") {
+    const { key, args } = data.detail;
+    data = { ...data, detail: fill(DETAILS[key], args), detail_key: key, detail_args: args };
+  }
+  const found = { kind, seq, data };
+  return { ...found, message: describe(found) };
+}
+
+/**
+ * A problem in words: `MESSAGES` and `DETAILS` in English, or `messages` = `{kinds, details}`,
+ * the same templates in the reader's language (a key it lacks stays English).
+ */
+export function describe(found, messages = {}) {
+  const kinds = messages.kinds || {};
+  const details = messages.details || {};
+  const values = { seq: found.seq, ...found.data };
+  const key = found.data.detail_key;
+  if (key && details[key]) values.detail = fill(details[key], found.data.detail_args);
+  return fill(kinds[found.kind] || MESSAGES[found.kind], values);
 }
 
 /** The fields of an entry its hash covers (with `time` in format 2, the body once disclosed). */
@@ -272,26 +334,26 @@ function isInt(value) {
 }
 
 function checkShape(item) {
-  if (item === null || typeof item !== "object" || Array.isArray(item)) throw new Error("not an object");
+  if (item === null || typeof item !== "object" || Array.isArray(item)) throw new DetailError("not_object");
   for (const [name, kind] of Object.entries(FIELDS)) {
-    if (!(name in item)) throw new Error(`missing field ${name}`);
+    if (!(name in item)) throw new DetailError("missing_field", { field: name });
     const ok = kind === "int" ? isInt(item[name]) : typeof item[name] === kind;
-    if (!ok) throw new Error(`${name} has the wrong type`);
+    if (!ok) throw new DetailError("wrong_type", { field: name });
   }
   const v = "v" in item ? item.v : new Num("1");
-  if (!isInt(v) || !SCHEMES.includes(v.value)) throw new Error("v has the wrong type");
-  if (v.value === 2 && typeof item.time !== "string") throw new Error("time has the wrong type");
+  if (!isInt(v) || !SCHEMES.includes(v.value)) throw new DetailError("wrong_type", { field: "v" });
+  if (v.value === 2 && typeof item.time !== "string") throw new DetailError("wrong_type", { field: "time" });
   if (!("context" in item)) {
-    if (typeof item.body_hash !== "string") throw new Error("body_hash has the wrong type");
+    if (typeof item.body_hash !== "string") throw new DetailError("wrong_type", { field: "body_hash" });
     return;
   }
   for (const name of ["context", "dice", "result"]) {
     const part = item[name];
-    if (part === null || typeof part !== "object" || Array.isArray(part)) throw new Error(`${name} has the wrong type`);
+    if (part === null || typeof part !== "object" || Array.isArray(part)) throw new DetailError("wrong_type", { field: name });
   }
   const rolls = item.dice.rolls;
   const die = (r) => Array.isArray(r) && r.length === 2 && r.every(isInt) && r[0].value >= 1 && r[0].value <= MAX_SIZE;
-  if (!Array.isArray(rolls) || !rolls.every(die)) throw new Error("dice.rolls must list [size, face] pairs of whole numbers");
+  if (!Array.isArray(rolls) || !rolls.every(die)) throw new DetailError("dice_rolls");
 }
 
 async function entryHashes(item) {
@@ -343,18 +405,20 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
   const v = journal && journal.v instanceof Num ? journal.v.value : journal && journal.v;
   if (!journal || journal.format !== FORMAT || !FILE_VERSIONS.includes(v)) {
     report.problems.push(problem("format", null, {
-      detail: `format ${JSON.stringify(journal && journal.format)}, v ${JSON.stringify(v)}`,
+      detail: new DetailError("format_version", {
+        format: JSON.stringify(journal && journal.format), v: JSON.stringify(v),
+      }).detail,
     }));
     return done();
   }
   const seeds = new Map();
   const revealed = new Set(); // the commitments of the epochs shown revealed (a seed, even a bad one)
   if (!Array.isArray(journal.epochs)) {
-    report.problems.push(problem("format", null, { detail: "epochs is not a list" }));
+    report.problems.push(problem("format", null, { detail: { key: "not_list", args: { field: "epochs" } } }));
   } else {
     for (const epoch of journal.epochs) {
       if (epoch === null || typeof epoch !== "object" || Array.isArray(epoch)) {
-        report.problems.push(problem("format", null, { detail: "an epoch is not an object" }));
+        report.problems.push(problem("format", null, { detail: { key: "epoch", args: {} } }));
         continue;
       }
       const number = plainValue(epoch.number);
@@ -377,7 +441,7 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
   }
   const raw = journal.entries;
   if (!Array.isArray(raw)) {
-    report.problems.push(problem("format", null, { detail: "entries is not a list" }));
+    report.problems.push(problem("format", null, { detail: { key: "not_list", args: { field: "entries" } } }));
     return done();
   }
   const swapped = swaps(raw);
@@ -392,7 +456,7 @@ export async function verifyJournal(journal, { pins = {}, witnesses = [] } = {})
       checkShape(item);
       computed = await entryHashes(item);
     } catch (error) {
-      report.problems.push(problem("malformed", null, { position, detail: error.message }));
+      report.problems.push(problem("malformed", null, { position, detail: detailOf(error) }));
       return done();
     }
     const seq = item.seq.value;
@@ -483,7 +547,7 @@ async function actionMismatch(events, entry) {
 async function checkFights(fights, raw, report) {
   if (fights === undefined) return;
   if (!Array.isArray(fights)) {
-    report.problems.push(problem("fights", null, { detail: "fights is not a list" }));
+    report.problems.push(problem("fights", null, { detail: { key: "not_list", args: { field: "fights" } } }));
     return;
   }
   const logs = [];
@@ -492,7 +556,7 @@ async function checkFights(fights, raw, report) {
       && fight.events.every((e) => e && typeof e === "object" && isInt(e.seq) && isInt(e.action)
         && e.event && typeof e.event === "object" && !Array.isArray(e.event));
     if (!ok) {
-      report.problems.push(problem("fights", null, { detail: "a fight is not an object with a list of events" }));
+      report.problems.push(problem("fights", null, { detail: { key: "fight", args: {} } }));
       return;
     }
     logs.push({ number: fight.fight.value, events: fight.events });
@@ -610,7 +674,7 @@ function latestRevision(raw, character) {
 async function checkSheets(sheets, raw, report, key) {
   if (sheets === undefined) return;
   if (!Array.isArray(sheets)) {
-    report.problems.push(problem("sheets", null, { detail: `${key} is not a list` }));
+    report.problems.push(problem("sheets", null, { detail: { key: "not_list", args: { field: key } } }));
     return;
   }
   const bySeq = new Map();
@@ -620,7 +684,7 @@ async function checkSheets(sheets, raw, report, key) {
       && isInt(shown.seq) && typeof shown.name === "string" && shown.sheet && typeof shown.sheet === "object"
       && !Array.isArray(shown.sheet);
     if (!ok) {
-      report.problems.push(problem("sheets", null, { detail: `an item of ${key} is not an object with character, name, revision, seq and sheet` }));
+      report.problems.push(problem("sheets", null, { detail: { key: "sheet_item", args: { field: key } } }));
       return;
     }
     const character = shown.character.value;
@@ -667,7 +731,7 @@ async function checkBody(item, seq, disclosed, seeds, revealed, report) {
   try {
     faces = await deriveFaces(seed, item.context, rolls.map(([size]) => size));
   } catch (error) {
-    report.problems.push(problem("replay", seq, { detail: error.message }));
+    report.problems.push(problem("replay", seq, { detail: detailOf(error) }));
     return;
   }
   for (let k = 0; k < rolls.length; k++) {
@@ -686,7 +750,7 @@ export async function verifyJournalText(text, options = {}) {
   try {
     journal = parseJson(text);
   } catch (error) {
-    return { ok: false, entries: 0, problems: [problem("format", null, { detail: error.message })] };
+    return { ok: false, entries: 0, problems: [problem("format", null, { detail: detailOf(error) })] };
   }
   return verifyJournal(journal, options);
 }

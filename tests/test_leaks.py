@@ -1,0 +1,86 @@
+"""The leak detector itself (tests/leaks.py): it finds the code's identifiers and the other
+language's words, and lets proper names, dice notation, hashes, numbers and URLs be."""
+
+from __future__ import annotations
+
+import pytest
+
+from leaks import (
+    ENGLISH_WORDS,
+    FRENCH_WORDS,
+    SAME_IN_FRENCH,
+    code_identifiers,
+    example_names,
+    find_leaks,
+)
+
+
+def test_identifiers_come_from_the_code() -> None:
+    found = code_identifiers()
+    # model fields, Literal values, fight commands and keys, event types, journal kinds
+    for word in ("willpower", "no_dodge", "deus_ex_machina", "end_activation", "choose_marker",
+                 "fight_started", "sheet.created", "undo", "start", "reactions", "max_dice",
+                 "counter_move", "plus-ultra"):  # fmt: skip
+        assert word in found, word
+    # the example plug-in's own (Ombres: `recover`, its sheet's `finesse`, `stress_max`)
+    assert {"recover", "finesse", "stress_max"} <= found
+
+
+def test_it_finds_identifiers_in_french_text() -> None:
+    text = "entrée 3 : sheet.created — Pikachu (dodge ou no_dodge), willpower 4"
+    assert find_leaks(text, "fr") == ["sheet.created", "dodge", "no_dodge", "willpower"]
+
+
+def test_it_accepts_french_with_names_accents_and_french_words_the_code_also_uses() -> None:
+    assert find_leaks("Pikachu attaque Évoli : touché", "fr") == []
+    assert find_leaks("Technique de Kaito : score 12, passion 3, initiative 7", "fr") == []
+    assert find_leaks("« Éclair » de Pikachu : 45,00 %", "fr") == []
+
+
+def test_dice_hashes_numbers_urls_and_options_are_not_words() -> None:
+    text = (
+        "2d6+3 → 10 ; 4d10>=6f1 ; 1d20 ; graine c1f58a145d5a4fa1f28db3bc52b3a5d2 ;"
+        " https://example.org/fight_ended?no_dodge=1 ; --max-dice 3 ; -h ; 3.5 ; 1,5"
+    )
+    assert find_leaks(text, "fr") == []
+
+
+def test_proper_names_are_names() -> None:
+    assert {"Sergent Perry", "Éclair", "Caporal", "Corvo"} <= example_names()
+    assert find_leaks("Sergent Perry et Maître Corbeau", "en") == ["et"]
+    assert find_leaks("Attack de Kaito", "fr") == ["Attack"]
+    assert find_leaks("Kaito est touché", "en", names=["Kaito"]) == ["est", "touché"]
+    assert find_leaks("Shadows, jdr, TOML, PostgreSQL", "fr") == []
+
+
+def test_english_text_may_use_english_identifiers_but_not_snake_case_or_french() -> None:
+    assert find_leaks("Kaito attacks: hit, 3 damage; Volonté 2, Énergie 4, DD 12", "en") == []
+    assert find_leaks("Kaito: no_dodge, sheet.created, vitality.current", "en") == [
+        "no_dodge",
+        "sheet.created",
+        "vitality.current",
+    ]
+    assert find_leaks("permis : une valeur", "en") == ["permis", "une", "valeur"]
+    assert find_leaks("category speciale", "en") == ["speciale"]
+
+
+def test_pydantic_words_are_leaks() -> None:
+    assert find_leaks("par défaut PydanticUndefined", "fr") == ["PydanticUndefined"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["size : 0 — un dé a au moins une face", "reconnue à son kind", "fiche d'exemple warband"],
+)
+def test_the_issues_terminal_leaks_are_found(text: str) -> None:
+    assert find_leaks(text, "fr") != []
+
+
+def test_the_word_lists_do_not_overlap() -> None:
+    assert not (ENGLISH_WORDS & SAME_IN_FRENCH)
+    assert not (FRENCH_WORDS & {w.lower() for w in ENGLISH_WORDS})
+
+
+def test_unknown_language_is_refused() -> None:
+    with pytest.raises(ValueError, match="de"):
+        find_leaks("x", "de")
