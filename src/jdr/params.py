@@ -131,11 +131,18 @@ def identity(params: BaseModel) -> dict[str, Any]:
 def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
     """`raw` as the model expects it: list items split at commas, decimal commas read in number
     fields, choices matched as people type them (`jdr.names`)."""
+    from jdr.labels import FLAG_WORDS, field_spellings
     from jdr.names import find
 
-    values = dict(raw)
     readings = _readings(model)
-    for field, value in raw.items():
+    values: dict[str, Any] = {}
+    for given, value in raw.items():  # a key typed by its display name (`réactions`)
+        field = given
+        if isinstance(given, str) and given not in readings:
+            field = find(given, field_spellings(model), given) or given
+            field = given if field in raw or field in values else field
+        values[field] = value
+    for field, value in list(values.items()):
         reading = readings.get(field)
         if reading is None:
             continue
@@ -144,9 +151,21 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
             values[field] = split_items(value)
         elif kind == "number":
             values[field] = read_number(value)
+        elif kind == "model" and isinstance(value, Mapping):  # a table: its own names
+            values[field] = prepared(_strip_optional(model.model_fields[field].annotation), value)
+        elif kind == "flag" and isinstance(value, str):
+            flag = find(value, {word: str(flag) for word, flag in FLAG_WORDS.items()}, field)
+            values[field] = value if flag is None else flag == "True"
         elif choices and isinstance(value, str):
-            values[field] = find(value, list(choices), field) or value
+            values[field] = find(value, _spellings(model, field), field) or value
     return values
+
+
+@lru_cache(maxsize=512)
+def _spellings(model: type[BaseModel], field: str) -> dict[str, str]:
+    from jdr.labels import choice_spellings
+
+    return choice_spellings(model.model_fields[field])
 
 
 @lru_cache(maxsize=512)
@@ -158,10 +177,18 @@ def _readings(model: type[BaseModel]) -> dict[str, tuple[str, tuple[str, ...]]]:
         kind = "other"
         if is_list(info):
             kind = "list"
+        elif is_flag(info):
+            kind = "flag"
+        elif _is_model(_strip_optional(info.annotation)):
+            kind = "model"
         elif _strip_optional(info.annotation) is float:
             kind = "number"
         readings[field] = (kind, tuple(choices_of(info.annotation)))
     return readings
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
 def _filled(value: Any) -> bool:
@@ -209,9 +236,11 @@ def describe_allowed(info: FieldInfo) -> str:
     bounds = ""
     if low is not None or high is not None:
         bounds = f"{'' if low is None else low}..{'' if high is None else high}"
-    choices = choices_of(annotation)
-    if choices:
-        return _("one of {choices}").format(choices=", ".join(choices))
+    if choices_of(annotation):
+        from jdr.labels import choice_names
+
+        shown = choice_names(info)
+        return _("one of {choices}").format(choices=", ".join(shown.values()))
     if annotation is bool:
         return _("yes/no")
     kinds = {int: _("whole number"), float: _("number"), str: _("text")}
@@ -246,7 +275,7 @@ def _strip_optional(annotation: Any) -> Any:
     if origin in (typing.Union, types.UnionType):
         args = [a for a in get_args(annotation) if a is not type(None)]
         if len(args) == 1:
-            return args[0]
+            return _strip_optional(args[0])
     if origin is typing.Annotated:
         return _strip_optional(get_args(annotation)[0])
     return annotation

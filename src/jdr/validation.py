@@ -126,14 +126,24 @@ def _problem(
     owner, info = _walk(model, loc)
     annotation = _bare(info.annotation) if info else None
     if kind == "extra_forbidden" and owner is not None:
-        allowed = ", ".join(owner.model_fields)
+        from jdr.labels import field_spellings, label
+
+        shown = {name: label(owner, name) for name in owner.model_fields}
+        allowed = ", ".join(shown.values())
+        if isinstance(loc[-1] if loc else None, str):
+            spelt = {k: shown[v] for k, v in field_spellings(owner).items()}
+            reason += hint(loc[-1], spelt)
         value = value if isinstance(value, str | int | float) else None
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
         allowed = _("a table with {keys}").format(keys=", ".join(annotation.model_fields))
     elif info is not None:
         allowed = describe_allowed(info)
         if kind in ("literal_error", "enum"):  # a choice mistyped: the closest one
-            reason += hint(value, choices_of(info.annotation))
+            from jdr.labels import choice_names, choice_spellings
+
+            shown = choice_names(info)
+            spelt = {k: shown.get(v, v) for k, v in choice_spellings(info).items()}
+            reason += hint(value, spelt if spelt else choices_of(info.annotation))
     else:
         allowed = f"{context.get('ge', '')}..{context.get('le', '')}" if limit is not None else ""
     return InputError(path, value, allowed or "-", reason)

@@ -25,6 +25,7 @@ from jdr.access import ROLE_NAMES
 from jdr.answers import error_json
 from jdr.errors import InputError, JdrError, NotFoundError
 from jdr.i18n import _, current_language, ngettext, set_language
+from jdr.labels import action_label
 from jdr.numbers import decimal, percent
 from jdr.store import open_store
 from jdr.web.errors import from_validation, status_of
@@ -52,6 +53,7 @@ def templates() -> Jinja2Templates:
         ngettext=ngettext,
         current_language=current_language,
         role_name=lambda role: _(ROLE_NAMES.get(role) or role),
+        action_label=action_label,
     )
     return found
 
