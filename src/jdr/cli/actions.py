@@ -64,7 +64,7 @@ class _ActionsGroup(ShellGroup):
                 )
             if not ctx.resilient_parsing:
                 shown = {k: action_label(system.actions[v]) for k, v in spellings.items()}
-                known = list(dict.fromkeys(shown.values()))
+                known = [action_label(a) for n, a in system.actions.items() if n in self.commands]
                 raise UnknownNameError(self.item_name(), cmd_name, known, closest(cmd_name, shown))
         return command
 

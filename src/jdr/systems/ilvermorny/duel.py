@@ -245,7 +245,7 @@ class DuelParams(BaseModel):
         json_schema_extra=named("duelist a's Magie", "Magie du duelliste a"),
     )
     element_a: Element = Field(
-        description=N_("duelist a's spell: feu, vigne, eau or neutre"),
+        description=N_("duelist a's spell: its element"),
         json_schema_extra=named("duelist a's element", "élément du duelliste a", ELEMENT_NAMES),
     )
     magic_b: StatValue = Field(
@@ -253,7 +253,7 @@ class DuelParams(BaseModel):
         json_schema_extra=named("duelist b's Magie", "Magie du duelliste b"),
     )
     element_b: Element = Field(
-        description=N_("duelist b's spell: feu, vigne, eau or neutre"),
+        description=N_("duelist b's spell: its element"),
         json_schema_extra=named("duelist b's element", "élément du duelliste b", ELEMENT_NAMES),
     )
     cast_a: CastOutcome | None = Field(

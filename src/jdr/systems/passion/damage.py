@@ -393,7 +393,7 @@ class DamageParams(BaseModel):
     )
     type: Type = Field(
         default="physique",
-        description=N_("the damage type: physique, mental, énergétique"),
+        description=N_("the damage type"),
         json_schema_extra=named("damage type", "type de dégâts", DAMAGE_TYPE_NAMES),
     )
     body: int = Field(

@@ -151,7 +151,7 @@ Talent = Annotated[
         ge=0,
         le=MAX_SCORE,
         description=N_("the talent or potential used: cancels as many negatives"),
-        json_schema_extra=named("Talent", "Talent"),
+        json_schema_extra=named("talent", "talent"),
     ),
 ]
 Difficulty = Annotated[

@@ -52,7 +52,7 @@ ACCURACY_DIE = 100
 """PK-9: a move below 100 % accuracy first rolls a d100, at most its accuracy to go on."""
 DefenceKind = Literal["endure", "dodge"]
 DEFENCES: Choices = {
-    "endure": ("endure", "encaisser", "encaisse"),
+    "endure": ("endure", "encaisser", "encaisse", "endurer"),
     "dodge": ("dodge", "esquiver", "esquive"),
 }
 """A defence's display names (English, French, other spellings accepted)."""

@@ -206,7 +206,7 @@ class CaptureParams(BaseModel):
     """`capture --ball B --difficulty D [--vitality-pct P] [--condition C …] …` (PK-19, PK-20)."""
 
     ball: Ball = Field(
-        description=N_("the ball: poke 3 dice, super 5, hyper 7, master 15"),
+        description=N_("the ball: Poké Ball 3 dice, Super Ball 5, Hyper Ball 7, Master Ball 15"),
         json_schema_extra=named("ball", "Ball", BALLS),
     )
     difficulty: int = Field(

@@ -60,7 +60,7 @@ _ACTS = frozenset(("move_used", "waited", "free_order", "passed", "action_lost",
 REACTIONS: Choices = {
     "ask": ("ask", "demander"),
     "none": ("none", "aucune", "rien"),
-    "endure": ("endure", "encaisser", "encaisse"),
+    "endure": ("endure", "encaisser", "encaisse", "endurer"),
     "dodge": ("dodge", "esquiver", "esquive"),
 }
 """`reactions`' display names (English, French, other spellings accepted)."""
@@ -123,7 +123,7 @@ class FightSettings(BaseModel):
     reactions: Literal["ask", "none", "endure", "dodge"] = Field(
         default="ask",
         description=N_(
-            "the defender's answer to an attack: asked of it (ask), or given at once (none,"
+            "the defender's answer to an attack: asked of it each time, or always the same (none,"
             " endure, or dodge when it can)"
         ),
         json_schema_extra=named("reactions", "réactions", REACTIONS),
