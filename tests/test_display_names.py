@@ -379,3 +379,13 @@ def test_a_plugin_without_display_names_shows_words_not_identifiers() -> None:
     assert validate_params(Old, {"max dice": "3"}).max_dice == 3
     with pytest.raises(JdrError):
         validate_params(Old, {"max_dic": "3", "max_dice": "x"})
+
+
+def test_a_missing_argument_says_what_it_takes_not_a_value(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Not "permis : une valeur": the argument's own help, or its kind of number."""
+    code, _out, err = run(capsys, "sheet", "show", "--lang", "fr")
+    assert code == 2 and "(permis : le nom du personnage)" in err and "une valeur" not in err
+    code, _out, err = run(capsys, "fight", "act", "--lang", "fr")
+    assert code == 2 and "(permis : un nombre entier)" in err
