@@ -45,6 +45,7 @@ from jdr.i18n import current_language
 __all__ = [
     "Choices",
     "action_label",
+    "action_named",
     "choice_label",
     "choice_names",
     "choice_spellings",
@@ -173,6 +174,19 @@ def action_label(action: Any, lang: str | None = None) -> str:
     names = getattr(action, "names", None) or {}
     shown = names.get(_lang(lang)) or names.get("en")
     return str(shown) if shown else plain(str(action.name))
+
+
+def action_named(system_id: Any, name: str, lang: str | None = None) -> str:
+    """The display name of the action `name` of the installed system `system_id` (a journal
+    entry's context names both by their ids); `name` itself when either is unknown."""
+    from jdr.errors import JdrError
+    from jdr.systems import default_registry
+
+    try:
+        action = default_registry().get(str(system_id)).actions.get(name)
+    except JdrError:
+        return name
+    return action_label(action, lang) if action is not None else name
 
 
 def titled_schema(model: type[BaseModel], lang: str | None = None) -> dict[str, Any]:

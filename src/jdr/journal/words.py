@@ -104,7 +104,9 @@ def action_text(context: Json, told: bool = False) -> str:
     if "sheet" in context:  # a sheet's own revision, or a roll made through it
         kind = action.removeprefix("sheet.")
         return _("sheet {name}: {action}").format(name=context["sheet"], action=_(kind))
-    return action
+    from jdr.labels import action_named
+
+    return action_named(context.get("system"), action)  # a roll: its action's display name
 
 
 def result_text(result: Json) -> str:

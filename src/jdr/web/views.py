@@ -53,7 +53,9 @@ def recap_texts(
 ) -> dict[str, str]:
     """A roll ready to paste on a forum: BBCode and Markdown, every line escaped for its
     medium (a name a player typed stays text)."""
-    title = f"{display_name(system, current_language())} · {action.name}"
+    from jdr.labels import action_label
+
+    title = f"{display_name(system, current_language())} · {action_label(action)}"
     line = journal_line(entry)
     lines = explanation.splitlines()
     bbcode = "\n".join(
