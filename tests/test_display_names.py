@@ -35,13 +35,20 @@ from jdr.labels import (
 )
 from jdr.params import choices_of, prepared, validate_params
 from jdr.systems import default_registry
+from jdr.systems.passion.fight_setup import Setup as PassionSetup
+from jdr.systems.plus_ultra.fight_setup import Setup as PlusUltraSetup
 from jdr.systems.pokemon.fight_state import FightSettings
 from jdr.systems.poledemos.play_setup import PlaySettings
 from jdr.systems.protocol import RuleSystem
 
 ROOT = Path(__file__).resolve().parents[1]
 SYSTEMS = ("pokemon", "plus-ultra", "poledemos", "ilvermorny", "passion")
-SETTINGS: tuple[type[BaseModel], ...] = (FightSettings, PlaySettings)
+SETTINGS: tuple[type[BaseModel], ...] = (
+    FightSettings,
+    PlaySettings,
+    PlusUltraSetup,
+    PassionSetup,
+)
 """The fight settings models (`jdr fight new --setting key=value`)."""
 
 
@@ -150,6 +157,19 @@ def test_pk_14_the_settings_read_french_keys_values_and_booleans() -> None:
         validate_params(FightSettings, {"reaktions": "dodge"})
     assert "vouliez-vous dire réactions ?" in unknown.value.message()
     assert "chance de paralysie" in unknown.value.allowed
+
+
+def test_pu_10_ps_12_ps_16_the_setups_read_french_settings() -> None:
+    """`--setting "ordre tiré au sort=oui"` (PU-10), `--setting "le statu quo coche le
+    marqueur=vrai"` (PS-12), `"le PNJ réduit la Violence=non"` (PS-16)."""
+    from jdr.systems.passion.fight_from_sheets import fight_setup as passion_setup
+    from jdr.systems.plus_ultra.fight_from_sheets import fight_setup as plus_ultra_setup
+
+    drawn = plus_ultra_setup([], {"settings": {"Ordre tire au sort": "oui"}})
+    assert drawn["draw_order"] is True
+    settings = {"le statu quo coche le marqueur": "vrai", "le PNJ réduit la Violence": "non"}
+    passion = passion_setup([], {"settings": settings})
+    assert (passion["status_quo_ticks"], passion["npc_cuts_violence"]) == (True, False)
 
 
 def test_the_json_schema_titles_are_the_display_names() -> None:

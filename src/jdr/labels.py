@@ -35,12 +35,13 @@ identifier with its `_` as spaces; the meta-tests require every built-in to decl
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-from pydantic import BaseModel
-from pydantic.fields import FieldInfo
+from typing import TYPE_CHECKING, Any
 
 from jdr.i18n import current_language
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
 
 __all__ = [
     "Choices",
