@@ -33,7 +33,7 @@ from jdr.labels import (
     field_label,
     titled_schema,
 )
-from jdr.params import choices_of, prepared, validate_params
+from jdr.params import choices_of, item_choices, prepared, validate_params
 from jdr.systems import default_registry
 from jdr.systems.passion.fight_setup import Setup as PassionSetup
 from jdr.systems.plus_ultra.fight_setup import Setup as PlusUltraSetup
@@ -68,8 +68,8 @@ def every_system() -> list[RuleSystem]:
 
 
 def models_of(system: RuleSystem) -> Iterator[tuple[str, type[BaseModel]]]:
-    """Each model a player fills in for `system`'s actions: its parameters, its advisor's, and
-    what a roll from a sheet uses."""
+    """Each model a player fills in for `system`'s actions: its parameters, its advisor's, what
+    a roll from a sheet uses, and its progression steps' (`jdr sheet buy|award|rank`)."""
     for name, action in system.actions.items():
         yield name, action.params
         if action.advise is not None:
@@ -77,6 +77,8 @@ def models_of(system: RuleSystem) -> Iterator[tuple[str, type[BaseModel]]]:
         binding = (getattr(system, "sheet_rolls", {}) or {}).get(name)
         if binding is not None:
             yield f"{name} (sheet)", binding.uses
+    for name, step in (getattr(system, "progression", {}) or {}).items():
+        yield f"sheet {name}", step.params  # `jdr sheet rank NAME volonté`
 
 
 def every_model() -> list[tuple[str, type[BaseModel]]]:
@@ -110,7 +112,7 @@ def test_every_field_and_choice_is_named_in_french_and_english(
             extra = info.json_schema_extra
             assert isinstance(extra, dict)
             declared_choices: Any = extra.get(f"choices_{lang}") or {}
-            for value in choices_of(info.annotation):
+            for value in choices_of(info.annotation) or item_choices(info):
                 names = declared_choices.get(value)
                 assert names, f"{where}: {name}={value} has no {lang} name"
                 _no_identifier(str(names[0]))
@@ -133,7 +135,7 @@ def test_every_shown_word_is_accepted_and_read_as_its_identifier(
             for value, word in names.items():
                 for typed in (word, word.upper(), _unaccented(word)):
                     read = prepared(model, {name: typed})[name]
-                    assert read == value, f"{where}: {name}={typed!r} read as {read!r}"
+                    assert read in (value, [value]), f"{where}: {name}={typed!r} read as {read!r}"
 
 
 def _unaccented(text: str) -> str:
@@ -409,3 +411,19 @@ def test_a_missing_argument_says_what_it_takes_not_a_value(
     assert code == 2 and "(permis : le nom du personnage)" in err and "une valeur" not in err
     code, _out, err = run(capsys, "fight", "act", "--lang", "fr")
     assert code == 2 and "(permis : un nombre entier)" in err
+
+
+def test_pu_2_sheet_rank_takes_the_gauge_shown_in_french(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """`jdr sheet rank Kaito volonté`: the word `permis : au choix : Énergie, Volonté` shows."""
+    folder = ROOT / "src" / "jdr" / "systems" / "plus_ultra" / "examples"
+    assert run(capsys, "campaign", "new", "C", "--system", "plus-ultra", "--db", db)[0] == 0
+    assert run(capsys, "sheet", "add", str(folder / "hero.toml"), "--campaign", "C",
+               "--db", db)[0] == 0  # fmt: skip
+    rank = ["sheet", "rank", "Kaito Arashi", "--campaign", "C", "--db", db, "--lang", "fr"]
+    code, _out, err = run(capsys, *rank[:3], "volo", *rank[3:])
+    assert code == 2 and "(permis : au choix : Énergie, Volonté)" in err
+    assert "vouliez-vous dire Volonté ?" in err
+    ranked = answer(capsys, *rank[:3], "Volonte", *rank[3:])
+    assert "Volonté 8 → 10" in ranked["summary"]

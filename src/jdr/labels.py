@@ -131,21 +131,17 @@ def choice_label(info: FieldInfo | None, value: Any, lang: str | None = None) ->
 
 def choice_names(info: FieldInfo | None, lang: str | None = None) -> dict[str, str]:
     """A choice field's values → their display names in `lang` (default: the reader's)."""
-    from jdr.params import choices_of
-
     if info is None:
         return {}
-    return {value: choice_label(info, value, lang) for value in choices_of(info.annotation)}
+    return {value: choice_label(info, value, lang) for value in _values(info)}
 
 
 def choice_spellings(info: FieldInfo | None) -> dict[str, str]:
     """Every spelling a choice field accepts → its value: the value, and each of its names in
     both languages (`jdr.names.find` compares them as people type them)."""
-    from jdr.params import choices_of
-
     if info is None:
         return {}
-    values = choices_of(info.annotation)
+    values = _values(info)
     found = {value: value for value in values}
     extra = _extra(info)
     for lang in ("en", "fr"):
@@ -156,6 +152,13 @@ def choice_spellings(info: FieldInfo | None) -> dict[str, str]:
     for value in values:  # `no-failure` typed `no failure`
         found.setdefault(plain(value), value)
     return found
+
+
+def _values(info: FieldInfo) -> list[str]:
+    """A choice field's values, or a list of choices' (`list[Literal[...]]`)."""
+    from jdr.params import choices_of, item_choices
+
+    return choices_of(info.annotation) or item_choices(info)
 
 
 def field_spellings(model: type[BaseModel]) -> dict[str, str]:

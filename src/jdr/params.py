@@ -148,7 +148,11 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
             continue
         kind, choices = reading
         if kind == "list" and (isinstance(value, list | tuple) or _filled(value)):
-            values[field] = split_items(value)
+            items = split_items(value)
+            if choices:  # a list of choices: each item as people type it
+                spelt = _spellings(model, field)
+                items = [find(i, spelt, field) or i if isinstance(i, str) else i for i in items]
+            values[field] = items
         elif kind == "number":
             values[field] = read_number(value)
         elif kind == "model" and isinstance(value, Mapping):  # a table: its own names
@@ -183,7 +187,7 @@ def _readings(model: type[BaseModel]) -> dict[str, tuple[str, tuple[str, ...]]]:
             kind = "model"
         elif _strip_optional(info.annotation) is float:
             kind = "number"
-        readings[field] = (kind, tuple(choices_of(info.annotation)))
+        readings[field] = (kind, tuple(choices_of(info.annotation) or item_choices(info)))
     return readings
 
 
@@ -249,6 +253,11 @@ def describe_allowed(info: FieldInfo) -> str:
         kind = _("percentage")
     if get_origin(annotation) in (list, tuple):
         kind = _("list: A,B or the option repeated")
+        if item_choices(info):
+            from jdr.labels import choice_names
+
+            items = ", ".join(choice_names(info).values())
+            kind = _("list of {choices}: A,B or the option repeated").format(choices=items)
     return ", ".join(part for part in (kind, bounds) if part)
 
 
@@ -259,6 +268,14 @@ def choices_of(annotation: Any) -> list[str]:
         return [str(a) for a in get_args(annotation)]
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return [str(member.value) for member in annotation]
+    return []
+
+
+def item_choices(info: FieldInfo) -> list[str]:
+    """The allowed values of each item of a list of choices (`list[Literal[...]]`), else []."""
+    annotation = _strip_optional(info.annotation)
+    if get_origin(annotation) in (list, tuple) and get_args(annotation):
+        return choices_of(get_args(annotation)[0])
     return []
 
 

@@ -144,6 +144,16 @@ def _problem(
             shown = choice_names(info)
             spelt = {k: shown.get(v, v) for k, v in choice_spellings(info).items()}
             reason += hint(value, spelt if spelt else choices_of(info.annotation))
+    elif kind in ("literal_error", "enum") and owner is not None:  # an item of a list of choices
+        from jdr.labels import choice_names, choice_spellings
+
+        named = next((part for part in reversed(loc) if isinstance(part, str)), "")
+        shown = choice_names(owner.model_fields.get(named))
+        allowed = _("one of {choices}").format(choices=", ".join(shown.values())) if shown else ""
+        spelt = {
+            k: shown.get(v, v) for k, v in choice_spellings(owner.model_fields.get(named)).items()
+        }
+        reason += hint(value, spelt)
     else:
         allowed = f"{context.get('ge', '')}..{context.get('le', '')}" if limit is not None else ""
     return InputError(path, value, allowed or "-", reason)
