@@ -129,7 +129,7 @@ def test_every_shown_word_is_accepted_and_read_as_its_identifier(
         for lang in ("en", "fr"):
             shown = field_label(name, info, lang)
             for typed in (shown, shown.upper(), _unaccented(shown)):
-                assert name in prepared(model, {typed: 1}), f"{where}: {typed!r}"
+                assert name in prepared(model, {typed: 1}, keys=True), f"{where}: {typed!r}"
             with language(lang):
                 names = choice_names(info)
             for value, word in names.items():
@@ -146,17 +146,22 @@ def _unaccented(text: str) -> str:
 
 
 def test_pk_14_the_settings_read_french_keys_values_and_booleans() -> None:
-    settings = validate_params(FightSettings, {"Réactions": "encaisser", "chance de dégel": "5 %"})
+    settings = validate_params(
+        FightSettings, {"Réactions": "encaisser", "chance de dégel": "5 %"}, keys=True
+    )
     assert (settings.reactions, settings.thaw_chance) == ("endure", 5)
     for typed, value in (("oui", True), ("NON", False), ("vrai", True), ("faux", False)):
-        assert validate_params(PlaySettings, {"passe volontaire": typed}).voluntary_pass is value
+        assert (
+            validate_params(PlaySettings, {"passe volontaire": typed}, keys=True).voluntary_pass
+            is value
+        )
     with language("fr"), pytest.raises(InputError) as refused:
         validate_params(FightSettings, {"reactions": "encaiser"})
     text = refused.value.message()
     assert "vouliez-vous dire encaisser ?" in text
     assert "au choix : demander, aucune, encaisser, esquiver" in text
     with language("fr"), pytest.raises(InputError) as unknown:
-        validate_params(FightSettings, {"reaktions": "dodge"})
+        validate_params(FightSettings, {"reaktions": "dodge"}, keys=True)
     assert "vouliez-vous dire réactions ?" in unknown.value.message()
     assert "chance de paralysie" in unknown.value.allowed
 
@@ -398,7 +403,7 @@ def test_a_plugin_without_display_names_shows_words_not_identifiers() -> None:
         max_dice: int = Field(default=1)
 
     assert field_label("max_dice", Old.model_fields["max_dice"]) == "max dice"
-    assert validate_params(Old, {"max dice": "3"}).max_dice == 3
+    assert validate_params(Old, {"max dice": "3"}, keys=True).max_dice == 3
     with pytest.raises(JdrError):
         validate_params(Old, {"max_dic": "3", "max_dice": "x"})
 

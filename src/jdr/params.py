@@ -85,16 +85,19 @@ PERCENT = BeforeValidator(read_percent)
 """Marks a percentage field, `Annotated[float, PERCENT]`: it reads `40`, `40,5`, `40%`, `40 %`."""
 
 
-def validate_params(model: type[M], raw: Mapping[str, Any], name: Callable[[str], str] = str) -> M:
+def validate_params(
+    model: type[M], raw: Mapping[str, Any], name: Callable[[str], str] = str, keys: bool = False
+) -> M:
     """Build `model` from `raw` (read as people write it, see above), or raise `InputError` for
     the first bad field.
 
-    `name` shows a field name the way the user typed it (`--attack-dice` on the command line).
+    `name` shows a field name the way the user typed it (`--attack-dice` on the command line);
+    with `keys`, the keys of `raw` may be the fields' display names too (`réactions`).
     """
     from jdr.validation import translate
 
     try:
-        return model.model_validate(prepared(model, raw))
+        return model.model_validate(prepared(model, raw, keys))
     except ValidationError as exc:
         raise translate(exc, model, name=name).problems[0] from None
 
@@ -128,9 +131,11 @@ def identity(params: BaseModel) -> dict[str, Any]:
     return data
 
 
-def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
+def prepared(model: type[BaseModel], raw: Mapping[str, Any], keys: bool = False) -> dict[str, Any]:
     """`raw` as the model expects it: list items split at commas, decimal commas read in number
-    fields, choices matched as people type them (`jdr.names`)."""
+    fields, yes/no in either language, choices matched as people type them (`jdr.names`) by
+    their identifiers or display names (`jdr.labels`); with `keys`, keys typed by the fields'
+    display names too (a table's settings: `réactions=encaisser`), in nested tables as well."""
     from jdr.labels import FLAG_WORDS, field_spellings
     from jdr.names import find
 
@@ -138,7 +143,7 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for given, value in raw.items():  # a key typed by its display name (`réactions`)
         field = given
-        if isinstance(given, str) and given not in readings:
+        if keys and isinstance(given, str) and given not in readings:
             field = find(given, field_spellings(model), given) or given
             field = given if field in raw or field in values else field
         values[field] = value
@@ -156,7 +161,8 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
         elif kind == "number":
             values[field] = read_number(value)
         elif kind == "model" and isinstance(value, Mapping):  # a table: its own names
-            values[field] = prepared(_strip_optional(model.model_fields[field].annotation), value)
+            inner = _strip_optional(model.model_fields[field].annotation)
+            values[field] = prepared(inner, value, keys)
         elif kind == "flag" and isinstance(value, str):
             flag = find(value, {word: str(flag) for word, flag in FLAG_WORDS.items()}, field)
             values[field] = value if flag is None else flag == "True"

@@ -126,13 +126,14 @@ def _problem(
     owner, info = _walk(model, loc)
     annotation = _bare(info.annotation) if info else None
     if kind == "extra_forbidden" and owner is not None:
-        from jdr.labels import field_spellings, label
+        from jdr.labels import declared, field_spellings, label
 
-        shown = {name: label(owner, name) for name in owner.model_fields}
+        fields = owner.model_fields
+        shown = {n: label(owner, n) if declared(i) else n for n, i in fields.items()}
         allowed = ", ".join(shown.values())
-        if isinstance(loc[-1] if loc else None, str):
+        if any(map(declared, fields.values())) and isinstance(loc[-1] if loc else None, str):
             spelt = {k: shown[v] for k, v in field_spellings(owner).items()}
-            reason += hint(loc[-1], spelt)
+            reason += hint(loc[-1], spelt)  # a model that names its keys: the closest
         value = value if isinstance(value, str | int | float) else None
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
         allowed = _("a table with {keys}").format(keys=", ".join(annotation.model_fields))

@@ -21,5 +21,5 @@ def fight_setup(participants: list[Json], options: Json) -> Json:
     fighters = [{**p["sheet"], "name": p["name"], "side": p["side"]} for p in participants]
     # `jdr fight new --setting status_quo_ticks=true` (the setup's own checks refuse any other),
     # its keys and values in French or English (`jdr.labels`)
-    settings = prepared(Setup, options.get("settings") or {})
+    settings = prepared(Setup, options.get("settings") or {}, keys=True)
     return {"fighters": fighters, **settings}

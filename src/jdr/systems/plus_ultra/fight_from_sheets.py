@@ -21,5 +21,7 @@ def fight_setup(participants: list[Json], options: Json) -> Json:
     setup: Json = {"characters": characters}
     if options.get("order"):
         setup["order"] = list(options["order"])
-    setup |= prepared(Setup, options.get("settings") or {})  # `--setting draw_order=true`
+    setup |= prepared(
+        Setup, options.get("settings") or {}, keys=True
+    )  # `--setting draw_order=true`
     return setup
