@@ -432,3 +432,18 @@ def test_pu_2_sheet_rank_takes_the_gauge_shown_in_french(
     assert "vouliez-vous dire Volonté ?" in err
     ranked = answer(capsys, *rank[:3], "Volonte", *rank[3:])
     assert "Volonté 8 → 10" in ranked["summary"]
+
+
+def test_completion_offers_the_actions_display_names() -> None:
+    """`jdr roll pokemon co<TAB>` in French: `counter` and `contre`."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JDR_", "_JDR_"))}
+    env.update(LANG="C.UTF-8", JDR_LANG="fr", _JDR_COMPLETE="complete_bash")
+    env.update(COMP_WORDS="jdr roll pokemon co", COMP_CWORD="3")
+    jdr = Path(sys.executable).parent / "jdr"
+    done = subprocess.run(
+        [str(jdr)], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0 and done.stdout.split() == ["counter", "contre"]

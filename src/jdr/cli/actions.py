@@ -69,12 +69,30 @@ class _ActionsGroup(ShellGroup):
         return command
 
     def listing(self, ctx: Any) -> list[tuple[str, str]]:
-        """(display name, one line) for each action, in the reader's language."""
+        """(display name, one line) for each action, in the reader's language (`--json`: its
+        identifier)."""
+        from jdr.cli.shell import wants_json
+
         rows = super().listing(ctx)
-        if self.system is None:
+        if self.system is None or wants_json(ctx):  # JSON keeps the identifiers
             return rows
         actions = self.system.actions
         return [(action_label(actions[n]) if n in actions else n, text) for n, text in rows]
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        """The actions by their identifiers and by their display names (`attaque`)."""
+        from typer._click.shell_completion import CompletionItem
+
+        from jdr.names import fold
+
+        found = list(super().shell_complete(ctx, incomplete))
+        if self.system is None:
+            return found
+        known = {item.value for item in found}
+        shown = [action_label(a) for n, a in self.system.actions.items() if n in self.commands]
+        typed = fold(incomplete)
+        extra = [n for n in shown if fold(n).startswith(typed) and n not in known]
+        return found + [CompletionItem(name) for name in extra]
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         rows = self.listing(ctx)
