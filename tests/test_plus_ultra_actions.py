@@ -385,7 +385,7 @@ def test_cli_rank_has_no_odds(
 ) -> None:
     code, err = cli_error(capsys, "odds", "plus-ultra", "rank", "--rank", "C")
     assert code == 2
-    assert "attack, protect, duel" in err
+    assert "attack, duel, protect" in err
 
 
 def test_cli_french_keeps_the_structure(

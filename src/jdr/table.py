@@ -33,7 +33,7 @@ def action_of(system: RuleSystem, name: str | None, mode: str = "roll") -> Actio
     """The system's action `name` (as typed loosely), offering `mode`."""
     from jdr.errors import NotOfferedError, UnknownNameError
     from jdr.labels import action_label
-    from jdr.names import closest, find
+    from jdr.names import closest, find, fold
 
     spellings = {n: n for n in system.actions}
     for n, each in system.actions.items():  # its display names, French or English
@@ -42,13 +42,14 @@ def action_of(system: RuleSystem, name: str | None, mode: str = "roll") -> Actio
     found = find(name or "", spellings, "action") if name else None
     if found is None:
         shown = {k: action_label(system.actions[v]) for k, v in spellings.items()}
-        known = list(dict.fromkeys(shown.values()))
+        known = sorted(dict.fromkeys(shown.values()), key=fold)
         raise UnknownNameError("action", name or "", known, closest(name or "", shown))
     action = system.actions[found]
     if mode != "roll" and getattr(action, mode) is None:
-        offering = [
-            action_label(a) for a in system.actions.values() if getattr(a, mode) is not None
-        ]
+        offering = sorted(
+            (action_label(a) for a in system.actions.values() if getattr(a, mode) is not None),
+            key=fold,
+        )
         raise NotOfferedError(mode, system.id, action_label(action), offering)
     return action
 

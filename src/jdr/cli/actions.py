@@ -46,7 +46,7 @@ class _ActionsGroup(ShellGroup):
 
     def find_command(self, ctx: Any, cmd_name: str) -> Any:
         from jdr.errors import UnknownNameError
-        from jdr.names import closest, find
+        from jdr.names import closest, find, fold
 
         system = self.system
         spellings = {name: name for name in sorted(self.commands)}
@@ -56,15 +56,19 @@ class _ActionsGroup(ShellGroup):
         if command is None and system is not None:
             name = find(cmd_name, _action_spellings(system, set(system.actions)))
             if name is not None:
-                offering = [
-                    action_label(a) for a in system.actions.values() if offers(a, self.mode)
-                ]
+                offering = sorted(
+                    (action_label(a) for a in system.actions.values() if offers(a, self.mode)),
+                    key=fold,
+                )
                 raise NotOfferedError(
                     self.mode, system.id, action_label(system.actions[name]), offering
                 )
             if not ctx.resilient_parsing:
                 shown = {k: action_label(system.actions[v]) for k, v in spellings.items()}
-                known = [action_label(a) for n, a in system.actions.items() if n in self.commands]
+                known = sorted(
+                    (action_label(a) for n, a in system.actions.items() if n in self.commands),
+                    key=fold,
+                )
                 raise UnknownNameError(self.item_name(), cmd_name, known, closest(cmd_name, shown))
         return command
 
