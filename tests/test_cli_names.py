@@ -348,10 +348,10 @@ def test_a_mistyped_choice_says_did_you_mean_in_both_languages(
 ) -> None:
     args = ["roll", "pokemon", "capture", "--ball", "supr", "--difficulty", "8"]
     assert refused(capsys, *args) == (
-        "jdr: error: --ball: supr — not one of the choices — did you mean super?"
-        " (allowed: one of poke, super, hyper, master)"
+        "jdr: error: --ball: supr — not one of the choices — did you mean Super Ball?"
+        " (allowed: one of Poké Ball, Super Ball, Hyper Ball, Master Ball)"
     )
-    assert "— vouliez-vous dire super ?" in refused(capsys, *args, "--lang", "fr")
+    assert "— vouliez-vous dire Super Ball ?" in refused(capsys, *args, "--lang", "fr")
 
 
 def test_il_10_a_mistyped_element_says_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:

@@ -280,7 +280,7 @@ def test_an_empty_default_shows_nothing(capsys: pytest.CaptureFixture[str]) -> N
 def test_a_list_option_shows_its_metavar(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run(capsys, "odds", "poledemos", "hand", "--help")
     assert code == 0
-    assert "--figures FIGURES" in out
+    assert "--figures A,B,…" in out
 
 
 # --- exploring ---------------------------------------------------------------------------------
@@ -361,7 +361,7 @@ def test_odds_for_an_action_without_odds_names_those_with_them(
     )
     code, out, err = run(capsys, "advise", "passion", "damage", "--lang", "fr")
     assert err == (
-        "jdr : erreur : passion damage n'a pas de conseiller ; actions qui en ont un : action\n"
+        "jdr : erreur : passion dégâts n'a pas de conseiller ; actions qui en ont un : action\n"
     )
 
 

@@ -54,7 +54,7 @@ def ok(done: subprocess.CompletedProcess[str]) -> str:
 
 def test_om_2_odds_in_french_show_the_plugins_own_words(site: Path) -> None:
     out = ok(jdr(site, "odds", "ombres", "check", "--dice", "2", "--lang", "fr"))
-    assert "Ombres · check" in out
+    assert "Ombres · test" in out
     for word in ("réussite critique", "réussite partielle", "échec", "dé gardé"):
         assert word in out
     assert "partial_success" not in out and "critical success" not in out

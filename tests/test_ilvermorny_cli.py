@@ -179,7 +179,8 @@ def test_il_4_create_roll_json(capsys: pytest.CaptureFixture[str]) -> None:
                 "--element-b",
                 "eau",
             ],
-            "--element-a: air — not one of the choices (allowed: one of feu, vigne, eau, neutre)",
+            "--element-a: air — not one of the choices"
+            " (allowed: one of fire, vine, water, neutral)",
         ),
         (
             ["odds", "ilvermorny", "test", "--stat", "5", "--difficulty", "impossible"],

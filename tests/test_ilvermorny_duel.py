@@ -74,7 +74,7 @@ def test_il_10_unknown_element_is_refused_with_the_four() -> None:
             DuelParams, {"magic_a": 5, "element_a": "air", "magic_b": 5, "element_b": "eau"}
         )
     assert caught.value.field == "element_a"
-    assert "feu, vigne, eau, neutre" in caught.value.message()
+    assert "fire, vine, water, neutral" in caught.value.message()
 
 
 # --- IL-11 --------------------------------------------------------------------------------------

@@ -143,7 +143,7 @@ def test_unknown_condition_lists_the_known_ones() -> None:
 
 
 def test_unknown_ball_is_refused() -> None:
-    with pytest.raises(InputError, match="poke, super, hyper, master"):
+    with pytest.raises(InputError, match="Poké Ball, Super Ball, Hyper Ball, Master Ball"):
         validate_params(CaptureParams, {"ball": "ultra", "difficulty": 8})
     with pytest.raises(UnknownNameError):
         resolve_capture("ultra", 8, Seeded(1))

@@ -85,16 +85,19 @@ PERCENT = BeforeValidator(read_percent)
 """Marks a percentage field, `Annotated[float, PERCENT]`: it reads `40`, `40,5`, `40%`, `40 %`."""
 
 
-def validate_params(model: type[M], raw: Mapping[str, Any], name: Callable[[str], str] = str) -> M:
+def validate_params(
+    model: type[M], raw: Mapping[str, Any], name: Callable[[str], str] = str, keys: bool = False
+) -> M:
     """Build `model` from `raw` (read as people write it, see above), or raise `InputError` for
     the first bad field.
 
-    `name` shows a field name the way the user typed it (`--attack-dice` on the command line).
+    `name` shows a field name the way the user typed it (`--attack-dice` on the command line);
+    with `keys`, the keys of `raw` may be the fields' display names too (`réactions`).
     """
     from jdr.validation import translate
 
     try:
-        return model.model_validate(prepared(model, raw))
+        return model.model_validate(prepared(model, raw, keys))
     except ValidationError as exc:
         raise translate(exc, model, name=name).problems[0] from None
 
@@ -128,25 +131,51 @@ def identity(params: BaseModel) -> dict[str, Any]:
     return data
 
 
-def prepared(model: type[BaseModel], raw: Mapping[str, Any]) -> dict[str, Any]:
+def prepared(model: type[BaseModel], raw: Mapping[str, Any], keys: bool = False) -> dict[str, Any]:
     """`raw` as the model expects it: list items split at commas, decimal commas read in number
-    fields, choices matched as people type them (`jdr.names`)."""
+    fields, yes/no in either language, choices matched as people type them (`jdr.names`) by
+    their identifiers or display names (`jdr.labels`); with `keys`, keys typed by the fields'
+    display names too (a table's settings: `réactions=encaisser`), in nested tables as well."""
+    from jdr.labels import FLAG_WORDS, field_spellings
     from jdr.names import find
 
-    values = dict(raw)
     readings = _readings(model)
-    for field, value in raw.items():
+    values: dict[str, Any] = {}
+    for given, value in raw.items():  # a key typed by its display name (`réactions`)
+        field = given
+        if keys and isinstance(given, str) and given not in readings:
+            field = find(given, field_spellings(model), given) or given
+            field = given if field in raw or field in values else field
+        values[field] = value
+    for field, value in list(values.items()):
         reading = readings.get(field)
         if reading is None:
             continue
         kind, choices = reading
         if kind == "list" and (isinstance(value, list | tuple) or _filled(value)):
-            values[field] = split_items(value)
+            items = split_items(value)
+            if choices:  # a list of choices: each item as people type it
+                spelt = _spellings(model, field)
+                items = [find(i, spelt, field) or i if isinstance(i, str) else i for i in items]
+            values[field] = items
         elif kind == "number":
             values[field] = read_number(value)
+        elif kind == "model" and isinstance(value, Mapping):  # a table: its own names
+            inner = _strip_optional(model.model_fields[field].annotation)
+            values[field] = prepared(inner, value, keys)
+        elif kind == "flag" and isinstance(value, str):
+            flag = find(value, {word: str(flag) for word, flag in FLAG_WORDS.items()}, field)
+            values[field] = value if flag is None else flag == "True"
         elif choices and isinstance(value, str):
-            values[field] = find(value, list(choices), field) or value
+            values[field] = find(value, _spellings(model, field), field) or value
     return values
+
+
+@lru_cache(maxsize=512)
+def _spellings(model: type[BaseModel], field: str) -> dict[str, str]:
+    from jdr.labels import choice_spellings
+
+    return choice_spellings(model.model_fields[field])
 
 
 @lru_cache(maxsize=512)
@@ -158,10 +187,18 @@ def _readings(model: type[BaseModel]) -> dict[str, tuple[str, tuple[str, ...]]]:
         kind = "other"
         if is_list(info):
             kind = "list"
+        elif is_flag(info):
+            kind = "flag"
+        elif _is_model(_strip_optional(info.annotation)):
+            kind = "model"
         elif _strip_optional(info.annotation) is float:
             kind = "number"
-        readings[field] = (kind, tuple(choices_of(info.annotation)))
+        readings[field] = (kind, tuple(choices_of(info.annotation) or item_choices(info)))
     return readings
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
 def _filled(value: Any) -> bool:
@@ -209,9 +246,11 @@ def describe_allowed(info: FieldInfo) -> str:
     bounds = ""
     if low is not None or high is not None:
         bounds = f"{'' if low is None else low}..{'' if high is None else high}"
-    choices = choices_of(annotation)
-    if choices:
-        return _("one of {choices}").format(choices=", ".join(choices))
+    if choices_of(annotation):
+        from jdr.labels import choice_names
+
+        shown = choice_names(info)
+        return _("one of {choices}").format(choices=", ".join(shown.values()))
     if annotation is bool:
         return _("yes/no")
     kinds = {int: _("whole number"), float: _("number"), str: _("text")}
@@ -220,6 +259,11 @@ def describe_allowed(info: FieldInfo) -> str:
         kind = _("percentage")
     if get_origin(annotation) in (list, tuple):
         kind = _("list: A,B or the option repeated")
+        if item_choices(info):
+            from jdr.labels import choice_names
+
+            items = ", ".join(choice_names(info).values())
+            kind = _("list of {choices}: A,B or the option repeated").format(choices=items)
     return ", ".join(part for part in (kind, bounds) if part)
 
 
@@ -230,6 +274,14 @@ def choices_of(annotation: Any) -> list[str]:
         return [str(a) for a in get_args(annotation)]
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return [str(member.value) for member in annotation]
+    return []
+
+
+def item_choices(info: FieldInfo) -> list[str]:
+    """The allowed values of each item of a list of choices (`list[Literal[...]]`), else []."""
+    annotation = _strip_optional(info.annotation)
+    if get_origin(annotation) in (list, tuple) and get_args(annotation):
+        return choices_of(get_args(annotation)[0])
     return []
 
 
@@ -246,7 +298,7 @@ def _strip_optional(annotation: Any) -> Any:
     if origin in (typing.Union, types.UnionType):
         args = [a for a in get_args(annotation) if a is not type(None)]
         if len(args) == 1:
-            return args[0]
+            return _strip_optional(args[0])
     if origin is typing.Annotated:
         return _strip_optional(get_args(annotation)[0])
     return annotation

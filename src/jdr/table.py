@@ -32,15 +32,25 @@ def system_of(campaign: Campaign) -> RuleSystem:
 def action_of(system: RuleSystem, name: str | None, mode: str = "roll") -> Action[Any]:
     """The system's action `name` (as typed loosely), offering `mode`."""
     from jdr.errors import NotOfferedError, UnknownNameError
-    from jdr.names import find
+    from jdr.labels import action_label
+    from jdr.names import closest, find, fold
 
-    found = find(name or "", list(system.actions)) if name else None
+    spellings = {n: n for n in system.actions}
+    for n, each in system.actions.items():  # its display names, French or English
+        for lang in ("en", "fr"):
+            spellings.setdefault(action_label(each, lang), n)
+    found = find(name or "", spellings, "action") if name else None
     if found is None:
-        raise UnknownNameError("action", name or "", list(system.actions))
+        shown = {k: action_label(system.actions[v]) for k, v in spellings.items()}
+        known = sorted(dict.fromkeys(shown.values()), key=fold)
+        raise UnknownNameError("action", name or "", known, closest(name or "", shown))
     action = system.actions[found]
     if mode != "roll" and getattr(action, mode) is None:
-        offering = sorted(n for n, a in system.actions.items() if getattr(a, mode) is not None)
-        raise NotOfferedError(mode, system.id, found, offering)
+        offering = sorted(
+            (action_label(a) for a in system.actions.values() if getattr(a, mode) is not None),
+            key=fold,
+        )
+        raise NotOfferedError(mode, system.id, action_label(action), offering)
     return action
 
 

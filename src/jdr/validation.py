@@ -126,18 +126,39 @@ def _problem(
     owner, info, reached = _walk(model, loc)
     annotation = _bare(info.annotation) if info else None
     if kind == "extra_forbidden" and owner is not None:
-        allowed = ", ".join(owner.model_fields)
+        from jdr.labels import declared, field_spellings, label
+
+        fields = owner.model_fields
+        shown = {n: label(owner, n) if declared(i) else n for n, i in fields.items()}
+        allowed = ", ".join(shown.values())
+        if any(map(declared, fields.values())) and isinstance(loc[-1] if loc else None, str):
+            spelt = {k: shown[v] for k, v in field_spellings(owner).items()}
+            reason += hint(loc[-1], spelt)  # a model that names its keys: the closest
         value = value if isinstance(value, str | int | float) else None
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
         allowed = _("a table with {keys}").format(keys=", ".join(annotation.model_fields))
     elif info is not None:
         allowed = describe_allowed(info)
         if kind in ("literal_error", "enum"):  # a choice mistyped: the closest one
-            reason += hint(value, choices_of(info.annotation))
-    elif kind in ("literal_error", "enum") and choices_of(reached):  # an item of a list
-        choices = choices_of(reached)
-        allowed = _("one of {choices}").format(choices=", ".join(choices))
-        reason += hint(value, choices)
+            from jdr.labels import choice_names, choice_spellings
+
+            shown = choice_names(info)
+            spelt = {k: shown.get(v, v) for k, v in choice_spellings(info).items()}
+            reason += hint(value, spelt if spelt else choices_of(info.annotation))
+    elif kind in ("literal_error", "enum") and (owner is not None or choices_of(reached)):
+        # an item of a list (or a table) of choices: its field's names, else the item's type's
+        from jdr.labels import choice_names, choice_spellings
+
+        named = next((part for part in reversed(loc) if isinstance(part, str)), "")
+        field = owner.model_fields.get(named) if owner is not None else None
+        shown = choice_names(field) if field is not None else {}
+        if shown:
+            allowed = _("one of {choices}").format(choices=", ".join(shown.values()))
+            reason += hint(value, {k: shown.get(v, v) for k, v in choice_spellings(field).items()})
+        else:
+            choices = choices_of(reached)
+            allowed = _("one of {choices}").format(choices=", ".join(choices))
+            reason += hint(value, choices)
     else:
         allowed = f"{context.get('ge', '')}..{context.get('le', '')}" if limit is not None else ""
     return InputError(path, value, allowed or "-", reason)

@@ -30,7 +30,8 @@ from jdr.cli.render import (
 from jdr.cli.sheet_actions import read_params, roll_from_sheet, sheet_json, sheet_lines
 from jdr.cli.shell import ShellGroup
 from jdr.errors import NotOfferedError
-from jdr.i18n import _, current_language
+from jdr.i18n import N_, _, current_language
+from jdr.labels import action_label
 from jdr.markup import escape
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
@@ -44,16 +45,64 @@ class _ActionsGroup(ShellGroup):
     mode = "roll"
 
     def find_command(self, ctx: Any, cmd_name: str) -> Any:
-        from jdr.names import find
+        from jdr.errors import UnknownNameError
+        from jdr.names import closest, find, fold
 
-        command = super().find_command(ctx, find(cmd_name, sorted(self.commands)) or cmd_name)
         system = self.system
+        spellings = {name: name for name in sorted(self.commands)}
+        if system is not None:  # an action by its display name, French or English
+            spellings |= _action_spellings(system, set(self.commands))
+        command = super().find_command(ctx, find(cmd_name, spellings) or cmd_name)
         if command is None and system is not None:
-            name = find(cmd_name, list(system.actions))
+            name = find(cmd_name, _action_spellings(system, set(system.actions)))
             if name is not None:
-                offering = sorted(n for n, a in system.actions.items() if offers(a, self.mode))
-                raise NotOfferedError(self.mode, system.id, name, offering)
+                offering = sorted(
+                    (action_label(a) for a in system.actions.values() if offers(a, self.mode)),
+                    key=fold,
+                )
+                raise NotOfferedError(
+                    self.mode, system.id, action_label(system.actions[name]), offering
+                )
+            if not ctx.resilient_parsing:
+                shown = {k: action_label(system.actions[v]) for k, v in spellings.items()}
+                known = sorted(
+                    (action_label(a) for n, a in system.actions.items() if n in self.commands),
+                    key=fold,
+                )
+                raise UnknownNameError(self.item_name(), cmd_name, known, closest(cmd_name, shown))
         return command
+
+    def listing(self, ctx: Any) -> list[tuple[str, str]]:
+        """(display name, one line) for each action, in the reader's language (`--json`: its
+        identifier)."""
+        from jdr.cli.shell import wants_json
+
+        rows = super().listing(ctx)
+        if self.system is None or wants_json(ctx):  # JSON keeps the identifiers
+            return rows
+        actions = self.system.actions
+        return [(action_label(actions[n]) if n in actions else n, text) for n, text in rows]
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        """The actions by their identifiers and by their display names (`attaque`)."""
+        from typer._click.shell_completion import CompletionItem
+
+        from jdr.names import fold
+
+        found = list(super().shell_complete(ctx, incomplete))
+        if self.system is None:
+            return found
+        known = {item.value for item in found}
+        shown = [action_label(a) for n, a in self.system.actions.items() if n in self.commands]
+        typed = fold(incomplete)
+        extra = [n for n in shown if fold(n).startswith(typed) and n not in known]
+        return found + [CompletionItem(name) for name in extra]
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = self.listing(ctx)
+        if rows:
+            with formatter.section(self.listing_title()):
+                formatter.write_dl(rows)
 
     def item_name(self) -> str:
         return _("action")
@@ -63,6 +112,17 @@ class _ActionsGroup(ShellGroup):
 
     def hint(self, ctx: Any) -> str:
         return _("{command} ACTION --help: an action's options.").format(command=ctx.command_path)
+
+
+def _action_spellings(system: RuleSystem, names: set[str]) -> dict[str, str]:
+    """Each spelling of the actions `names` (their ids, their display names) → the id."""
+    found: dict[str, str] = {}
+    for name in names:
+        action = system.actions[name]
+        found[name] = name
+        for lang in ("en", "fr"):
+            found.setdefault(action_label(action, lang), name)
+    return found
 
 
 def offers(action: Action[Any], mode: str) -> bool:
@@ -150,7 +210,9 @@ def title(system: RuleSystem, action: Action[Any], post: bool = False) -> Consol
     (`post`), the title goes to stderr so that piping the answer gives only the recap."""
     out = console()
     title = Console(stderr=True, highlight=False, soft_wrap=True, markup=False) if post else out
-    shown = escape(f"{display_name(system, current_language())} · {action.name}", "terminal")
+    shown = escape(
+        f"{display_name(system, current_language())} · {action_label(action)}", "terminal"
+    )
     title.print(f"[dim]{shown}[/dim]", markup=True)
     return out
 
@@ -287,6 +349,10 @@ def run_advise(
         )
 
 
+MODES = (N_("roll"), N_("odds"), N_("advise"))
+"""What an action offers, as `jdr systems` lists it (translated)."""
+
+
 def show_systems(as_json: bool) -> None:
     systems, problems = _loaded_systems()
     broken = list(problems.values())
@@ -323,7 +389,9 @@ def show_systems(as_json: bool) -> None:
     for system in systems:
         shown = escape(display_name(system, lang), "terminal")
         out.print(f"[bold]{escape(system.id, 'terminal')}[/bold] — {shown}", markup=True)
-        for name, action in system.actions.items():
+        for action in system.actions.values():
             modes = ["roll"] + ["odds"] * (action.odds is not None)
             modes += ["advise"] * (action.advise is not None)
-            out.print(f"  {escape(name, 'terminal')}  [dim]({', '.join(modes)})[/dim]", markup=True)
+            shown_modes = ", ".join(_(mode) for mode in modes)
+            shown = escape(action_label(action), "terminal")
+            out.print(f"  {shown}  [dim]({shown_modes})[/dim]", markup=True)

@@ -92,7 +92,7 @@ def usage_error(error: Any, argv: list[str]) -> JdrError:
         known = sorted(error.possibilities or []) or _option_names(ctx)
         return UnknownNameError(_("option"), error.option_name, known)
     if isinstance(error, exceptions.MissingParameter) and error.param is not None:
-        return InputError(_hint(error.param), None, _("a value"), _("required"))
+        return InputError(_hint(error.param), None, _needed(error.param, see), _("required"))
     if isinstance(error, exceptions.BadParameter):
         param = error.param
         hint = str(error.param_hint or (_hint(param) if param is not None else ""))
@@ -132,6 +132,18 @@ def _given(param: Any, argv: list[str]) -> str | None:
             if arg.startswith(option + "="):
                 return arg.split("=", 1)[1]
     return None
+
+
+def _needed(param: Any, see: str) -> str:
+    """What a missing option or argument takes: its kind of number, else its help (`the fight's
+    number`), else where to read it (`see jdr fight act --help`) — never a bare "a value"."""
+    allowed = _allowed(param, see)
+    if allowed != see:
+        return allowed
+    text = str(getattr(param, "help", None) or "").strip().rstrip(".")
+    if text[1:2].islower():  # a sentence's help, as a part of the message
+        text = text[0].lower() + text[1:]
+    return text or see
 
 
 def _allowed(param: Any, see: str) -> str:

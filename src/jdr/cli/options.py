@@ -248,7 +248,8 @@ def common_parameters(rolls: bool, exact: bool, ranked: bool = False) -> list[in
 
 def model_parameters(model: Any) -> list[inspect.Parameter]:
     """One keyword parameter per model field, typed as text so validation stays in one place."""
-    from jdr.params import choices_of, describe_allowed, is_flag, is_list
+    from jdr.labels import choice_names
+    from jdr.params import describe_allowed, is_flag, is_list
 
     params = []
     for name, info in model.model_fields.items():
@@ -257,6 +258,9 @@ def model_parameters(model: Any) -> list[inspect.Parameter]:
         if allowed and not is_flag(info):
             help_text = f"{help_text} [{allowed}]".strip()
         shown = None if info.is_required() else info.get_default(call_default_factory=True)
+        names = choice_names(info)
+        if names and shown is not None:
+            shown = names.get(str(getattr(shown, "value", shown)), shown)
         default_text = "" if is_flag(info) else _default_text(shown)
         if default_text:
             help_text += " " + _("(default: {value})").format(value=default_text)
@@ -267,12 +271,12 @@ def model_parameters(model: Any) -> list[inspect.Parameter]:
             default: Any = False
         elif is_list(info):
             annotation = Annotated[
-                list[str] | None, typer.Option(decl, help=help_text, metavar=name.upper())
+                list[str] | None, typer.Option(decl, help=help_text, metavar=_metavar(name, info))
             ]
             default = None
         else:
-            choices = choices_of(info.annotation)
-            metavar = "|".join(choices) if choices and len(choices) <= 6 else name.upper()
+            choices = list(names.values())
+            metavar = "|".join(choices) if choices and len(choices) <= 6 else _metavar(name, info)
             annotation = Annotated[str | None, typer.Option(decl, help=help_text, metavar=metavar)]
             default = None
         params.append(
@@ -281,6 +285,22 @@ def model_parameters(model: Any) -> list[inspect.Parameter]:
             )
         )
     return params
+
+
+def _metavar(name: str, info: Any) -> str:
+    """What an option takes, for its help: `N` for a number, `A,B,…` for a list, else the
+    field's display name in capitals (`CIBLE`)."""
+    from jdr.labels import field_label
+    from jdr.params import choices_of, describe_allowed, is_list
+
+    if is_list(info):
+        return "A,B,…"
+    kind = describe_allowed(info)
+    if not choices_of(info.annotation) and kind.startswith(
+        (_("whole number"), _("number"), _("percentage"))
+    ):
+        return "N"
+    return field_label(name, info).upper().replace(" ", "-")
 
 
 def _default_text(value: Any) -> str:

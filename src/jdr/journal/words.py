@@ -152,15 +152,12 @@ def command_name(system_id: Any, name: str) -> str:
 
 
 def roll_action_name(system_id: Any, name: str) -> str:
-    """A system's roll action (`Action.name`) in the reader's words: its display names
-    (`Action.names`, by language) once the system declares them, else its name, underscores as
-    spaces."""
-    from jdr.i18n import current_language
+    """A system's roll action (`Action.name`) in the reader's words (`jdr.labels.action_named`:
+    its declared display names, else its name, underscores as spaces)."""
+    from jdr.labels import action_named
 
-    action = _system_part(system_id, "actions", name)
-    names = getattr(action, "names", None) or {}
-    shown = names.get(current_language()) or names.get("en")
-    return str(shown) if shown else name.replace("_", " ")
+    shown = action_named(system_id, name)
+    return shown.replace("_", " ") if shown == name else shown
 
 
 def _system_part(system_id: Any, part: str, name: str) -> Any:

@@ -129,6 +129,9 @@ class Action(Generic[P]):
     """One line of help (an English message; its French in `System.messages`)."""
     example: Mapping[str, Any] = field(default_factory=dict)
     """Raw parameters of a typical roll, run by the meta-tests over every plug-in."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Its display names by language, `{"fr": "attaque", "en": "attack"}`: what a player reads
+    and may type in place of `name` (`jdr.labels.action_label`)."""
 
 
 @dataclass(frozen=True)

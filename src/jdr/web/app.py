@@ -27,6 +27,7 @@ from jdr.characters.revisions import kind_name
 from jdr.errors import InputError, JdrError, NotFoundError
 from jdr.i18n import _, current_language, ngettext, set_language
 from jdr.journal.words import action_text
+from jdr.labels import action_label
 from jdr.numbers import decimal, percent
 from jdr.store import open_store
 from jdr.web.errors import from_validation, status_of
@@ -57,6 +58,7 @@ def templates() -> Jinja2Templates:
         action_text=action_text,
         kind_name=kind_name,
         system_name=system_name,
+        action_label=action_label,
     )
     return found
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdr.i18n import _
+from jdr.labels import choice_names, field_label
 from jdr.params import choices_of, describe_allowed, is_flag, is_list
 
 
@@ -24,6 +25,12 @@ class FormField:
     required: bool
     default: str
     choices: tuple[str, ...] = ()
+    choice_labels: tuple[str, ...] = ()
+    """The display name of each of `choices`, in the reader's language."""
+
+    def options(self) -> list[tuple[str, str]]:
+        """(value, display name) of each choice, for a `<select>`."""
+        return list(zip(self.choices, self.choice_labels or self.choices, strict=True))
 
 
 def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]:
@@ -40,6 +47,9 @@ def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]
         default = getattr(default, "value", default)
         shown = "" if default is None or isinstance(default, dict | list | tuple) else default
         choices = tuple(choices_of(info.annotation))
+        names = choice_names(info)
+        if choices and shown != "":
+            shown = names.get(str(shown), shown)
         if is_flag(info):
             kind = "flag"
         elif is_list(info):
@@ -54,11 +64,12 @@ def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]
             FormField(
                 name=name,
                 kind=kind,
-                label=name.replace("_", " "),
+                label=field_label(name, info),
                 help=help_text,
                 required=info.is_required(),
                 default=str(shown).lower() if isinstance(shown, bool) else str(shown),
                 choices=choices,
+                choice_labels=tuple(names.get(c, c) for c in choices),
             )
         )
     return found

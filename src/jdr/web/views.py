@@ -124,10 +124,9 @@ def recap_texts(
 ) -> dict[str, str]:
     """A roll ready to paste on a forum: BBCode and Markdown, every line escaped for its
     medium (a name a player typed stays text)."""
-    from jdr.journal.words import roll_action_name
+    from jdr.labels import action_label
 
-    named = roll_action_name(system.id, action.name)
-    title = f"{display_name(system, current_language())} · {named}"
+    title = f"{display_name(system, current_language())} · {action_label(action)}"
     line = journal_line(entry)
     lines = explanation.splitlines()
     bbcode = "\n".join(

@@ -28,7 +28,13 @@ SYSTEM = System(
     names={"fr": "Ombres", "en": "Shadows"},
     actions={
         "check": Action(
-            "check", Check, roll, odds, help="A check: keep the highest d6", example={"dice": 2}
+            "check",
+            Check,
+            roll,
+            odds,
+            help="A check: keep the highest d6",
+            example={"dice": 2},
+            names={"en": "check", "fr": "test"},
         )
     },
     sheet=Scoundrel,

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from jdr.dice import KeepPool, RandomSource, ScoredDie, count_pool, roll_keep
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.prob import keep_pool_distribution, pool_distribution
 from jdr.prob.distribution import Probability
 from jdr.systems import Odds, Record
@@ -15,7 +16,12 @@ D6 = ScoredDie.sum(6)
 
 
 class Check(BaseModel):
-    dice: int = Field(ge=0, le=10, description=N_("the rating: how many d6 to roll (0 to 10)"))
+    dice: int = Field(
+        ge=0,
+        le=10,
+        description=N_("the rating: how many d6 to roll (0 to 10)"),
+        json_schema_extra=named("rating", "cote"),
+    )
 
 
 def pool(dice: int) -> KeepPool:

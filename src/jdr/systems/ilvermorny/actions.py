@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.systems.ilvermorny import study as studying
 from jdr.systems.ilvermorny.creation import CreateParams, roll_create
 from jdr.systems.ilvermorny.duel import DuelParams, duel_odds, roll_duel
@@ -88,13 +89,19 @@ _DIFFICULTY_HELP = N_(
 class StatTestParams(BaseModel):
     """`test --stat S [--difficulty NAME|N] [--modifier M]` (IL-2, IL-3)."""
 
-    stat: StatValue = Field(description=N_("the stat's value (IL-1)"))
-    difficulty: Difficulty = Field(default=0, description=_DIFFICULTY_HELP)
+    stat: StatValue = Field(
+        description=N_("the stat's value (IL-1)"),
+        json_schema_extra=named("stat", "caractéristique"),
+    )
+    difficulty: Difficulty = Field(
+        default=0, description=_DIFFICULTY_HELP, json_schema_extra=named("difficulty", "difficulté")
+    )
     modifier: int = Field(
         default=0,
         ge=-MAX_MODIFIER,
         le=MAX_MODIFIER,
         description=N_("a bonus or malus added to the die: negative helps (IL-2)"),
+        json_schema_extra=named("modifier", "modificateur"),
     )
 
 
@@ -140,18 +147,28 @@ def stat_test_odds(params: StatTestParams, exact: bool) -> Odds:
 class CastParams(BaseModel):
     """`cast --magic M --level L [--difficulty-of-spell D --xp X]` (IL-5 … IL-8)."""
 
-    magic: StatValue = Field(description=N_("the caster's Magic"))
+    magic: StatValue = Field(
+        description=N_("the caster's Magic"), json_schema_extra=named("Magie", "Magie")
+    )
     level: int = Field(
-        ge=1, le=MAX_LEVEL, description=N_("the spell's level (IL-5; level 0 is not learnt yet)")
+        ge=1,
+        le=MAX_LEVEL,
+        description=N_("the spell's level (IL-5; level 0 is not learnt yet)"),
+        json_schema_extra=named("spell level", "apprentissage du sort"),
     )
     difficulty_of_spell: int | None = Field(
         default=None,
         ge=MIN_SPELL_DIFFICULTY,
         le=MAX_SPELL_DIFFICULTY,
         description=N_("the spell's difficulty, for the level costs (IL-8)"),
+        json_schema_extra=named("spell's difficulty", "difficulté du sort"),
     )
     xp: int | None = Field(
-        default=None, ge=0, le=MAX_XP, description=N_("the spell's XP before the cast (IL-7)")
+        default=None,
+        ge=0,
+        le=MAX_XP,
+        description=N_("the spell's XP before the cast (IL-7)"),
+        json_schema_extra=named("XP", "PX"),
     )
 
     @field_validator("level", mode="before")
@@ -230,14 +247,23 @@ def cast_odds(params: CastParams, exact: bool) -> Odds:
 class StudyParams(BaseModel):
     """`study --comprehension C --resolution R --hours H [--difficulty NAME|N]` (IL-9)."""
 
-    comprehension: StatValue = Field(description=N_("the wizard's Comprehension"))
-    resolution: StatValue = Field(description=N_("the wizard's Resolution"))
+    comprehension: StatValue = Field(
+        description=N_("the wizard's Comprehension"),
+        json_schema_extra=named("Compréhension", "Compréhension"),
+    )
+    resolution: StatValue = Field(
+        description=N_("the wizard's Resolution"),
+        json_schema_extra=named("Résolution", "Résolution"),
+    )
     hours: int = Field(
         ge=studying.MIN_HOURS,
         le=studying.MAX_HOURS,
         description=N_("hours of study in a row (IL-9)"),
+        json_schema_extra=named("hours", "heures"),
     )
-    difficulty: Difficulty = Field(default=0, description=_DIFFICULTY_HELP)
+    difficulty: Difficulty = Field(
+        default=0, description=_DIFFICULTY_HELP, json_schema_extra=named("difficulty", "difficulté")
+    )
 
 
 def roll_study(params: StudyParams, rng: RandomSource) -> Record:
@@ -303,6 +329,7 @@ ACTIONS: dict[str, Action[Any]] = {
             " stat, a natural 12 a critical failure (IL-2, IL-3)."
         ),
         example={"stat": 7, "difficulty": "malaisée"},
+        names={"en": "test", "fr": "test"},
     ),
     "cast": Action(
         "cast",
@@ -314,6 +341,7 @@ ACTIONS: dict[str, Action[Any]] = {
             " and the levels it buys (IL-5 … IL-8)."
         ),
         example={"magic": 7, "level": 2, "difficulty_of_spell": 2, "xp": 18},
+        names={"en": "cast", "fr": "lancer"},
     ),
     "study": Action(
         "study",
@@ -325,6 +353,7 @@ ACTIONS: dict[str, Action[Any]] = {
             " for the hours completed (IL-9)."
         ),
         example={"comprehension": 6, "resolution": 7, "hours": 3, "difficulty": "commune"},
+        names={"en": "study", "fr": "étudier"},
     ),
     "duel": Action(
         "duel",
@@ -336,6 +365,7 @@ ACTIONS: dict[str, Action[Any]] = {
             " (IL-10, IL-11)."
         ),
         example={"magic_a": 7, "element_a": "feu", "magic_b": 6, "element_b": "eau"},
+        names={"en": "duel", "fr": "duel"},
     ),
     "create": Action(
         "create",
@@ -346,5 +376,6 @@ ACTIONS: dict[str, Action[Any]] = {
             " rebalancing, checked against the bounds (IL-4)."
         ),
         example={"questionnaire": "magic=2,intuition=1", "free": "resolution=2,magic=1,skill=2"},
+        names={"en": "create", "fr": "créer"},
     ),
 }

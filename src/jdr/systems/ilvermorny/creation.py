@@ -32,6 +32,7 @@ from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.systems.ilvermorny.rules import MAX_STAT, MIN_STAT, STAT_LABELS, STATS, stat_id
 from jdr.systems.protocol import Record
 from jdr.validation import fail
@@ -216,13 +217,17 @@ class CreateParams(BaseModel):
     questionnaire: GivenPoints = Field(
         default_factory=dict,
         description=N_("the questionnaire's points, entered by the GM: magic=2,intuition=1"),
+        json_schema_extra=named("questionnaire", "questionnaire"),
     )
     free: GivenPoints = Field(
-        default_factory=dict, description=N_("the player's 5 free points: resolution=2,magic=3")
+        default_factory=dict,
+        description=N_("the player's 5 free points: resolution=2,magic=3"),
+        json_schema_extra=named("free points", "points libres"),
     )
     rebalance: Points = Field(
         default_factory=dict,
         description=N_("the GM's rebalancing, points added or taken: strength=-2,magic=+1"),
+        json_schema_extra=named("rebalance", "rééquilibrage"),
     )
 
     @model_validator(mode="after")

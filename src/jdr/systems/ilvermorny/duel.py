@@ -25,6 +25,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, _
+from jdr.labels import Choices, named
 from jdr.names import fold
 from jdr.systems.ilvermorny.exact import every_roll, outcome_law
 from jdr.systems.ilvermorny.rules import STAT_LABELS, StatTest, StatValue, stat_test
@@ -86,6 +87,21 @@ CastOutcome = Annotated[
     BeforeValidator(cast_outcome_id),
 ]
 """A cast outcome field (IL-6), in English or French."""
+ELEMENT_NAMES: Choices = {
+    "feu": ("fire", "feu"),
+    "vigne": ("vine", "vigne", "vines"),
+    "eau": ("water", "eau"),
+    "neutre": ("neutral", "neutre", "utility"),
+}
+"""The elements' display names (English, French, other spellings accepted)."""
+CAST_NAMES: Choices = {
+    "critical_failure": ("critical failure", "échec critique"),
+    "failure": ("failure", "échec"),
+    "success": ("success", "réussite", "succès"),
+    "perfect": ("perfect", "parfait"),
+    "imperfect": ("imperfect", "imparfait"),
+}
+"""A cast's outcomes, as a player names them (English, French, other spellings accepted)."""
 
 
 def dominance(element_a: str, element_b: str) -> Literal["a", "b"] | None:
@@ -224,15 +240,31 @@ def meet(a: Side, b: Side, rng: RandomSource, rng_b: RandomSource | None = None)
 class DuelParams(BaseModel):
     """`duel --magic-a M --element-a E --magic-b M --element-b E [--cast-a O --cast-b O]`."""
 
-    magic_a: StatValue = Field(description=N_("duelist a's Magic"))
-    element_a: Element = Field(description=N_("duelist a's spell: feu, vigne, eau or neutre"))
-    magic_b: StatValue = Field(description=N_("duelist b's Magic"))
-    element_b: Element = Field(description=N_("duelist b's spell: feu, vigne, eau or neutre"))
+    magic_a: StatValue = Field(
+        description=N_("duelist a's Magic"),
+        json_schema_extra=named("duelist a's Magie", "Magie du duelliste a"),
+    )
+    element_a: Element = Field(
+        description=N_("duelist a's spell: its element"),
+        json_schema_extra=named("duelist a's element", "élément du duelliste a", ELEMENT_NAMES),
+    )
+    magic_b: StatValue = Field(
+        description=N_("duelist b's Magic"),
+        json_schema_extra=named("duelist b's Magie", "Magie du duelliste b"),
+    )
+    element_b: Element = Field(
+        description=N_("duelist b's spell: its element"),
+        json_schema_extra=named("duelist b's element", "élément du duelliste b", ELEMENT_NAMES),
+    )
     cast_a: CastOutcome | None = Field(
-        default=None, description=N_("how a's cast went (IL-6); not given: cast")
+        default=None,
+        description=N_("how a's cast went (IL-6); not given: cast"),
+        json_schema_extra=named("duelist a's cast", "lancer du duelliste a", CAST_NAMES),
     )
     cast_b: CastOutcome | None = Field(
-        default=None, description=N_("how b's cast went (IL-6); not given: cast")
+        default=None,
+        description=N_("how b's cast went (IL-6); not given: cast"),
+        json_schema_extra=named("duelist b's cast", "lancer du duelliste b", CAST_NAMES),
     )
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.systems.ilvermorny.progression import Step, gain_xp, grant_level, yearly_growth
 from jdr.systems.ilvermorny.rules import STAT_LABELS
 from jdr.systems.ilvermorny.sheets import MAX_XP, wizard_from
@@ -59,9 +60,17 @@ def changes_text(step: Step) -> str:
 class AwardParams(BaseModel):
     """`award NAME SPELL xp=N [REASON]` (IL-8)."""
 
-    spell: str = Field(description=N_("the spell the XP is for"))
-    xp: int = Field(ge=0, le=MAX_XP, description=N_("the XP given"))
-    reason: str | None = Field(default=None, description=N_("why, for the history"))
+    spell: str = Field(
+        description=N_("the spell the XP is for"), json_schema_extra=named("spell", "sort")
+    )
+    xp: int = Field(
+        ge=0, le=MAX_XP, description=N_("the XP given"), json_schema_extra=named("XP", "PX")
+    )
+    reason: str | None = Field(
+        default=None,
+        description=N_("why, for the history"),
+        json_schema_extra=named("reason", "raison"),
+    )
 
 
 def award(sheet: Json, params: AwardParams) -> Progressed:
@@ -73,8 +82,17 @@ def award(sheet: Json, params: AwardParams) -> Progressed:
 class YearParams(BaseModel):
     """`year NAME STAT=N … [bonus=N]` (IL-4): the stats given as their own keys."""
 
-    points: dict[str, int] = Field(description=N_("the points per stat, e.g. magic=1,intuition=1"))
-    bonus: int = Field(default=0, ge=0, le=10, description=N_("points the GM adds (IL-4)"))
+    points: dict[str, int] = Field(
+        description=N_("the points per stat, e.g. magic=1,intuition=1"),
+        json_schema_extra=named("points per stat", "points par caractéristique"),
+    )
+    bonus: int = Field(
+        default=0,
+        ge=0,
+        le=10,
+        description=N_("points the GM adds (IL-4)"),
+        json_schema_extra=named("GM's bonus", "bonus du MJ"),
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -95,7 +113,9 @@ def year(sheet: Json, params: YearParams) -> Progressed:
 class GrantParams(BaseModel):
     """`grant NAME SPELL` (IL-8)."""
 
-    spell: str = Field(description=N_("the spell learnt in a lesson"))
+    spell: str = Field(
+        description=N_("the spell learnt in a lesson"), json_schema_extra=named("spell", "sort")
+    )
 
 
 def grant(sheet: Json, params: GrantParams) -> Progressed:

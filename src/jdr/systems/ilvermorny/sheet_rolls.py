@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from jdr.errors import InputError
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.systems.ilvermorny.progression import gain_xp
 from jdr.systems.ilvermorny.rules import STAT_LABELS, STATS, stat_id
 from jdr.systems.ilvermorny.sheets import Spell, Wizard, wizard_from
@@ -43,7 +44,11 @@ def _stat_text(wizard: Wizard, stat: str) -> tuple[int, str]:
 class StatUses(BaseModel):
     """What `test --sheet NAME` tests: a stat (IL-2)."""
 
-    stat: str | None = Field(default=None, description=N_("the stat tested (magic, Magie …)"))
+    stat: str | None = Field(
+        default=None,
+        description=N_("the stat tested (magic, Magie …)"),
+        json_schema_extra=named("stat", "caractéristique"),
+    )
 
 
 def bind_test(name: str, sheet: Json, uses: StatUses, lookup: Lookup | None) -> Bound:
@@ -60,7 +65,11 @@ def bind_test(name: str, sheet: Json, uses: StatUses, lookup: Lookup | None) -> 
 class SpellUses(BaseModel):
     """What `cast` and `study --sheet NAME` use: a spell of the sheet (IL-5)."""
 
-    spell: str | None = Field(default=None, description=N_("the spell, as the sheet names it"))
+    spell: str | None = Field(
+        default=None,
+        description=N_("the spell, as the sheet names it"),
+        json_schema_extra=named("spell", "sort"),
+    )
 
 
 def _spell(wizard: Wizard, name: str | None) -> Spell:
@@ -120,9 +129,21 @@ def bind_study(name: str, sheet: Json, uses: SpellUses, lookup: Lookup | None) -
 class DuelUses(BaseModel):
     """What `duel --sheet NAME` uses: a spell, the opponent, and the opponent's spell."""
 
-    spell: str | None = Field(default=None, description=N_("the spell, as the sheet names it"))
-    target: str | None = Field(default=None, description=N_("the opponent: a stored wizard"))
-    target_spell: str | None = Field(default=None, description=N_("the opponent's spell"))
+    spell: str | None = Field(
+        default=None,
+        description=N_("the spell, as the sheet names it"),
+        json_schema_extra=named("spell", "sort"),
+    )
+    target: str | None = Field(
+        default=None,
+        description=N_("the opponent: a stored wizard"),
+        json_schema_extra=named("opponent", "adversaire"),
+    )
+    target_spell: str | None = Field(
+        default=None,
+        description=N_("the opponent's spell"),
+        json_schema_extra=named("opponent's spell", "sort de l'adversaire"),
+    )
 
 
 def bind_duel(name: str, sheet: Json, uses: DuelUses, lookup: Lookup | None) -> Bound:

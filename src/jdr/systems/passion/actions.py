@@ -185,5 +185,6 @@ ACTIONS: dict[str, Action[Any]] = {
             " (PS-1 … PS-7, PS-10)."
         ),
         example={"dice": "4d6", "talent": 3, "difficulty": 2},
+        names={"en": "action", "fr": "action"},
     ),
 }

@@ -51,6 +51,7 @@ from jdr.dice.pool import roll_pool
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import N_, _
+from jdr.labels import Choices, named
 from jdr.names import fold, hint
 from jdr.prob import Distribution, convolve, pool_distribution, unit
 from jdr.prob.cost import pool_ns, refuse
@@ -87,6 +88,12 @@ TYPE_WORDS: dict[str, str] = {
     "energetique": N_("energetic"),
 }
 """How a reader sees each type (`_()` of the word: `physique` in French)."""
+DAMAGE_TYPE_NAMES: Choices = {
+    "physique": ("physical", "physique"),
+    "mental": ("mental", "mental"),
+    "energetique": ("energetic", "énergétique"),
+}
+"""The damage types' display names (English, French)."""
 _TYPE_NAMES: dict[str, DamageType] = {
     "physique": "physique",
     "physical": "physique",
@@ -361,36 +368,69 @@ class DamageParams(BaseModel):
     [--violence-dice 2d6] [--robustness-dice 1d6] [--passion N] [--weapon-energy]
     [--protection-energy]`."""
 
-    damage: int = Field(ge=0, le=MAX_DAMAGE, description=N_("the damage of the hit (PS-14)"))
+    damage: int = Field(
+        ge=0,
+        le=MAX_DAMAGE,
+        description=N_("the damage of the hit (PS-14)"),
+        json_schema_extra=named("damage", "dégâts"),
+    )
     resistance: int | None = Field(
         default=None,
         ge=0,
         le=MAX_DAMAGE,
         description=N_("the target's resistance; or give --type, --body, --mind, --protections"),
+        json_schema_extra=named("resistance", "résistance"),
     )
     violence_dice: Dice | None = Field(
-        default=None, description=N_("the Violence dice rolled, e.g. 2d6 (PS-14)")
+        default=None,
+        description=N_("the Violence dice rolled, e.g. 2d6 (PS-14)"),
+        json_schema_extra=named("Violence dice", "dés de Violence"),
     )
     robustness_dice: Dice | None = Field(
-        default=None, description=N_("the Robustesse dice the wearer rolls, e.g. 1d6 (PS-15)")
+        default=None,
+        description=N_("the Robustesse dice the wearer rolls, e.g. 1d6 (PS-15)"),
+        json_schema_extra=named("Robustesse dice", "dés de Robustesse"),
     )
     type: Type = Field(
-        default="physique", description=N_("the damage type: physique, mental, énergétique")
+        default="physique",
+        description=N_("the damage type"),
+        json_schema_extra=named("damage type", "type de dégâts", DAMAGE_TYPE_NAMES),
     )
-    body: int = Field(default=0, ge=0, le=MAX_DAMAGE, description=N_("the body potential"))
-    mind: int = Field(default=0, ge=0, le=MAX_DAMAGE, description=N_("the mind potential"))
+    body: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_DAMAGE,
+        description=N_("the body potential"),
+        json_schema_extra=named("body potential", "potentiel du corps"),
+    )
+    mind: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_DAMAGE,
+        description=N_("the mind potential"),
+        json_schema_extra=named("mind potential", "potentiel de l'esprit"),
+    )
     protections: Annotated[dict[DamageType, int], BeforeValidator(_protections_field)] = Field(
         default_factory=dict,
         description=N_("protection scores by type, e.g. physique:3,énergétique:2"),
+        json_schema_extra=named("protections", "protections"),
     )
     passion: int = Field(
-        default=0, ge=0, le=MAX_DAMAGE, description=N_("Passion spent on the Violence dice")
+        default=0,
+        ge=0,
+        le=MAX_DAMAGE,
+        description=N_("Passion spent on the Violence dice"),
+        json_schema_extra=named("Passion points", "points de Passion"),
     )
     weapon_energy: bool = Field(
-        default=False, description=N_("spend 1 Énergie of the weapon: +1 damage (PS-14)")
+        default=False,
+        description=N_("spend 1 Énergie of the weapon: +1 damage (PS-14)"),
+        json_schema_extra=named("weapon's Énergie", "Énergie de l'arme"),
     )
     protection_energy: bool = Field(
-        default=False, description=N_("spend 1 Énergie of the protection: +1 to soak (PS-15)")
+        default=False,
+        description=N_("spend 1 Énergie of the protection: +1 to soak (PS-15)"),
+        json_schema_extra=named("protection's Énergie", "Énergie de la protection"),
     )
 
     @model_validator(mode="after")
@@ -594,6 +634,7 @@ DAMAGE_ACTIONS: dict[str, Action[Any]] = {
             "violence_dice": "2d6",
             "robustness_dice": "1d6",
         },
+        names={"en": "damage", "fr": "dégâts"},
     ),
     "initiative": Action(
         "initiative",
@@ -605,5 +646,6 @@ DAMAGE_ACTIONS: dict[str, Action[Any]] = {
             " markers ticked off (PS-9, PS-10, PS-12)."
         ),
         example={"markers": "2,5", "mobility": "3"},
+        names={"en": "initiative", "fr": "initiative"},
     ),
 }

@@ -17,11 +17,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from jdr import json_keys
 from jdr.errors import InputError, RulesError
 from jdr.i18n import _
+from jdr.labels import named
 from jdr.names import fold as fold_name
 from jdr.systems.passion.sheet_files import SheetError, sheet_of
 from jdr.systems.protocol import Json
@@ -34,10 +35,16 @@ class Setup(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    fighters: list[dict[str, Any]]
-    status_quo_ticks: bool = False
+    fighters: list[dict[str, Any]] = Field(json_schema_extra=named("fighters", "combattants"))
+    status_quo_ticks: bool = Field(
+        default=False,
+        json_schema_extra=named("a status quo ticks the marker", "le statu quo coche le marqueur"),
+    )
     """PS-12 setting: a status quo ticks the marker off as a failure does."""
-    npc_cuts_violence: bool = True
+    npc_cuts_violence: bool = Field(
+        default=True,
+        json_schema_extra=named("an NPC cuts the Violence", "le PNJ réduit la Violence"),
+    )
     """PS-16 setting: an NPC target cuts the attacker's Violence dice by its Robustesse."""
 
 

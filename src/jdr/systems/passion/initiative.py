@@ -39,6 +39,7 @@ from pydantic import BaseModel, BeforeValidator, Field, model_validator
 from jdr.dice.source import RandomSource, Recording
 from jdr.errors import RulesError
 from jdr.i18n import N_, _, ngettext
+from jdr.labels import named
 from jdr.systems.protocol import Record
 from jdr.validation import fail
 
@@ -206,12 +207,16 @@ class InitiativeParams(BaseModel):
     mobility potential of all of them, or one each."""
 
     markers: Numbers = Field(
-        min_length=1, max_length=20, description=N_("the markers revealed, e.g. 2,5 (0 … 10)")
+        min_length=1,
+        max_length=20,
+        description=N_("the markers revealed, e.g. 2,5 (0 … 10)"),
+        json_schema_extra=named("markers", "marqueurs"),
     )
     mobility: Numbers = Field(
         min_length=1,
         max_length=20,
         description=N_("the mobility potential: one for all, or one per marker"),
+        json_schema_extra=named("Mobilité", "Mobilité"),
     )
 
     @model_validator(mode="after")

@@ -28,6 +28,7 @@ from pydantic import AfterValidator, BaseModel, Field, model_validator
 from jdr.dice.pool import Pool, Vector
 from jdr.errors import InputError
 from jdr.i18n import N_
+from jdr.labels import Choices, named
 from jdr.systems.passion.pool import SIZES, parse_dice, passion_die
 from jdr.systems.passion.resolve import Resolution, resolve
 from jdr.validation import fail
@@ -43,6 +44,12 @@ MAX_ADVISE_DICE = 30
 """The advisor ranks pools of at most this many dice (12,420 pools at 30, all eight sizes)."""
 DEFAULT_ADVISE_DICE = 10
 Goal = Literal["success", "no-failure", "margin"]
+GOALS: Choices = {
+    "success": ("success", "réussite", "succès"),
+    "no-failure": ("no failure", "pas d'échec", "sans échec"),
+    "margin": ("margin", "marge"),
+}
+"""The advisor's goals (English, French, other spellings accepted)."""
 
 
 # --- what a roll brings besides its dice ------------------------------------------------------
@@ -144,6 +151,7 @@ Talent = Annotated[
         ge=0,
         le=MAX_SCORE,
         description=N_("the talent or potential used: cancels as many negatives"),
+        json_schema_extra=named("talent", "talent"),
     ),
 ]
 Difficulty = Annotated[
@@ -152,15 +160,23 @@ Difficulty = Annotated[
         ge=0,
         le=MAX_SCORE,
         description=N_("the difficulty, or the opposing score: as many negatives"),
+        json_schema_extra=named("difficulty", "difficulté"),
     ),
 ]
-EnergyPoint = Annotated[bool, Field(description=N_("spend 1 Énergie point: 1 more positive"))]
+EnergyPoint = Annotated[
+    bool,
+    Field(
+        description=N_("spend 1 Énergie point: 1 more positive"),
+        json_schema_extra=named("Énergie point", "point d'Énergie"),
+    ),
+]
 PassionPoints = Annotated[
     int,
     Field(
         ge=0,
         le=MAX_SCORE,
         description=N_("Passion points spent after the roll: each cancels one more negative"),
+        json_schema_extra=named("Passion points", "points de Passion"),
     ),
 ]
 
@@ -169,7 +185,10 @@ class ActionParams(BaseModel):
     """`action --dice 8d6 [--talent T] [--difficulty K] [--energy] [--passion P] …` (PS-1 … PS-7,
     PS-10)."""
 
-    dice: Dice = Field(description=N_("the dice, e.g. 8d6 or 2d4+1d12 (d4, d6 … d100)"))
+    dice: Dice = Field(
+        description=N_("the dice, e.g. 8d6 or 2d4+1d12 (d4, d6 … d100)"),
+        json_schema_extra=named("dice", "dés"),
+    )
     talent: Talent = 0
     difficulty: Difficulty = 0
     energy: EnergyPoint = False
@@ -179,18 +198,21 @@ class ActionParams(BaseModel):
         ge=0,
         le=MAX_SCORE,
         description=N_("Énergie points the NPC announced before the roll: 1 more negative each"),
+        json_schema_extra=named("NPC's Énergie", "Énergie du PNJ"),
     )
     npc_passion: int = Field(
         default=0,
         ge=0,
         le=MAX_SCORE,
         description=N_("Passion points the NPC spends after the roll: each cancels one positive"),
+        json_schema_extra=named("NPC's Passion", "Passion du PNJ"),
     )
     marker: int | None = Field(
         default=None,
         ge=0,
         le=MAX_MARKER,
         description=N_("combat: the initiative marker, the fewest dice allowed"),
+        json_schema_extra=named("initiative marker", "marqueur d'initiative"),
     )
 
     @model_validator(mode="after")
@@ -219,12 +241,17 @@ class AdviseParams(BaseModel):
 
     talent: Talent
     difficulty: Difficulty
-    sizes: Sizes = Field(default=ALL_SIZES, description=N_("the die sizes to consider, e.g. d4,d6"))
+    sizes: Sizes = Field(
+        default=ALL_SIZES,
+        description=N_("the die sizes to consider, e.g. d4,d6"),
+        json_schema_extra=named("die sizes", "tailles de dés"),
+    )
     max_dice: int = Field(
         default=DEFAULT_ADVISE_DICE,
         ge=1,
         le=MAX_ADVISE_DICE,
         description=N_("the most dice in a pool"),
+        json_schema_extra=named("most dice", "dés au plus"),
     )
     energy: EnergyPoint = False
     passion: PassionPoints = 0
@@ -233,12 +260,14 @@ class AdviseParams(BaseModel):
         description=N_(
             "rank by P(success), by P(no failure: success or status quo), or by the mean margin"
         ),
+        json_schema_extra=named("goal", "objectif", GOALS),
     )
     min_dice: int | None = Field(
         default=None,
         ge=0,
         le=MAX_ADVISE_DICE,
         description=N_("combat: the marker, the fewest dice (one less with --energy, PS-10)"),
+        json_schema_extra=named("fewest dice", "dés au moins"),
     )
 
     @model_validator(mode="after")

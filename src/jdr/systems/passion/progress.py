@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.sheets import validate_sheet
 from jdr.systems.passion.sheets import MAX_POOL, Sheet
 from jdr.systems.passion.xp import PURCHASE_WORDS, Costs
@@ -37,13 +38,30 @@ __all__ = ["PROGRESSION", "AwardParams", "BuyParams", "award", "buy"]
 class BuyParams(BaseModel):
     """`buy NAME passion|energy|talent|potential [NAME] [cost=N]` (PS-19)."""
 
-    what: Literal["passion", "energy", "talent", "potential"] = Field(description=N_("what to buy"))
-    which: str = Field(default="", description=N_("the talent or potential raised"))
+    what: Literal["passion", "energy", "talent", "potential"] = Field(
+        description=N_("what to buy"),
+        json_schema_extra=named(
+            "what to buy",
+            "achat",
+            {
+                "passion": ("Passion", "Passion"),
+                "energy": ("Énergie", "Énergie"),
+                "talent": ("talent", "talent"),
+                "potential": ("potential", "potentiel"),
+            },
+        ),
+    )
+    which: str = Field(
+        default="",
+        description=N_("the talent or potential raised"),
+        json_schema_extra=named("which one", "lequel"),
+    )
     cost: int | None = Field(
         default=None,
         ge=0,
         le=MAX_POOL,
         description=N_("scenario points a point costs, as the table sets it (PS-19)"),
+        json_schema_extra=named("cost", "coût"),
     )
 
 
@@ -83,8 +101,17 @@ def buy(sheet: Json, params: BuyParams) -> Progressed:
 class AwardParams(BaseModel):
     """`award NAME points=N [REASON]` (PS-19)."""
 
-    points: int = Field(ge=0, le=MAX_POOL, description=N_("end-of-scenario points given"))
-    reason: str | None = Field(default=None, description=N_("why, for the history"))
+    points: int = Field(
+        ge=0,
+        le=MAX_POOL,
+        description=N_("end-of-scenario points given"),
+        json_schema_extra=named("points", "points"),
+    )
+    reason: str | None = Field(
+        default=None,
+        description=N_("why, for the history"),
+        json_schema_extra=named("reason", "raison"),
+    )
 
 
 def award(sheet: Json, params: AwardParams) -> Progressed:

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from jdr.errors import InputError, RulesError, UnknownNameError
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.sheets import validate_sheet
 from jdr.systems.passion.sheets import Sheet
 from jdr.systems.passion.xp import record_roll
@@ -38,10 +39,14 @@ class ScoreUses(BaseModel):
     """Which score of the sheet a roll uses (PS-4): a talent, or a potential."""
 
     talent: str | None = Field(
-        default=None, description=N_("the talent used, as the sheet names it")
+        default=None,
+        description=N_("the talent used, as the sheet names it"),
+        json_schema_extra=named("talent", "talent"),
     )
     potential: str | None = Field(
-        default=None, description=N_("the potential used (or the one to use without the talent)")
+        default=None,
+        description=N_("the potential used (or the one to use without the talent)"),
+        json_schema_extra=named("potential", "potentiel"),
     )
 
 

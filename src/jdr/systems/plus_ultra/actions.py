@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, _
-from jdr.params import DISPLAY
+from jdr.labels import Choices, named
 from jdr.prob.distribution import Probability
 from jdr.systems.plus_ultra import duel, rules
 from jdr.systems.plus_ultra.rules import (
@@ -36,13 +36,21 @@ from jdr.systems.plus_ultra.rules import (
     AttackRoll,
     Protection,
 )
-from jdr.systems.plus_ultra.sheets import MAX_VALUE, Rank
+from jdr.systems.plus_ultra.sheets import MAX_VALUE, RANK_NAMES, Rank
 from jdr.systems.protocol import Action, Odds, Record
 from jdr.validation import fail
 
 MAX_GAUGE = MAX_VALUE
 OUTCOMES = (N_("hit"), N_("miss"), N_("takes_hit"), N_("blocks"), N_("valid"), N_("invalid"))
 KEYS = (N_("energy_lost"), N_("rounds"))
+
+
+RECAP_FORMATS: Choices = {
+    "bbcode": ("BBCode", "BBCode"),
+    "markdown": ("Markdown", "Markdown"),
+    "text": ("text", "texte"),
+}
+"""A recap's formats (English, French)."""
 
 
 def _number(exact: bool) -> type[Fraction] | type[float]:
@@ -55,21 +63,55 @@ def _number(exact: bool) -> type[Fraction] | type[float]:
 class AttackParams(BaseModel):
     """`attack --willpower V --target-energy E [--rank R] [--defending] [--fleeing] [--bonus B]`."""
 
-    willpower: int = Field(ge=0, le=MAX_GAUGE, description=N_("the attacker's current Volonté"))
-    target_energy: int = Field(ge=1, le=MAX_GAUGE, description=N_("the target's current Énergie"))
-    rank: Rank = Field(default="E", description=N_("the attacker's rank: the damage (PU-3)"))
-    defending: bool = Field(default=False, description=N_("the target defends: +5 defense (PU-5)"))
-    fleeing: bool = Field(default=False, description=N_("the target flees: +3 defense (PU-9)"))
+    willpower: int = Field(
+        ge=0,
+        le=MAX_GAUGE,
+        description=N_("the attacker's current Volonté"),
+        json_schema_extra=named("Volonté", "Volonté"),
+    )
+    target_energy: int = Field(
+        ge=1,
+        le=MAX_GAUGE,
+        description=N_("the target's current Énergie"),
+        json_schema_extra=named("target's Énergie", "Énergie de la cible"),
+    )
+    rank: Rank = Field(
+        default="E",
+        description=N_("the attacker's rank: the damage (PU-3)"),
+        json_schema_extra=named("rank", "rang", RANK_NAMES),
+    )
+    defending: bool = Field(
+        default=False,
+        description=N_("the target defends: +5 defense (PU-5)"),
+        json_schema_extra=named("target defending", "cible en défense"),
+    )
+    fleeing: bool = Field(
+        default=False,
+        description=N_("the target flees: +3 defense (PU-9)"),
+        json_schema_extra=named("target fleeing", "cible en fuite"),
+    )
     bonus: int = Field(
-        default=0, ge=-MAX_GAUGE, le=MAX_GAUGE, description=N_("a bonus to the attack roll")
+        default=0,
+        ge=-MAX_GAUGE,
+        le=MAX_GAUGE,
+        description=N_("a bonus to the attack roll"),
+        json_schema_extra=named("bonus", "bonus"),
     )
     recap: Literal["bbcode", "markdown", "text"] | None = Field(
         default=None,
         description=N_("print the post-ready recap in this format (PU-11)"),
-        json_schema_extra=DISPLAY,
+        json_schema_extra=named("recap", "récap", RECAP_FORMATS, display=True),
     )
-    attacker: str | None = Field(default=None, description=N_("the attacker's name, for the recap"))
-    target: str | None = Field(default=None, description=N_("the target's name, for the recap"))
+    attacker: str | None = Field(
+        default=None,
+        description=N_("the attacker's name, for the recap"),
+        json_schema_extra=named("attacker", "attaquant"),
+    )
+    target: str | None = Field(
+        default=None,
+        description=N_("the target's name, for the recap"),
+        json_schema_extra=named("target", "cible"),
+    )
 
     @model_validator(mode="after")
     def _one_stance(self) -> AttackParams:
@@ -199,23 +241,35 @@ class ProtectParams(BaseModel):
     """`protect --protector-energy E (--attack A | --willpower V [--bonus B]) --rank R`."""
 
     protector_energy: int = Field(
-        ge=1, le=MAX_GAUGE, description=N_("the protector's current Énergie")
+        ge=1,
+        le=MAX_GAUGE,
+        description=N_("the protector's current Énergie"),
+        json_schema_extra=named("protector's Énergie", "Énergie du protecteur"),
     )
-    rank: Rank = Field(description=N_("the attacker's rank: the damage of a hit (PU-3)"))
+    rank: Rank = Field(
+        description=N_("the attacker's rank: the damage of a hit (PU-3)"),
+        json_schema_extra=named("attacker's rank", "rang de l'attaquant", RANK_NAMES),
+    )
     attack: int | None = Field(
         default=None,
         ge=-MAX_GAUGE,
         le=rules.DIE + 2 * MAX_GAUGE,
         description=N_("the attack, already rolled"),
+        json_schema_extra=named("attack roll", "jet d'attaque"),
     )
     willpower: int | None = Field(
         default=None,
         ge=0,
         le=MAX_GAUGE,
         description=N_("or roll the attack now: the attacker's current Volonté"),
+        json_schema_extra=named("attacker's Volonté", "Volonté de l'attaquant"),
     )
     bonus: int = Field(
-        default=0, ge=-MAX_GAUGE, le=MAX_GAUGE, description=N_("a bonus to the rolled attack")
+        default=0,
+        ge=-MAX_GAUGE,
+        le=MAX_GAUGE,
+        description=N_("a bonus to the rolled attack"),
+        json_schema_extra=named("bonus", "bonus"),
     )
 
     @model_validator(mode="after")
@@ -318,10 +372,23 @@ def protect_odds(params: ProtectParams, exact: bool) -> Odds:
 class RankParams(BaseModel):
     """`rank --rank R [--energy E --willpower W]`: a rank's gauges, and whether maxima fit it."""
 
-    rank: Rank = Field(description=N_("the rank: E, E+, D … S+"))
-    energy: int | None = Field(default=None, ge=0, le=MAX_GAUGE, description=N_("Énergie maximum"))
+    rank: Rank = Field(
+        description=N_("the rank: E, E+, D … S+"),
+        json_schema_extra=named("rank", "rang", RANK_NAMES),
+    )
+    energy: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_GAUGE,
+        description=N_("Énergie maximum"),
+        json_schema_extra=named("Énergie maximum", "Énergie maximum"),
+    )
     willpower: int | None = Field(
-        default=None, ge=0, le=MAX_GAUGE, description=N_("Volonté maximum")
+        default=None,
+        ge=0,
+        le=MAX_GAUGE,
+        description=N_("Volonté maximum"),
+        json_schema_extra=named("Volonté maximum", "Volonté maximum"),
     )
 
     @model_validator(mode="after")
@@ -396,6 +463,7 @@ ACTIONS: dict[str, Action[Any]] = {
             "Attack: d20 + Volonté against 8 + Énergie; a hit removes the rank's damage (PU-4)."
         ),
         example={"willpower": 5, "target_energy": 6, "rank": "C"},
+        names={"en": "attack", "fr": "attaque"},
     ),
     "protect": Action(
         "protect",
@@ -404,6 +472,7 @@ ACTIONS: dict[str, Action[Any]] = {
         protect_odds,
         help=N_("Protect another: the protector's raw defense against the attack (PU-6)."),
         example={"protector_energy": 6, "willpower": 5, "rank": "C"},
+        names={"en": "protect", "fr": "protéger"},
     ),
     "rank": Action(
         "rank",
@@ -412,6 +481,7 @@ ACTIONS: dict[str, Action[Any]] = {
         None,
         help=N_("A rank's gauges, free points and damage; with maxima, whether they fit (PU-2)."),
         example={"rank": "C", "energy": 8, "willpower": 8},
+        names={"en": "rank", "fr": "rang"},
     ),
     "duel": Action(
         "duel",
@@ -420,5 +490,6 @@ ACTIONS: dict[str, Action[Any]] = {
         duel.odds,
         help=N_("A duel of attacks only: who wins, and in how many rounds (PU-4)."),
         example={"a": "rank=C,energy=7,willpower=5", "b": "rank=D,energy=5,willpower=4"},
+        names={"en": "duel", "fr": "duel"},
     ),
 }

@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 from jdr.dice.source import RandomSource
 from jdr.errors import LimitError
 from jdr.i18n import N_, _
+from jdr.labels import Choices, named
 from jdr.prob.distribution import Probability
 from jdr.systems.plus_ultra.rules import (
     DIE,
@@ -51,6 +52,8 @@ from jdr.systems.plus_ultra.sheets import Duelist, Spec
 from jdr.systems.protocol import Odds, Record
 
 Side = Literal["a", "b"]
+SIDES: Choices = {"a": ("side a", "camp a"), "b": ("side b", "camp b")}
+"""A duel's sides (English, French)."""
 OUTCOMES = ("a", "b", N_("draw"))
 TAIL = 1e-6
 """The distribution of rounds stops once fewer duels than this are still going."""
@@ -66,9 +69,19 @@ WORDS = (N_("rounds_beyond"),)
 class DuelParams(BaseModel):
     """`duel --a SPEC --b SPEC [--first a|b]`."""
 
-    a: Spec = Field(description=N_("side a, current gauges: rank=R,energy=E,willpower=W"))
-    b: Spec = Field(description=N_("side b, current gauges: rank=R,energy=E,willpower=W"))
-    first: Side = Field(default="a", description=N_("who attacks first in each round"))
+    a: Spec = Field(
+        description=N_("side a, current gauges: rank=R,energy=E,willpower=W"),
+        json_schema_extra=named("side a", "camp a"),
+    )
+    b: Spec = Field(
+        description=N_("side b, current gauges: rank=R,energy=E,willpower=W"),
+        json_schema_extra=named("side b", "camp b"),
+    )
+    first: Side = Field(
+        default="a",
+        description=N_("who attacks first in each round"),
+        json_schema_extra=named("first to attack", "premier à attaquer", SIDES),
+    )
 
 
 def other(side: Side) -> Side:

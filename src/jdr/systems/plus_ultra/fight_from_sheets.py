@@ -8,6 +8,8 @@ Each character is named in the fight by its stored name; `order` (names) is the 
 
 from __future__ import annotations
 
+from jdr.params import prepared
+from jdr.systems.plus_ultra.fight_setup import Setup
 from jdr.systems.protocol import Json
 
 __all__ = ["fight_setup"]
@@ -19,5 +21,7 @@ def fight_setup(participants: list[Json], options: Json) -> Json:
     setup: Json = {"characters": characters}
     if options.get("order"):
         setup["order"] = list(options["order"])
-    setup |= options.get("settings") or {}  # `--setting draw_order=true`
+    setup |= prepared(
+        Setup, options.get("settings") or {}, keys=True
+    )  # `--setting draw_order=true`
     return setup

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
 from jdr.i18n import _
+from jdr.labels import named
 from jdr.names import fold
 from jdr.systems.plus_ultra.sheets import Character, SheetError
 from jdr.systems.protocol import Json
@@ -37,9 +38,13 @@ class Setup(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    characters: list[dict[str, Any]]
-    order: list[str] | None = None
-    draw_order: bool = False
+    characters: list[dict[str, Any]] = Field(json_schema_extra=named("characters", "personnages"))
+    order: list[str] | None = Field(
+        default=None, json_schema_extra=named("order of play", "ordre de jeu")
+    )
+    draw_order: bool = Field(
+        default=False, json_schema_extra=named("order drawn", "ordre tiré au sort")
+    )
 
 
 def opening(setup: Json, rng: RandomSource) -> Json:

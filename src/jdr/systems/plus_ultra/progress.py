@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from jdr.errors import RulesError
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.sheets import validate_sheet
 from jdr.systems.plus_ultra.rules import RANKS, rank_index
 from jdr.systems.plus_ultra.sheets import Character
@@ -32,7 +33,15 @@ class RankParams(BaseModel):
     """`rank NAME energy|willpower` (PU-2): where the new free point goes."""
 
     free: Literal["energy", "willpower"] = Field(
-        description=N_("the gauge the rank's new free point raises")
+        description=N_("the gauge the rank's new free point raises"),
+        json_schema_extra=named(
+            "free point",
+            "point libre",
+            {
+                "energy": ("Énergie", "Énergie", "energie"),
+                "willpower": ("Volonté", "Volonté", "volonte"),
+            },
+        ),
     )
 
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from jdr.errors import InputError
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.sheets import validate_sheet
 from jdr.systems.plus_ultra.sheets import Character
 from jdr.systems.protocol import Bound, Json, Lookup, SheetRoll
@@ -33,7 +34,11 @@ __all__ = ["SHEET_ROLLS", "TargetUses", "bind_attack"]
 class TargetUses(BaseModel):
     """Whom the roll is against: another stored character of the campaign."""
 
-    target: str | None = Field(default=None, description=N_("the target: a stored character"))
+    target: str | None = Field(
+        default=None,
+        description=N_("the target: a stored character"),
+        json_schema_extra=named("target", "cible"),
+    )
 
 
 def _target(uses: TargetUses, lookup: Lookup | None) -> tuple[str, Character] | None:

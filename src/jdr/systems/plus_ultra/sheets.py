@@ -36,7 +36,7 @@ from __future__ import annotations
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -50,6 +50,7 @@ from pydantic_core import PydanticCustomError
 
 from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _
+from jdr.labels import Choices
 from jdr.names import fold
 from jdr.sheets import SheetError, load_model
 from jdr.systems.plus_ultra.rules import (
@@ -80,6 +81,8 @@ __all__ = [
 ]
 
 RankName = Literal["E", "E+", "D", "D+", "C", "C+", "B", "B+", "A", "A+", "S", "S+"]
+RANK_NAMES: Choices = {rank: (rank, rank) for rank in get_args(RankName)}
+"""A rank reads the same in both languages."""
 EXAMPLES = ("hero", "villain")
 MAX_EXTRA_ATTACKS = 9
 """A technique makes at most 1 + 9 attack rolls."""

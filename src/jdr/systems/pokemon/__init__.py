@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_
+from jdr.labels import named
 from jdr.sheets import shipped_examples
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, roll_check, score_distribution
 from jdr.systems.pokemon.fight import fight_rules
@@ -31,12 +32,18 @@ from jdr.systems.protocol import Action, Odds, Record, System
 class CheckParams(BaseModel):
     """`check --dice N [--difficulty D]` (PK-1 … PK-4)."""
 
-    dice: int = Field(ge=0, le=MAX_DICE, description=N_("number of d10 (stat + skill)"))
+    dice: int = Field(
+        ge=0,
+        le=MAX_DICE,
+        description=N_("number of d10 (stat + skill)"),
+        json_schema_extra=named("dice", "dés"),
+    )
     difficulty: int = Field(
         default=DEFAULT_DIFFICULTY,
         ge=-20,
         le=100,
         description=N_("difficulty (DD) after modifiers; below 1 counts as 1"),
+        json_schema_extra=named("difficulty (DD)", "difficulté (DD)"),
     )
 
 
@@ -80,6 +87,7 @@ def _actions() -> dict[str, Action[Any]]:
         check_odds,
         help=N_("An action roll: d10 pool, successes ≥ DD, failures on 1 (PK-1 … PK-4)."),
         example={"dice": 4},
+        names={"en": "check", "fr": "test"},
     )
     return {"check": check, **ACTIONS}
 

@@ -25,6 +25,7 @@ ACTIONS: dict[str, Action[Any]] = {
             " (PK-10 … PK-13)."
         ),
         example={"attack_dice": 4, "damage_dice": 3, "endure_dice": 2},
+        names={"en": "attack", "fr": "attaque"},
     ),
     "capture": Action(
         "capture",
@@ -33,6 +34,7 @@ ACTIONS: dict[str, Action[Any]] = {
         capture.odds,
         help=N_("Throw a ball: three rolls at the lowered capture difficulty (PK-19, PK-20)."),
         example={"ball": "super", "difficulty": 8, "vitality_pct": 40, "condition": ["sleep"]},
+        names={"en": "capture", "fr": "capture"},
     ),
     "initiative": Action(
         "initiative",
@@ -41,6 +43,7 @@ ACTIONS: dict[str, Action[Any]] = {
         initiative.odds,
         help=N_("Initiative: 1d10 + Dextérité (PK-5)."),
         example={"dexterity": 3},
+        names={"en": "initiative", "fr": "initiative"},
     ),
     "counter": Action(
         "counter",
@@ -56,5 +59,6 @@ ACTIONS: dict[str, Action[Any]] = {
             "defender_dice": 3,
             "defender_threshold": 4,
         },
+        names={"en": "counter", "fr": "contre"},
     ),
 }

@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.i18n import N_, _
+from jdr.labels import Choices, named
 from jdr.numbers import significant
 from jdr.params import PERCENT
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, CheckRoll, roll_check
@@ -50,6 +51,11 @@ CHANCE_TO_HIT = N_("chance_to_hit")
 ACCURACY_DIE = 100
 """PK-9: a move below 100 % accuracy first rolls a d100, at most its accuracy to go on."""
 DefenceKind = Literal["endure", "dodge"]
+DEFENCES: Choices = {
+    "endure": ("endure", "encaisser", "encaisse", "endurer"),
+    "dodge": ("dodge", "esquiver", "esquive"),
+}
+"""A defence's display names (English, French, other spellings accepted)."""
 
 
 # --- the rules, on plain values -------------------------------------------------------------
@@ -246,46 +252,74 @@ class AttackParams(BaseModel):
     """`attack --attack-dice N --damage-dice M …` (PK-10 … PK-13)."""
 
     attack_dice: int = Field(
-        ge=0, le=MAX_DICE, description=N_("attack roll dice (Force or Concentration + skill)")
+        ge=0,
+        le=MAX_DICE,
+        description=N_("attack roll dice (Force or Concentration + skill)"),
+        json_schema_extra=named("attack dice", "dés d'attaque"),
     )
-    damage_dice: int = Field(ge=0, le=MAX_DICE, description=N_("the move's damage dice"))
+    damage_dice: int = Field(
+        ge=0,
+        le=MAX_DICE,
+        description=N_("the move's damage dice"),
+        json_schema_extra=named("damage dice", "dés de dégâts"),
+    )
     difficulty: int = Field(
         default=DEFAULT_DIFFICULTY,
         ge=-20,
         le=100,
         description=N_("attack roll difficulty (DD) before the range penalty"),
+        json_schema_extra=named("difficulty (DD)", "difficulté (DD)"),
     )
     range_penalty: bool = Field(
-        default=False, description=N_("physical move not in contact, or special at close range: +2")
+        default=False,
+        description=N_("physical move not in contact, or special at close range: +2"),
+        json_schema_extra=named("range penalty", "malus de portée"),
     )
-    high_crit: bool = Field(default=False, description=N_("high critical move: damage roll at DD5"))
+    high_crit: bool = Field(
+        default=False,
+        description=N_("high critical move: damage roll at DD5"),
+        json_schema_extra=named("high critical", "critique élevé"),
+    )
     move_type: str | None = Field(
-        default=None, description=N_("the move's type, French or English (feu, fire)")
+        default=None,
+        description=N_("the move's type, French or English (feu, fire)"),
+        json_schema_extra=named("move's type", "type de la capacité"),
     )
     user_types: str | None = Field(
-        default=None, description=N_("the user's types, T or T/T (STAB)")
+        default=None,
+        description=N_("the user's types, T or T/T (STAB)"),
+        json_schema_extra=named("user's types", "types du lanceur"),
     )
     defender_types: str | None = Field(
-        default=None, description=N_("the defender's types, T or T/T")
+        default=None,
+        description=N_("the defender's types, T or T/T"),
+        json_schema_extra=named("defender's types", "types du défenseur"),
     )
     endure_dice: int | None = Field(
         default=None,
         ge=0,
         le=MAX_DICE,
         description=N_("the defender endures: Constitution or Volonté dice"),
+        json_schema_extra=named("endure dice", "dés pour encaisser"),
     )
     dodge_dice: int | None = Field(
-        default=None, ge=0, le=MAX_DICE, description=N_("the defender dodges: Dextérité dice")
+        default=None,
+        ge=0,
+        le=MAX_DICE,
+        description=N_("the defender dodges: Dextérité dice"),
+        json_schema_extra=named("dodge dice", "dés pour esquiver"),
     )
     defender_waiting: bool = Field(
         default=False,
         description=N_("the defender is waiting: its endure or dodge roll at DD −2 (PK-15)"),
+        json_schema_extra=named("defender waiting", "défenseur en attente"),
     )
     accuracy: Annotated[int, PERCENT] = Field(
         default=100,
         ge=0,
         le=100,
         description=N_("the move's accuracy in %: below 100, a d100 at most it first (PK-9)"),
+        json_schema_extra=named("accuracy", "précision"),
     )
 
     def defence(self) -> Defence | None:

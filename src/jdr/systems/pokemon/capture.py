@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError, UnknownNameError
 from jdr.i18n import N_, _
+from jdr.labels import Choices, named
 from jdr.params import PERCENT
 from jdr.systems.pokemon.check import CheckRoll, effective_difficulty, roll_check
 from jdr.systems.pokemon.sheets import MAJOR_CONDITIONS, condition_id, shown_names
@@ -39,6 +40,13 @@ if TYPE_CHECKING:
     from jdr.prob import Probability
 
 Ball = Literal["poke", "super", "hyper", "master"]
+BALLS: Choices = {
+    "poke": ("Poké Ball", "Poké Ball", "pokeball"),
+    "super": ("Super Ball", "Super Ball", "superball"),
+    "hyper": ("Hyper Ball", "Hyper Ball", "hyperball"),
+    "master": ("Master Ball", "Master Ball", "masterball"),
+}
+"""The balls' display names (English, French, other spellings accepted)."""
 BALL_DICE: Mapping[str, int] = {"poke": 3, "super": 5, "hyper": 7, "master": 15}
 """PK-19: dice by ball."""
 BALL_NAMES: Mapping[str, str] = {
@@ -197,22 +205,41 @@ def capture_chance(ball: str, difficulty: int, exact: bool = False) -> Probabili
 class CaptureParams(BaseModel):
     """`capture --ball B --difficulty D [--vitality-pct P] [--condition C …] …` (PK-19, PK-20)."""
 
-    ball: Ball = Field(description=N_("the ball: poke 3 dice, super 5, hyper 7, master 15"))
-    difficulty: int = Field(ge=1, le=100, description=N_("capture difficulty set by the GM"))
+    ball: Ball = Field(
+        description=N_("the ball: Poké Ball 3 dice, Super Ball 5, Hyper Ball 7, Master Ball 15"),
+        json_schema_extra=named("ball", "Ball", BALLS),
+    )
+    difficulty: int = Field(
+        ge=1,
+        le=100,
+        description=N_("capture difficulty set by the GM"),
+        json_schema_extra=named("capture difficulty", "difficulté de capture"),
+    )
     vitality_pct: Annotated[float | None, PERCENT] = Field(
-        default=None, ge=0, le=100, description=N_("Vitalité left, in % of its maximum")
+        default=None,
+        ge=0,
+        le=100,
+        description=N_("Vitalité left, in % of its maximum"),
+        json_schema_extra=named("Vitalité left (%)", "Vitalité restante (%)"),
     )
     condition: list[str] = Field(
-        default_factory=list, description=N_("a condition of the Pokémon (French or English)")
+        default_factory=list,
+        description=N_("a condition of the Pokémon (French or English)"),
+        json_schema_extra=named("condition", "statut"),
     )
     lowered_stats: int = Field(
-        default=0, ge=0, le=5, description=N_("how many stats are currently lowered")
+        default=0,
+        ge=0,
+        le=5,
+        description=N_("how many stats are currently lowered"),
+        json_schema_extra=named("lowered stats", "stats baissées"),
     )
     other: int = Field(
         default=0,
         ge=-100,
         le=100,
         description=N_("other reduction set by the GM (negative raises the difficulty)"),
+        json_schema_extra=named("other reduction", "autre réduction"),
     )
 
     def lowered(self) -> CaptureDifficulty:

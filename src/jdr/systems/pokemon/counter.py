@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY, MAX_DICE, CheckRoll, roll_check
 from jdr.systems.protocol import Odds, Record
 from jdr.vocabulary import successes_text
@@ -286,26 +287,35 @@ class CounterParams(BaseModel):
     """`counter --attacker-dice N --attacker-threshold T --defender-dice M …` (PK-14)."""
 
     attacker_dice: int = Field(
-        ge=0, le=MAX_DICE, description=N_("attacker's dice (Force or Concentration)")
+        ge=0,
+        le=MAX_DICE,
+        description=N_("attacker's dice (Force or Concentration)"),
+        json_schema_extra=named("attacker's dice", "dés de l'attaquant"),
     )
     attacker_threshold: int = Field(
         ge=1,
         le=MAX_THRESHOLD,
         description=N_("successes the attacker needs: the defender's Constitution or Volonté"),
+        json_schema_extra=named("attacker's threshold", "seuil de l'attaquant"),
     )
     defender_dice: int = Field(
-        ge=0, le=MAX_DICE, description=N_("defender's dice (Force or Concentration)")
+        ge=0,
+        le=MAX_DICE,
+        description=N_("defender's dice (Force or Concentration)"),
+        json_schema_extra=named("defender's dice", "dés du défenseur"),
     )
     defender_threshold: int = Field(
         ge=1,
         le=MAX_THRESHOLD,
         description=N_("successes the defender needs: the attacker's Constitution or Volonté"),
+        json_schema_extra=named("defender's threshold", "seuil du défenseur"),
     )
     difficulty: int = Field(
         default=DEFAULT_DIFFICULTY,
         ge=-20,
         le=100,
         description=N_("difficulty (DD) of both sides' rolls"),
+        json_schema_extra=named("difficulty (DD)", "difficulté (DD)"),
     )
 
 

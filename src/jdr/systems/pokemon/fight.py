@@ -132,7 +132,7 @@ class PokemonFight:
         raw = setup.get("pokemon")
         if not isinstance(raw, list) or not raw:
             raise RulesError(_("a fight needs a list of Pokémon"), "PK-5")
-        settings = validate_params(FightSettings, setup.get("settings") or {})
+        settings = validate_params(FightSettings, setup.get("settings") or {}, keys=True)
         entries = [_entry(data) for data in raw]
         names = [e["sheet"]["name"] for e in entries]
         folded = [fold_name(name) for name in names]  # `duplicate`'s test, each name folded once

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jdr import json_keys
 from jdr.i18n import N_, _
+from jdr.labels import Choices, named
 from jdr.names import find
 from jdr.names import fold as fold_name
 from jdr.params import PERCENT
@@ -56,19 +57,40 @@ _ACTS = frozenset(("move_used", "waited", "free_order", "passed", "action_lost",
 """Events that spend a Pokémon's action for the round (PK-6)."""
 
 
+REACTIONS: Choices = {
+    "ask": ("ask", "demander"),
+    "none": ("none", "aucune", "rien"),
+    "endure": ("endure", "encaisser", "encaisse", "endurer"),
+    "dodge": ("dodge", "esquiver", "esquive"),
+}
+"""`reactions`' display names (English, French, other spellings accepted)."""
+
+
 class FightSettings(BaseModel):
     """A table's settings for the rules' chances (the project's defaults, PK-16 … PK-18)."""
 
     model_config = ConfigDict(extra="forbid")
 
     paralysis_chance: Annotated[int, PERCENT] = Field(
-        default=50, ge=0, le=100, description=N_("% chance that paralysis costs the action")
+        default=50,
+        ge=0,
+        le=100,
+        description=N_("% chance that paralysis costs the action"),
+        json_schema_extra=named("paralysis chance", "chance de paralysie"),
     )
     thaw_chance: Annotated[int, PERCENT] = Field(
-        default=10, ge=0, le=100, description=N_("% chance to thaw at each turn")
+        default=10,
+        ge=0,
+        le=100,
+        description=N_("% chance to thaw at each turn"),
+        json_schema_extra=named("thaw chance", "chance de dégel"),
     )
     wake_chance: Annotated[int, PERCENT] = Field(
-        default=20, ge=0, le=100, description=N_("% chance to wake at each turn")
+        default=20,
+        ge=0,
+        le=100,
+        description=N_("% chance to wake at each turn"),
+        json_schema_extra=named("wake chance", "chance de réveil"),
     )
     sleep_min_turns: int = Field(
         default=1,
@@ -77,23 +99,40 @@ class FightSettings(BaseModel):
         description=N_("turns slept through before the first wake roll"),
     )
     sleep_max_turns: int = Field(
-        default=7, ge=0, le=100, description=N_("turns lost asleep at most")
+        default=7,
+        ge=0,
+        le=100,
+        description=N_("turns lost asleep at most"),
+        json_schema_extra=named("turns asleep at most", "tours de sommeil au plus"),
     )
     confusion_chance: Annotated[int, PERCENT] = Field(
-        default=50, ge=0, le=100, description=N_("% chance that confusion hurts itself")
+        default=50,
+        ge=0,
+        le=100,
+        description=N_("% chance that confusion hurts itself"),
+        json_schema_extra=named("confusion chance", "chance de confusion"),
     )
     infatuation_chance: Annotated[int, PERCENT] = Field(
-        default=50, ge=0, le=100, description=N_("% chance that infatuation stops an attack")
+        default=50,
+        ge=0,
+        le=100,
+        description=N_("% chance that infatuation stops an attack"),
+        json_schema_extra=named("infatuation chance", "chance d'attirance"),
     )
     counter_exchanges: int = Field(
-        default=50, ge=1, le=1000, description=N_("counter exchanges before both moves fail")
+        default=50,
+        ge=1,
+        le=1000,
+        description=N_("counter exchanges before both moves fail"),
+        json_schema_extra=named("counter exchanges", "échanges de contre"),
     )
     reactions: Literal["ask", "none", "endure", "dodge"] = Field(
         default="ask",
         description=N_(
-            "the defender's answer to an attack: asked of it (ask), or given at once (none,"
+            "the defender's answer to an attack: asked of it each time, or always the same (none,"
             " endure, or dodge when it can)"
         ),
+        json_schema_extra=named("reactions", "réactions", REACTIONS),
     )
 
 

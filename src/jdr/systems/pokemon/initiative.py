@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.systems.protocol import Odds, Record
 
 DIE = 10
@@ -66,7 +67,12 @@ def initiative_slots(totals: Mapping[str, int]) -> list[list[str]]:
 class InitiativeParams(BaseModel):
     """`initiative --dexterity N` (PK-5)."""
 
-    dexterity: int = Field(ge=0, le=100, description=N_("the Pokémon's Dextérité"))
+    dexterity: int = Field(
+        ge=0,
+        le=100,
+        description=N_("the Pokémon's Dextérité"),
+        json_schema_extra=named("Dextérité", "Dextérité"),
+    )
 
 
 def roll(params: InitiativeParams, rng: RandomSource) -> Record:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from jdr.i18n import N_, _
+from jdr.labels import Choices, named
 from jdr.names import fold
 from jdr.systems.pokemon.sheet_files import sheet_of
 from jdr.systems.pokemon.sheets import Pokemon, effective_stats, shown_names, stat_id
@@ -39,26 +40,49 @@ __all__ = ["PROGRESSION", "AwardParams", "BuyParams", "award", "buy"]
 Happening = Literal["automatic", "vital", "roleplay", "heroic", "failure"]
 """PK-23's end of scenario: `automatic` (the 1 XP every human gets, nothing more: the award
 given alone), then one XP for each of the four things that happened."""
-HAPPENING_SPELLINGS: dict[str, tuple[str, ...]] = {
-    "automatic": ("automatique", "auto"),
-    "vital": ("informations", "information", "info", "infos", "vitale", "informations capitales"),
-    "roleplay": ("role-play", "jeu de rôle"),
-    "heroic": ("héroïque", "acte héroïque", "héroïsme"),
-    "failure": ("échec", "échecs"),
+HAPPENINGS: Choices = {
+    "automatic": ("automatic", "automatique", "auto"),
+    "vital": (
+        "vital information",
+        "informations capitales",
+        "vital",
+        "informations",
+        "information",
+        "info",
+        "infos",
+        "vitale",
+    ),
+    "roleplay": ("roleplay", "jeu de rôle", "role-play"),
+    "heroic": ("heroic act", "acte héroïque", "heroic", "héroïque", "héroïsme"),
+    "failure": ("failure", "échec", "échecs"),
 }
-"""The French (and other) words a GM may type for each, compared folded (no case, accents)."""
+"""A scenario's happenings (PK-23), as a player names them (English, French, other spellings,
+compared folded: no case, no accents)."""
 _HAPPENINGS = {
-    fold(word): happening
-    for happening, words in HAPPENING_SPELLINGS.items()
-    for word in (happening, *words)
+    fold(word): happening for happening, words in HAPPENINGS.items() for word in (happening, *words)
 }
 
 
 class BuyParams(BaseModel):
     """`buy NAME skill|ev|level [SKILL|STAT]` (PK-21, PK-22)."""
 
-    what: Literal["skill", "ev", "level"] = Field(description=N_("what to buy"))
-    which: str = Field(default="", description=N_("the skill, or the stat an EV raises"))
+    what: Literal["skill", "ev", "level"] = Field(
+        description=N_("what to buy"),
+        json_schema_extra=named(
+            "what to buy",
+            "achat",
+            {
+                "skill": ("skill point", "point de compétence", "skill", "compétence"),
+                "ev": ("EV", "EV"),
+                "level": ("level", "niveau"),
+            },
+        ),
+    )
+    which: str = Field(
+        default="",
+        description=N_("the skill, or the stat an EV raises"),
+        json_schema_extra=named("which one", "lequel"),
+    )
 
 
 def buy(sheet: Json, params: BuyParams) -> Progressed:
@@ -100,19 +124,38 @@ def buy(sheet: Json, params: BuyParams) -> Progressed:
 class AwardParams(BaseModel):
     """`award NAME xp=N | scenario=… | defeated=LEVEL [won=no] [REASON]` (PK-23, PK-24)."""
 
-    xp: int | None = Field(default=None, ge=0, le=100_000, description=N_("XP the GM gives"))
+    xp: int | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description=N_("XP the GM gives"),
+        json_schema_extra=named("XP", "PX"),
+    )
     scenario: list[Happening] | None = Field(
         default=None,
         description=N_(
             "a human's end of scenario: automatic (the 1 XP alone), or any of vital, roleplay,"
             " heroic, failure (PK-23)"
         ),
+        json_schema_extra=named("end of scenario", "fin de scénario", HAPPENINGS),
     )
     defeated: int | None = Field(
-        default=None, ge=1, le=1000, description=N_("the defeated Pokémon's level (PK-24)")
+        default=None,
+        ge=1,
+        le=1000,
+        description=N_("the defeated Pokémon's level (PK-24)"),
+        json_schema_extra=named("defeated Pokémon's level", "niveau du Pokémon vaincu"),
     )
-    won: bool = Field(default=True, description=N_("the Pokémon won the fight (PK-24)"))
-    reason: str | None = Field(default=None, description=N_("why, for the history"))
+    won: bool = Field(
+        default=True,
+        description=N_("the Pokémon won the fight (PK-24)"),
+        json_schema_extra=named("won", "victoire"),
+    )
+    reason: str | None = Field(
+        default=None,
+        description=N_("why, for the history"),
+        json_schema_extra=named("reason", "raison"),
+    )
 
     @field_validator("scenario", mode="before")
     @classmethod

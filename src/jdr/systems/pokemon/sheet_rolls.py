@@ -29,7 +29,9 @@ from pydantic import BaseModel, Field
 
 from jdr.errors import InputError, RulesError, UnknownNameError
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.names import fold
+from jdr.systems.pokemon.attack import DEFENCES
 from jdr.systems.pokemon.sheet_files import sheet_of
 from jdr.systems.pokemon.sheets import (
     STAT_NAMES,
@@ -68,10 +70,14 @@ class CheckUses(BaseModel):
     """What `check --sheet NAME` rolls: a stat, and a skill if any (PK-1)."""
 
     stat: str | None = Field(
-        default=None, description=N_("the stat rolled, French or English (dexterity, Dextérité)")
+        default=None,
+        description=N_("the stat rolled, French or English (dexterity, Dextérité)"),
+        json_schema_extra=named("stat", "caractéristique"),
     )
     skill: str | None = Field(
-        default=None, description=N_("the skill added, as the sheet names it")
+        default=None,
+        description=N_("the skill added, as the sheet names it"),
+        json_schema_extra=named("skill", "compétence"),
     )
 
 
@@ -94,12 +100,20 @@ def bind_check(name: str, sheet: Json, uses: CheckUses, lookup: Lookup | None) -
 class AttackUses(BaseModel):
     """What `attack --sheet NAME` uses: a move, a target, its defence (PK-10 … PK-13)."""
 
-    move: str | None = Field(default=None, description=N_("the move used, as the sheet names it"))
+    move: str | None = Field(
+        default=None,
+        description=N_("the move used, as the sheet names it"),
+        json_schema_extra=named("move", "capacité"),
+    )
     target: str | None = Field(
-        default=None, description=N_("the defender: another stored Pokémon of the campaign")
+        default=None,
+        description=N_("the defender: another stored Pokémon of the campaign"),
+        json_schema_extra=named("target", "cible"),
     )
     defence: Literal["endure", "dodge"] | None = Field(
-        default=None, description=N_("the target endures (PK-12) or dodges (PK-13)")
+        default=None,
+        description=N_("the target endures (PK-12) or dodges (PK-13)"),
+        json_schema_extra=named("defence", "défense", DEFENCES),
     )
 
 
@@ -218,7 +232,11 @@ class NoUses(BaseModel):
 class CaptureUses(BaseModel):
     """What `capture --sheet TRAINER --target NAME` reads of the wild Pokémon (PK-20)."""
 
-    target: str | None = Field(default=None, description=N_("the Pokémon to capture, stored"))
+    target: str | None = Field(
+        default=None,
+        description=N_("the Pokémon to capture, stored"),
+        json_schema_extra=named("target", "cible"),
+    )
 
 
 def bind_capture(name: str, sheet: Json, uses: CaptureUses, lookup: Lookup | None) -> Bound:

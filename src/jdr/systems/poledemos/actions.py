@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from jdr.dice.source import GivenFaces, RandomSource
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.prob import Distribution, Probability
 from jdr.systems.poledemos import hand
 from jdr.systems.poledemos.rules import (
@@ -70,8 +71,17 @@ WORDS = (
 class ValTestParams(BaseModel):
     """`test --val V --dice N` (PD-1, PD-2)."""
 
-    val: Val = Field(description=N_("the figure's VAL, 1+ … 6+ (written 3 or 3+)"))
-    dice: int = Field(default=1, ge=1, le=MAX_TEST_DICE, description=N_("number of d6"))
+    val: Val = Field(
+        description=N_("the figure's VAL, 1+ … 6+ (written 3 or 3+)"),
+        json_schema_extra=named("VAL", "VAL"),
+    )
+    dice: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_TEST_DICE,
+        description=N_("number of d6"),
+        json_schema_extra=named("dice", "dés"),
+    )
 
 
 def success_or_failure(successes: int) -> str:
@@ -123,16 +133,21 @@ def val_test_odds(params: ValTestParams, exact: bool) -> Odds:
 class ActivateParams(BaseModel):
     """`activate --val V --dice N [--group V,V,…]` (PD-5, PD-8, PD-9)."""
 
-    val: Val = Field(description=N_("the figure's (or the leader's) VAL, 1+ … 6+"))
+    val: Val = Field(
+        description=N_("the figure's (or the leader's) VAL, 1+ … 6+"),
+        json_schema_extra=named("VAL", "VAL"),
+    )
     dice: int = Field(
         ge=MIN_ACTIVATION_DICE,
         le=MAX_ACTIVATION_DICE,
         description=N_("dice chosen for the activation: 1, 2 or 3"),
+        json_schema_extra=named("dice", "dés"),
     )
     group: Vals = Field(
         default_factory=list,
         max_length=MAX_GROUP,
         description=N_("the VAL of each figure the leader takes along, e.g. 4+,5+,5+"),
+        json_schema_extra=named("group's VALs", "VAL du groupe"),
     )
 
 
@@ -231,6 +246,7 @@ ACTIONS: dict[str, Action[Any]] = {
         val_test_odds,
         help=N_("A test: n d6 against the figure's VAL, a success on a face ≥ VAL (PD-1, PD-2)."),
         example={"val": "3+", "dice": 3},
+        names={"en": "test", "fr": "test"},
     ),
     "activate": Action(
         "activate",
@@ -242,6 +258,7 @@ ACTIONS: dict[str, Action[Any]] = {
             " its group reads the same dice (PD-5, PD-9)."
         ),
         example={"val": "3+", "dice": 3, "group": "4+,5+,5+"},
+        names={"en": "activate", "fr": "activer"},
     ),
     "hand": Action(
         "hand",
@@ -253,5 +270,6 @@ ACTIONS: dict[str, Action[Any]] = {
             " dice per figure (PD-4, PD-5)."
         ),
         example={"figures": "3+,4+,5+,5+", "dice": "best"},
+        names={"en": "hand", "fr": "main"},
     ),
 }

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from jdr.errors import InputError
 from jdr.i18n import _
+from jdr.params import prepared
+from jdr.systems.poledemos.play_setup import PlaySettings
 from jdr.systems.protocol import Json
 
 __all__ = ["fight_setup", "make_command"]
@@ -34,8 +36,8 @@ def fight_setup(participants: list[Json], options: Json) -> Json:
         seats = [p["name"] for p in participants]
         setup["first"] = order[0]
         setup["direction"] = _direction(seats, list(order))
-    if options.get("settings"):  # `jdr fight new --setting voluntary_pass=true`
-        setup["settings"] = dict(options["settings"])
+    if options.get("settings"):  # `jdr fight new --setting voluntary_pass=true`, or French
+        setup["settings"] = prepared(PlaySettings, options["settings"], keys=True)
     return setup
 
 

@@ -37,6 +37,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from jdr.dice.source import GivenFaces, RandomSource
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.prob import Distribution, Probability
 from jdr.systems.poledemos.rules import (
     MAX_ACTIVATION_DICE,
@@ -265,6 +266,7 @@ class HandParams(BaseModel):
         min_length=1,
         max_length=MAX_HAND_FIGURES,
         description=N_("each figure's VAL in the order they activate, e.g. 3,4+,5+,5+"),
+        json_schema_extra=named("figures' VALs", "VAL des figures"),
     )
     dice: str = Field(
         default="best",
@@ -272,6 +274,7 @@ class HandParams(BaseModel):
             "dice per activation: 1, 2, 3, best (the highest expected PA),"
             " or one count per figure, e.g. 3,2,2,1"
         ),
+        json_schema_extra=named("dice", "dés"),
     )
 
     @field_validator("dice", mode="before")

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jdr.errors import RulesError
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.names import find
 from jdr.names import fold as name_key
 from jdr.params import validate_params
@@ -51,6 +52,7 @@ class PlaySettings(BaseModel):
     voluntary_pass: bool = Field(
         default=False,
         description=N_("a player may pass the hand with figures left to activate"),
+        json_schema_extra=named("voluntary pass", "passe volontaire"),
     )
 
 

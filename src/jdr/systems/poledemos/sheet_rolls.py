@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from jdr.errors import InputError
 from jdr.i18n import N_, _
+from jdr.labels import named
 from jdr.sheets import validate_sheet
 from jdr.systems.poledemos.warband import Figure, Warband
 from jdr.systems.protocol import Bound, Json, Lookup, SheetRoll
@@ -33,10 +34,15 @@ __all__ = ["SHEET_ROLLS", "FigureUses", "bind_activate"]
 class FigureUses(BaseModel):
     """Which figure of the warband rolls, and which followers go along (PD-8)."""
 
-    figure: str | None = Field(default=None, description=N_("the figure, as the warband names it"))
+    figure: str | None = Field(
+        default=None,
+        description=N_("the figure, as the warband names it"),
+        json_schema_extra=named("figure", "figure"),
+    )
     followers: list[str] = Field(
         default_factory=list,
         description=N_("the leader's followers that go along (PD-8), or all"),
+        json_schema_extra=named("followers", "suivants"),
     )
 
 
