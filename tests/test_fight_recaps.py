@@ -240,4 +240,4 @@ def test_the_log_tells_the_story_and_marks_what_was_undone(
     assert logged["events"][0]["text"].startswith("Plus Ultra fight: ")
     assert [a["undone"] for a in logged["actions"]][-2:] == [True, False]
     code, out, _err = run(capsys, "fight", "redo", "1", "--db", db, "--lang", "fr")
-    assert out.startswith("Rétablie : action 5 (Kaito interrompt la fuite de Corbeau.")
+    assert out.startswith("Rétablie\u00a0: action 5 (Kaito interrompt la fuite de Corbeau.")
