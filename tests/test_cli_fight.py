@@ -219,8 +219,8 @@ def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert out.splitlines()[:3] == [
         "combat 1 — C",
         "Manche 1 — à jouer\u00a0: Corbeau",
-        "Kaito (a) — Énergie 8/8 · Volonté 8/8 · Poing Tempête prêt · Rafale prêt"
-        " · Gantelets lestés prêt · en défense",
+        "Kaito (a) — Énergie 8/8 · Volonté 8/8 · Poing Tempête disponible · Rafale disponible"
+        " · Gantelets lestés disponible · en défense",
     ]
     code, out, _err = run(capsys, "fight", "log", "1", "--db", db)
     # issue 29: actions are numbered within the fight, the opening 0 (they were event seqs)

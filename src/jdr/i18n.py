@@ -116,7 +116,9 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 _SPACED_MARK = re.compile(r" ([:;!?])(?=\s|$|[»)])")
-_TIGHT_MARK = re.compile(r'(?<=[^\s"\u00a0\u202f{(])([:;!?])(?=\s|$|[»)])')
+_TIGHT_MARK = re.compile(
+    r'(?<=[^\s"\u00a0\u202f{(])([:;?])(?=\s|$|[»)])|(?<=[^\W\d_])(!)(?=\s|$|[»)])'
+)
 _QUOTES = re.compile(r"«[ \u00a0]?(.*?)[ \u00a0]?»")
 
 
@@ -135,7 +137,7 @@ def typeset(text: str) -> str:
     """
 
     def spaced(match: re.Match[str]) -> str:
-        mark = match.group(1)
+        mark = match.group(1) or match.group(2)
         return (NBSP if mark == ":" else NNBSP) + mark
 
     text = _TIGHT_MARK.sub(spaced, _SPACED_MARK.sub(spaced, text))
