@@ -168,7 +168,7 @@ def test_french_help_translates_click_required_and_default(
     code, out, _err = run(capsys, "fight", "recap", "--help", "--lang", "fr")
     assert code == 0
     assert "[obligatoire]" in out
-    assert re.search(r"\[par défaut :\s+text\]", out)
+    assert re.search(r"\[par défaut\s:\s+text\]", out)
     assert "Arguments\u00a0:" in out and "Options\u00a0:" in out
 
 
@@ -246,7 +246,7 @@ def _command_paths() -> list[tuple[str, ...]]:
 
 PATHS = _command_paths()
 PYTHON = re.compile(
-    r"<list|list\[|dict|\{\}|\bNone\b|\(default: \)|\[default: \]|\(par défaut : \)|\[\]"
+    r"<list|list\[|dict|\{\}|\bNone\b|\(default: \)|\[default: \]|\(par défaut\s: \)|\[\]"
     r"|<(str|int|bool|float|Path)>|<enum|<class|\b[A-Z]\w+\.\w+:|\bTrue\b|\bFalse\b"
 )
 

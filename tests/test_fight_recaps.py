@@ -23,7 +23,7 @@ FOOTER = re.compile(
     r"\n+(\[i\]|_)?journal ((#|n°)\d+ [0-9a-f]{10}(, )?)+ · [^\n]* [0-9a-f]{16}…(\[/i\]|_)?\n$"
 )
 
-SEALED = re.compile(r"((?:sealed|scellé) ?:) ?[0-9a-f]{10}")
+SEALED = re.compile(r"((?:sealed|scellé)\s?:)\s?[0-9a-f]{10}")
 
 Script = list[tuple[str, ...]]
 FIGHTS: dict[str, tuple[list[str], list[str], Script]] = {

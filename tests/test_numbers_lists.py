@@ -234,7 +234,7 @@ def test_help_says_percentage_and_how_lists_are_given(capsys: pytest.CaptureFixt
     assert "[percentage, 0..100]" in flat and "[list: A,B or the option repeated]" in flat
     code, out, _err = run(capsys, "roll", "pokemon", "capture", "--help", "--lang", "fr")
     flat = " ".join(out.split())
-    assert "[pourcentage, 0..100]" in flat and "[liste\u00a0: A,B ou l'option répétée]" in flat
+    assert "[pourcentage, 0..100]" in flat and "[liste : A,B ou l'option répétée]" in flat
 
 
 # --- English type names ----------------------------------------------------------------------

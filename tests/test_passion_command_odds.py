@@ -219,7 +219,7 @@ def test_issue_29_ps_11_the_odds_read_the_targets_dodge_and_the_sheets_talent() 
         french = command_odds(PASSION, ROMUALD_FIRST(), "Romuald", "attack", keys)
         assert french is not None
         assert french.formula[1] == "difficulté 6\u00a0: esquive de Cyber-ninja 6"
-        assert french.formula[-1] == "dégâts 4 physique\u00a0: Pied 1 + Corps 3"
+        assert french.formula[-1] == "dégâts physiques 4\u00a0: Pied 1 + Corps 3"
     dodge = command_odds(PASSION, NINJA_ATTACKS(), "Romuald", "dodge", {"dice": "3d6"})
     assert dodge is not None and dodge.said().startswith("chance to dodge ")
     assert dict(dodge.names)["success"] == "dodged"

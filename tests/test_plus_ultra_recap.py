@@ -100,7 +100,7 @@ State:
 - Smash: 1/2
 - Rafale: 0/1""",
     ("fr", "bbcode"): """\
-[b]Izuku — tour 2[/b]
+[b]Izuku — manche 2[/b]
 [b]Actions[/b]
 [list]
 [*]Technique Rafale sur Shoto
@@ -118,7 +118,7 @@ State:
 [*]Rafale\u00a0: 0/1
 [/list]""",
     ("fr", "markdown"): """\
-**Izuku — tour 2**
+**Izuku — manche 2**
 
 **Actions**
 - Technique Rafale sur Shoto
@@ -134,7 +134,7 @@ State:
 - Smash\u00a0: 1/2
 - Rafale\u00a0: 0/1""",
     ("fr", "text"): """\
-Izuku — tour 2
+Izuku — manche 2
 Actions\u00a0:
 - Technique Rafale sur Shoto
 - Jet 1/3\u00a0: d20 14 + 5 = 19 contre défense 12 → touché\u00a0: −2 Énergie
@@ -242,7 +242,8 @@ def test_pu_11_recap_of_one_attack_outside_a_fight(lang: str, fmt: str) -> None:
         ("en", "Plus Ultra attack\nActions:\n- Attack: d20 3 − 1 = 2 against defense 16 → miss"),
         (
             "fr",
-            "Attaque Plus Ultra\nActions\u00a0:\n- Attaque\u00a0: d20 3 − 1 = 2 contre défense 16 → raté",
+            "Attaque Plus Ultra\nActions\u00a0:\n"
+            "- Attaque\u00a0: d20 3 − 1 = 2 contre défense 16 → raté",
         ),
     ],
 )
@@ -306,8 +307,9 @@ def test_pu_11_pu_9_a_flight_interrupted_seen_by_both_and_a_flight_let_go() -> N
     gone = fight.act(cmd(None, "no_interrupt"), source)
     with language("fr"):
         assert render_recap(fight.state, "Mei", gone, "text") == (
-            "Mei — tour 1\nActions :\n- Personne n'interrompt la fuite\n- Mei quitte le combat\n"
-            "État :\n- Énergie\u00a0: 5/5\n- Volonté\u00a0: 5/5\n- Hors du combat\u00a0: en fuite"
+            "Mei — manche 1\nActions\u00a0:\n- Personne n'interrompt la fuite\n"
+            "- Mei quitte le combat\nÉtat\u00a0:\n- Énergie\u00a0: 5/5\n- Volonté\u00a0: 5/5\n"
+            "- Hors du combat\u00a0: en fuite"
         )
     source.finish()
 
@@ -336,7 +338,7 @@ def test_pu_11_pu_7_defense_bonus_side_effects_gm_text_ko_and_the_end_of_the_fig
     with language("fr"):
         assert render_recap(fight.state, "Izuku", [], "bbcode").splitlines()[-3:] == [
             "[*]Gantelets\u00a0: 2/3",
-            "[*]Intimidation\u00a0: [color=green]prêt[/color]",
+            "[*]Intimidation\u00a0: [color=green]disponible[/color]",
             "[/list]",
         ]
     assert render_recap(fight.state, "Izuku", fear_turn, "text").splitlines()[2:6] == [
