@@ -28,6 +28,19 @@ PO = FOLDER / "jdr.po"
 MO = FOLDER / "jdr.mo"
 EN_PO = SOURCE / "locale" / "en" / "LC_MESSAGES" / "jdr.po"
 IDENTIFIER = re.compile(r"^[a-z]+(_[a-z]+)+$")
+sys.path.insert(0, str(SOURCE.parent))  # this checkout's jdr, whichever is installed
+
+from jdr.i18n import typeset  # noqa: E402
+
+
+def _typeset_catalog(catalog: Catalog) -> None:
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        if isinstance(message.string, tuple):
+            message.string = tuple(typeset(s) for s in message.string)
+        else:
+            message.string = typeset(message.string)
 
 
 def english(identifier: str) -> str:
@@ -61,6 +74,7 @@ def update() -> None:
     else:
         catalog = Catalog(locale="fr", project="jdr", charset="utf-8")
         catalog.update(template, no_fuzzy_matching=True)
+    _typeset_catalog(catalog)
     with PO.open("wb") as handle:
         write_po(
             handle, catalog, width=100, omit_header=False, sort_output=True, include_lineno=False
@@ -100,6 +114,7 @@ def translate(path: Path) -> None:
         else:
             message.string = value
         message.flags.discard("fuzzy")
+    _typeset_catalog(catalog)
     with PO.open("wb") as handle:
         write_po(handle, catalog, width=100, sort_output=True, include_lineno=False)
 
@@ -114,6 +129,8 @@ def missing() -> list[str]:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         if not all(strings) or message.fuzzy:
             gaps.append(str(message.id))
+        elif any(typeset(s) != s for s in strings):
+            gaps.append(f"{message.id} (French typography: run `update`)")
     return gaps
 
 

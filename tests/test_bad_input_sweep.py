@@ -77,7 +77,8 @@ def test_pu_11_attack_recap_from_the_command_line(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert "[b]Izuku[/b]" in out
     assert (
-        "Attaque sur Shoto : d20 9 + 5 = 14 contre défense 14 → [color=green]touché[/color]" in out
+        "Attaque sur Shoto\u00a0: d20 9 + 5 = 14 contre défense 14"
+        " → [color=green]touché[/color]" in out
     )
     assert main([*args, "--recap", "markdown", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)

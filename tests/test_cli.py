@@ -268,7 +268,7 @@ def test_systems_lists_the_good_plugins_beside_a_broken_one(
     ("lang", "lines"),
     [
         ("en", ["3d6! (5, 3, 6!+3) = 17", "4d10>=6f1 (7✓, 1✗, 2, 6✓) = 1", "1601/2000"]),
-        ("fr", ["4d10 DD6 : 7✓ 1✗ 2 6✓ → 2 succès − 1 échec = 1 → réussite", "80,05 %"]),
+        ("fr", ["4d10 DD6\u00a0: 7✓ 1✗ 2 6✓ → 2 succès − 1 échec = 1 → réussite", "80,05 %"]),
     ],
 )
 def test_demo_shows_real_rolls_and_odds(

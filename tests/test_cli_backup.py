@@ -373,7 +373,7 @@ def test_a_tampered_backup_is_refused_and_nothing_is_written(
     code, out, err = run(
         capsys, "campaign", "import", str(forged), "--db", database_url, "--lang", "fr"
     )
-    assert code == 1 and err.startswith("jdr : erreur : la sauvegarde ne se vérifie pas")
+    assert code == 1 and err.startswith("jdr\u00a0: erreur\u00a0: la sauvegarde ne se vérifie pas")
     assert answer(capsys, "campaign", "list", "--db", database_url)["campaigns"] == []
     store = open_store(database_url)
     try:
@@ -479,7 +479,7 @@ def _empty(path: Path, _data: Json) -> None:
          f" {SCHEMAS})", 'schéma de base "0001"'),
         (_too_large, "larger than 32 MiB (allowed: at most 32 MiB)", "plus de 32 Mio"),
         (_wrong_type, "tables.journal[2].seq: seq has the wrong type (allowed: a whole number",
-         "tables.journal[2].seq : seq"),
+         "tables.journal[2].seq\u00a0: seq"),
         (_missing_column, "tables.fights[0].status: missing (allowed: text)", "manquant"),
         (_unknown_table, "tables.invites: not a table of a backup (allowed: epochs, characters",
          "pas une table"),
@@ -508,7 +508,7 @@ def test_a_bad_file_is_refused_in_one_line_in_either_language(
     assert "Traceback" not in err
     code, out, err = run(capsys, "campaign", "import", str(bad), "--db", db, "--lang", "fr")
     assert code == 2 and err.count("\n") == 1 and french in err, err
-    assert err.startswith("jdr : erreur : ")
+    assert err.startswith("jdr\u00a0: erreur\u00a0: ")
     code, payload = run_json(capsys, "campaign", "import", str(bad), "--db", db)
     assert code == 2 and english in payload["error"]["message"]
     assert answer(capsys, "campaign", "list", "--db", db)["campaigns"] == []
@@ -571,7 +571,7 @@ def test_ids_the_database_uses_are_refused_with_what_to_do(
     )
     code, _out, err = run(capsys, "campaign", "import", str(backup_file), "--as", "D",
                           "--db", db, "--lang", "fr")  # fmt: skip
-    assert code == 2 and "combats : 1" in err and "nouvelle base" in err
+    assert code == 2 and "combats\u00a0: 1" in err and "nouvelle base" in err
     listed = answer(capsys, "campaign", "list", "--db", db)["campaigns"]
     assert [c["name"] for c in listed] == ["C"]
     assert rows(db) == before
@@ -645,7 +645,7 @@ def test_a_tampered_backup_named_in_json_lists_every_problem(
     assert all(p["message"] for p in problems)
     assert payload["error"]["message"].endswith("(and 3 more problems: --json lists them all)")
     code, _out, err = run(capsys, "campaign", "import", str(forged), "--db", db, "--lang", "fr")
-    assert code == 1 and err.endswith("(et 3 autres problèmes : --json les donne tous)\n")
+    assert code == 1 and err.endswith("(et 3 autres problèmes\u00a0: --json les donne tous)\n")
 
 
 BAD_VALUES: tuple[Any, ...] = (None, "x", -1, 2**40, 1.5, True, [], {}, "2026-13-45T00:00:00")

@@ -268,9 +268,9 @@ def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
     code, out, _err = run(capsys, "fight", "show", "1", "--db", db, "--lang", "fr")
     assert out.splitlines()[:3] == [
         "combat 1 — C",
-        "Manche 1 — à jouer : Corbeau",
-        "Kaito (a) — Énergie 8/8 · Volonté 8/8 · Poing Tempête prêt · Rafale prêt"
-        " · Gantelets lestés prêt · en défense",
+        "Manche 1 — à jouer\u00a0: Corbeau",
+        "Kaito (a) — Énergie 8/8 · Volonté 8/8 · Poing Tempête disponible · Rafale disponible"
+        " · Gantelets lestés disponible · en défense",
     ]
     code, out, _err = run(capsys, "fight", "log", "1", "--db", db)
     # issue 29: actions are numbered within the fight, the opening 0 (they were event seqs)
@@ -280,7 +280,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str], db: str) -> None:
         "Undone: action 1 (Kaito defends: +5 defense until the start of its next turn.)\n"
     )
     redone = run(capsys, "fight", "redo", "1", "--db", db, "--lang", "fr")[1]
-    assert redone.startswith("Rétablie : action 1 (Kaito se défend : +5 en défense")
+    assert redone.startswith("Rétablie\u00a0: action 1 (Kaito se défend\u00a0: +5 en défense")
 
 
 def test_bad_input(capsys: pytest.CaptureFixture[str], db: str) -> None:

@@ -87,8 +87,9 @@ def test_an_unknown_system_says_did_you_mean(capsys: pytest.CaptureFixture[str])
         f"jdr: error: unknown system pokemn — did you mean pokemon? (known: {KNOWN_SYSTEMS})"
     )
     assert refused(capsys, "roll", "pokemn", "check", "--lang", "fr") == (
-        "jdr : erreur : système pokemn : introuvable — vouliez-vous dire pokemon ?"
-        f" (au choix : {KNOWN_SYSTEMS})"
+        "jdr\u00a0: erreur\u00a0: système pokemn\u00a0: introuvable — vouliez-vous dire"
+        " pokemon\u202f?"
+        f" (au choix\u00a0: {KNOWN_SYSTEMS})"
     )
 
 
@@ -152,8 +153,9 @@ def test_an_unknown_campaign_says_did_you_mean(
         "jdr: error: unknown campaign Mardi Soi — did you mean Mardi Soir? (known: Mardi Soir)"
     )
     assert refused(capsys, "campaign", "show", "Mardi Soi", "--db", mardi, "--lang", "fr") == (
-        "jdr : erreur : campagne Mardi Soi : introuvable — vouliez-vous dire Mardi Soir ?"
-        " (au choix : Mardi Soir)"
+        "jdr\u00a0: erreur\u00a0: campagne Mardi Soi\u00a0: introuvable — vouliez-vous dire"
+        " Mardi Soir\u202f?"
+        " (au choix\u00a0: Mardi Soir)"
     )
 
 
@@ -175,8 +177,9 @@ def test_an_unknown_sheet_says_did_you_mean(mardi: str, capsys: pytest.CaptureFi
         "fr",
     )
     assert french == (
-        "jdr : erreur : personnage Corbeau : introuvable — vouliez-vous dire Maître Corbeau ?"
-        " (au choix : Kaito Arashi, Maître Corbeau)"
+        "jdr\u00a0: erreur\u00a0: personnage Corbeau\u00a0: introuvable — vouliez-vous dire"
+        " Maître Corbeau\u202f?"
+        " (au choix\u00a0: Kaito Arashi, Maître Corbeau)"
     )
 
 
@@ -197,7 +200,7 @@ def test_a_loose_duplicate_campaign_is_refused(
         "--lang",
         "fr",
     )
-    assert "Mardi Soir" in err and err.startswith("jdr : erreur : ")
+    assert "Mardi Soir" in err and err.startswith("jdr\u00a0: erreur\u00a0: ")
     assert [c.name for c in open_store(mardi).campaigns()] == ["Mardi Soir"]
 
 
@@ -236,7 +239,7 @@ def test_an_ambiguous_stored_name_is_refused_listing_both(
     )
     assert refused(
         capsys, "sheet", "show", "ana", "--campaign", "Mardi Soir", "--db", mardi, "--lang", "fr"
-    ) == ("jdr : erreur : personnage ana est ambigu : correspond à ANA et Ana")
+    ) == ("jdr\u00a0: erreur\u00a0: personnage ana est ambigu\u00a0: correspond à ANA et Ana")
     exact = run_json(capsys, "sheet", "show", "Ana", "--campaign", "Mardi Soir", "--db", mardi)
     assert exact["character"]["name"] == "Ana"
 
@@ -284,8 +287,8 @@ def test_an_unknown_fighter_says_did_you_mean(
     )
     assert "unknown target Corbeau — did you mean Maître Corbeau?; legal commands now:" in err
     err = refused(capsys, "fight", "act", "1", "Kaito", "defend", "--db", mardi, "--lang", "fr")
-    assert "vouliez-vous dire Kaito Arashi ?" in err
-    assert "Kaito" in err and err.startswith("jdr : erreur : ")
+    assert "vouliez-vous dire Kaito Arashi\u202f?" in err
+    assert "Kaito" in err and err.startswith("jdr\u00a0: erreur\u00a0: ")
 
 
 def test_fight_new_refuses_a_name_twice_as_people_type_it(
@@ -351,13 +354,13 @@ def test_a_mistyped_choice_says_did_you_mean_in_both_languages(
         "jdr: error: --ball: supr — not one of the choices — did you mean Super Ball?"
         " (allowed: one of Poké Ball, Super Ball, Hyper Ball, Master Ball)"
     )
-    assert "— vouliez-vous dire Super Ball ?" in refused(capsys, *args, "--lang", "fr")
+    assert "— vouliez-vous dire Super Ball\u202f?" in refused(capsys, *args, "--lang", "fr")
 
 
 def test_il_10_a_mistyped_element_says_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["odds", "ilvermorny", "duel", "--magic-a", "6", "--element-a", "fue"]
     err = refused(capsys, *args, "--magic-b", "5", "--element-b", "vigne", "--lang", "fr")
-    assert "--element-a : fue — " in err and "vouliez-vous dire feu ?" in err
+    assert "--element-a\u00a0: fue — " in err and "vouliez-vous dire feu\u202f?" in err
 
 
 def test_an_unknown_command_suggests_a_system_too(capsys: pytest.CaptureFixture[str]) -> None:

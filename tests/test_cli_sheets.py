@@ -21,7 +21,7 @@ SYSTEMS = SRC / "systems"
 EXAMPLES = sorted(SYSTEMS.glob("*/examples/*.toml"))
 HERO = SYSTEMS / "plus_ultra" / "examples" / "hero.toml"
 TRAINER = SYSTEMS / "pokemon" / "examples" / "trainer.toml"
-QUOTE_KEY_FR = "une clé avec des accents ou des espaces s'écrit entre guillemets : "
+QUOTE_KEY_FR = "une clé avec des accents ou des espaces s'écrit entre guillemets\u00a0: "
 
 
 def _system_of(example: Path) -> str:
@@ -75,9 +75,10 @@ def test_problems_one_per_line_in_french(
     )
     assert code == 2
     assert err.splitlines() == [
-        f"jdr : erreur : {bad} : 2 problèmes",
-        "  rank : Z — rang inconnu (permis : E, E+, D, D+, C, C+, B, B+, A, A+, S, S+)",
-        "  colour : 1 — clé inconnue (permis : name, rank, energy, willpower, techniques)",
+        f"jdr\u00a0: erreur\u00a0: {bad}\u00a0: 2 problèmes",
+        "  rank\u00a0: Z — rang inconnu (permis\u00a0: E, E+, D, D+, C, C+, B, B+, A, A+, S, S+)",
+        "  colour\u00a0: 1 — clé inconnue (permis\u00a0: name, rank, energy, willpower,"
+        " techniques)",
     ]
 
 
@@ -103,7 +104,8 @@ def test_a_sheet_of_another_system_is_named_for_a_campaign(
     )
     code, _out, err = run(capsys, *args, "--lang", "fr")
     assert err == (
-        f"jdr : erreur : {TRAINER} : cette fiche est pour pokemon ; la campagne Mardi se joue"
+        f"jdr\u00a0: erreur\u00a0: {TRAINER}\u00a0: cette fiche est pour pokemon\u202f; la"
+        f" campagne Mardi se joue"
         " avec plus-ultra\n"
     )
     code, payload = run_json(capsys, *args)
@@ -127,7 +129,10 @@ def test_validate_with_the_wrong_system_names_the_right_one(
     assert code == 2
     assert err == f"jdr: error: {TRAINER}: this sheet is for pokemon, not plus-ultra\n"
     code, _out, err = run(capsys, *args, "--lang", "fr")
-    assert err == f"jdr : erreur : {TRAINER} : cette fiche est pour pokemon, pas pour plus-ultra\n"
+    assert err == (
+        f"jdr\u00a0: erreur\u00a0: {TRAINER}\u00a0: cette fiche est pour pokemon,"
+        " pas pour plus-ultra\n"
+    )
     code, payload = run_json(capsys, *args)
     assert code == 2 and payload["valid"] is False
     assert payload["recognised"] == ["pokemon"]
@@ -182,7 +187,7 @@ def test_validate_says_how_it_knew_the_system(
         " rules accept it)\n"
     )
     code, out, _err = run(capsys, "sheet", "validate", str(TRAINER), "--lang", "fr")
-    assert out == f"{TRAINER} : OK (fiche pokemon Léa, reconnue à son kind)\n"
+    assert out == f"{TRAINER}\u00a0: OK (fiche pokemon Léa, reconnue à son kind)\n"
     keyed = write(tmp_path, 'system = "plus-ultra"\n' + HERO.read_text("utf-8"))
     code, out, _err = run(capsys, "sheet", "validate", str(keyed))
     assert out == f"{keyed}: OK (plus-ultra sheet Kaito Arashi, as its system key says)\n"
@@ -221,7 +226,8 @@ def test_a_sheet_no_system_accepts_gets_the_closest_systems_problems(
     assert [p["field"] for p in payload["problems"]] == ["rank", "colour"]
     code, _out, err = run(capsys, "sheet", "validate", str(bad), "--lang", "fr")
     assert err.startswith(
-        f"jdr : erreur : {bad} : aucun système de règles installé n'accepte cette fiche"
+        f"jdr\u00a0: erreur\u00a0: {bad}\u00a0: aucun système de règles installé n'accepte"
+        f" cette fiche"
     )
 
 
@@ -253,19 +259,19 @@ def test_a_sheet_no_system_accepts_gets_the_closest_systems_problems(
             "rank = C",
             "line 2, column 8: not a TOML value",
             'a text must be quoted: rank = "C"',
-            'un texte s\'écrit entre guillemets : rank = "C"',
+            'un texte s\'écrit entre guillemets\u00a0: rank = "C"',
         ),
         (
             "energy = 3,5",
             "line 2, column 11: something follows the value on the same line",
             "decimals take a point: energy = 3.5",
-            "les décimales prennent un point : energy = 3.5",
+            "les décimales prennent un point\u00a0: energy = 3.5",
         ),
         (
             'rank = "C',
             "line 2, column 10: a text is not closed by its quote",
             'end the text with the quote it starts with: "…"',
-            'terminez le texte par le guillemet qui l\'ouvre : "…"',
+            'terminez le texte par le guillemet qui l\'ouvre\u00a0: "…"',
         ),
         (
             "name = 2",
@@ -289,7 +295,7 @@ def test_toml_syntax_error_says_where_and_the_usual_fix(
     assert err == f"jdr: error: {sheet}, {where} ({english})\n"
     code, _out, err = run(capsys, "sheet", "validate", str(sheet), "--lang", "fr")
     assert code == 2
-    assert err.startswith(f"jdr : erreur : {sheet}, ligne 2, colonne ")
+    assert err.startswith(f"jdr\u00a0: erreur\u00a0: {sheet}, ligne 2, colonne ")
     assert err.endswith(f" ({french})\n")
     code, payload = run_json(capsys, "sheet", "validate", str(sheet))
     [problem] = payload["problems"]
@@ -339,7 +345,10 @@ def test_example_kinds_default_and_unknown(capsys: pytest.CaptureFixture[str]) -
     assert code == 2
     assert err == "jdr: error: unknown example dragon (known: pokemon, trainer)\n"
     code, _out, err = run(capsys, "sheet", "example", "pokemon", "dragon", "--lang", "fr")
-    assert err == "jdr : erreur : exemple dragon : introuvable (au choix : pokemon, trainer)\n"
+    assert err == (
+        "jdr\u00a0: erreur\u00a0: exemple dragon\u00a0: introuvable"
+        " (au choix\u00a0: pokemon, trainer)\n"
+    )
     code, _out, err = run(capsys, "sheet", "example", "dnd")
     assert code == 2 and "unknown system dnd" in err
 

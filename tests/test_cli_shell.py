@@ -34,7 +34,7 @@ BUILT_IN = ["ilvermorny", "passion", "plus-ultra", "pokemon", "poledemos"]
 def test_lang_before_the_command_gives_the_french_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "--lang", "fr", "--help")
     assert code == 0, err
-    assert out.startswith("Utilisation : jdr ")
+    assert out.startswith("Utilisation\u00a0: jdr ")
     assert "Affiche ce message et quitte." in out
 
 
@@ -157,7 +157,7 @@ def test_the_french_help_has_no_english_click_word(
 ) -> None:
     code, out, err = run(capsys, *args)
     assert code == 0, err
-    assert "Utilisation : jdr" in out and "Affiche ce message et quitte." in out
+    assert "Utilisation\u00a0: jdr" in out and "Affiche ce message et quitte." in out
     for word in CLICK_ENGLISH:
         assert word not in out, word
 
@@ -168,8 +168,8 @@ def test_french_help_translates_click_required_and_default(
     code, out, _err = run(capsys, "fight", "recap", "--help", "--lang", "fr")
     assert code == 0
     assert "[obligatoire]" in out
-    assert re.search(r"\[par défaut :\s+text\]", out)
-    assert "Arguments :" in out and "Options :" in out
+    assert re.search(r"\[par défaut\s:\s+text\]", out)
+    assert "Arguments\u00a0:" in out and "Options\u00a0:" in out
 
 
 @pytest.mark.parametrize(
@@ -178,21 +178,25 @@ def test_french_help_translates_click_required_and_default(
         (
             ("dice", "2d6", "extra"),
             "extra argument: extra — not expected here (allowed: see jdr dice --help)",
-            "argument en trop : extra — inattendu ici (permis : voir jdr dice --help)",
+            "argument en trop\u00a0: extra — inattendu ici (permis\u00a0: voir jdr dice --help)",
         ),
-        (("systems", "--json=3"), "--json: takes no value", "--json : ne prend pas de valeur"),
-        (("roll", "pokemon", "check", "--dice"), "--dice: needs a value", "--dice : attend une"),
+        (("systems", "--json=3"), "--json: takes no value", "--json\u00a0: ne prend pas de valeur"),
+        (
+            ("roll", "pokemon", "check", "--dice"),
+            "--dice: needs a value",
+            "--dice\u00a0: attend une",
+        ),
         (
             ("journal", "show", "x", "--last", "0"),
             "--last: 0 is not allowed (allowed: a whole number, at least 1)",
-            "--last : 0 n'est pas permis (permis : un nombre entier, au moins 1)",
+            "--last\u00a0: 0 n'est pas permis (permis\u00a0: un nombre entier, au moins 1)",
         ),
         (
             ("fight", "show", "abc"),
             "FIGHT: not a valid value (allowed: a whole number)",
-            "FIGHT : valeur invalide (permis : un nombre entier)",
+            "FIGHT\u00a0: valeur invalide (permis\u00a0: un nombre entier)",
         ),
-        (("frobnicate",), "unknown command frobnicate", "commande frobnicate : introuvable"),
+        (("frobnicate",), "unknown command frobnicate", "commande frobnicate\u00a0: introuvable"),
         (
             ("campaign", "nope"),
             "unknown command nope (known: export, feed, import, invite, list, new",
@@ -242,7 +246,7 @@ def _command_paths() -> list[tuple[str, ...]]:
 
 PATHS = _command_paths()
 PYTHON = re.compile(
-    r"<list|list\[|dict|\{\}|\bNone\b|\(default: \)|\[default: \]|\(par défaut : \)|\[\]"
+    r"<list|list\[|dict|\{\}|\bNone\b|\(default: \)|\[default: \]|\(par défaut\s: \)|\[\]"
     r"|<(str|int|bool|float|Path)>|<enum|<class|\b[A-Z]\w+\.\w+:|\bTrue\b|\bFalse\b"
 )
 
@@ -341,7 +345,8 @@ def test_advise_for_a_system_without_advisor_names_those_with_one(
     assert err == "jdr: error: pokemon has no advisor; systems with one: passion\n"
     code, out, err = run(capsys, *args, "--lang", "fr")
     assert err == (
-        "jdr : erreur : pokemon n'a pas de conseiller ; systèmes qui en ont un : passion\n"
+        "jdr\u00a0: erreur\u00a0: pokemon n'a pas de conseiller\u202f; systèmes qui en ont"
+        " un\u00a0: passion\n"
     )
 
 
@@ -361,7 +366,8 @@ def test_odds_for_an_action_without_odds_names_those_with_them(
     )
     code, out, err = run(capsys, "advise", "passion", "damage", "--lang", "fr")
     assert err == (
-        "jdr : erreur : passion dégâts n'a pas de conseiller ; actions qui en ont un : action\n"
+        "jdr\u00a0: erreur\u00a0: passion dégâts n'a pas de conseiller\u202f; actions qui en"
+        " ont un\u00a0: action\n"
     )
 
 
@@ -427,7 +433,7 @@ def test_a_bare_store_group_lists_its_subcommands(
     assert re.findall(r"^  (\S+) +\S", out, re.MULTILINE) == expected
     assert f"jdr {group} COMMAND --help" in out
     code, out, _err = run(capsys, "--lang", "fr", group)
-    assert "Commandes :" in out and f"jdr {group} COMMANDE --help" in out
+    assert "Commandes\u00a0:" in out and f"jdr {group} COMMANDE --help" in out
 
 
 # --- completion, as the shell asks for it -------------------------------------------------------
@@ -557,7 +563,7 @@ def test_completion_through_the_installed_bash_script(table: str, tmp_path: Path
     assert installed.returncode == 0, installed.stderr
     script = tmp_path / ".bash_completions" / "jdr.sh"
     assert installed.stdout == (
-        f"complétion bash installée dans {script} ; elle marche dans un nouveau terminal.\n"
+        f"complétion bash installée dans {script}\u202f; elle marche dans un nouveau terminal.\n"
     )
     assert f"source '{script}'" in (tmp_path / ".bashrc").read_text()
     asked = subprocess.run(

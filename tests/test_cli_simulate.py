@@ -326,6 +326,6 @@ def test_pk_14_simulate_tactic_countering_by_name_and_a_wrong_name_lists_them(
     )  # fmt: skip
     assert code == 0, err
     assert "tactique contre-attaque" in out
-    assert "pas de vainqueur : une égalité, un combat qui ne pouvait plus finir" in out
+    assert "pas de vainqueur\u00a0: une égalité, un combat qui ne pouvait plus finir" in out
     code, _out, err = run(capsys, *args, "--tactic", "counter", "--db", db)
     assert code == 2 and "--tactic" in err and "countering" in err and "Traceback" not in err

@@ -228,7 +228,7 @@ def test_om_4_attack_odds_name_what_they_measure_in_both_languages() -> None:
         french = command_odds(found, state, "Ann", "attack", {"target": "Bob"})
         assert french is not None
         assert french.formula == [
-            "combat 2 : le meilleur de 2d6 (OM-1) ; un 6 est une réussite (OM-2)"
+            "combat 2\u00a0: le meilleur de 2d6 (OM-1)\u202f; un 6 est une réussite (OM-2)"
         ]
     assert rolls(found, state, "Ann", "attack", {"target": "Bob"})
 
@@ -244,7 +244,7 @@ def test_pk_11_damage_rounded_down_says_so() -> None:
         "Damage: 4d10 DD6 (3 6✓ 10✓ 8✓) → 3 × 0.75 = 2.25, rounded down: 2 (PK-11)."
     )
     with language("fr"):
-        assert "3 × 0,75 = 2,25, arrondi à l'inférieur : 2 (PK-11)." in narration.sentence(
+        assert "3 × 0,75 = 2,25, arrondi à l'inférieur\u00a0: 2 (PK-11)." in narration.sentence(
             damage, Words()
         )
 

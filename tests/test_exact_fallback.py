@@ -62,7 +62,7 @@ def test_exact_odds_without_flint_say_so_and_answer_the_same(
 def test_the_notice_is_in_french_too(without_flint: dict[str, str]) -> None:
     done = _run("dice", "--odds", "2d6", "--exact", "--lang", "fr", env=without_flint)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.startswith("remarque : python-flint n'a pas pu être importé")
+    assert done.stderr.startswith("remarque\u00a0: python-flint n'a pas pu être importé")
 
 
 def test_float_odds_never_mention_flint(without_flint: dict[str, str]) -> None:

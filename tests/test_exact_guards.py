@@ -45,7 +45,7 @@ def test_exact_odds_too_large_are_refused_in_one_line_and_floats_answer(
 def test_the_refusal_is_in_french_too(capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = run(capsys, "dice", "--odds", "1000d100", "--exact", "--lang", "fr")
     assert code == 2
-    assert "trop grand pour un calcul exact ; sans --exact" in err
+    assert "trop grand pour un calcul exact\u202f; sans --exact" in err
 
 
 @pytest.mark.parametrize(

@@ -109,8 +109,9 @@ def test_a_commands_help_lists_its_keys_in_the_readers_language(
                           "--lang", "fr")  # fmt: skip
     assert out.splitlines()[0].startswith("répondre (respond) — Répondre à l'attaque en attente")
     assert (
-        "  réponse (response) : au choix : aucune (none), encaisser (endure), esquive (dodge),"
-        " contrer (counter) ; obligatoire" in out.splitlines()
+        "  réponse (response)\u00a0: au choix\u00a0: aucune (none), encaisser (endure),"
+        " esquive (dodge),"
+        " contrer (counter)\u202f; obligatoire" in out.splitlines()
     )
     schema = answer(capsys, "fight", "act", "1", "Pika", "move", "--help", "--db", db)
     assert schema["name"] == "move" and "target" in schema["schema"]["properties"]
@@ -151,7 +152,7 @@ def test_the_json_schema_of_every_command_is_exported(capsys: pytest.CaptureFixt
     one = answer(capsys, "fight", "commands", "--system", "poledemos")["systems"]["poledemos"]
     assert one[1]["schema"]["properties"]["kind"]["enum"] == ["move", "shoot", "melee"]
     code, out, _err = run(capsys, "fight", "commands", "--system", "plus-ultra", "--lang", "fr")
-    assert code == 0 and "  attaque (attack) — Attaquer : d20 + Volonté" in out
+    assert code == 0 and "  attaque (attack) — Attaquer\u00a0: d20 + Volonté" in out
     assert "      jdr fight act FIGHT ACTOR attack target=TARGET" in out
 
 

@@ -73,7 +73,7 @@ def test_pk_10_pk_16_a_stored_fight_that_can_no_longer_end_says_so_and_offers_th
     assert shown.splitlines()[-1] == HINT
     french = text(capsys, "fight", "show", "1", "--db", db, "--lang", "fr")
     assert "le combat ne peut plus finir selon ses règles" in french
-    assert "Le MJ peut y mettre fin : jdr fight end 1 --draw (ou --winner NOM)." in french
+    assert "Le MJ peut y mettre fin\u00a0: jdr fight end 1 --draw (ou --winner NOM)." in french
     payload = answer(capsys, "fight", "show", "1", "--db", db)
     assert (payload["stuck"], payload["ending"]) == (True, None)
     assert STUCK in recap_body(capsys, db, "--all")[-1]
@@ -89,7 +89,7 @@ def test_the_gms_draw_ends_a_stuck_fight_everywhere_and_offers_no_command(
     assert shown.splitlines()[1] == DRAW
     assert "legal commands" not in shown and "to play" not in shown and STUCK not in shown
     french = text(capsys, "fight", "show", "1", "--db", db, "--lang", "fr")
-    assert french.splitlines()[1] == "Le MJ a mis fin au combat : match nul."
+    assert french.splitlines()[1] == "Le MJ a mis fin au combat\u00a0: match nul."
     assert "commandes permises" not in french and "à jouer" not in french
     payload = answer(capsys, "fight", "show", "1", "--db", db)
     assert payload["ending"] == {"how": "draw", "winners": []}
@@ -98,7 +98,7 @@ def test_the_gms_draw_ends_a_stuck_fight_everywhere_and_offers_no_command(
     assert recap_body(capsys, db, "--all")[-1] == DRAW
     assert recap_body(capsys, db)[-1] == DRAW  # the last action's recap: the end itself
     assert recap_body(capsys, db, "--all", "--format", "bbcode", "--lang", "fr")[-1] == (
-        "[b]Le MJ a mis fin au combat : match nul.[/b]"
+        "[b]Le MJ a mis fin au combat\u00a0: match nul.[/b]"
     )
     log = text(capsys, "fight", "log", "1", "--db", db).splitlines()
     assert log[-2:] == [f"#1    {DRAW}", "this fight has ended"]
@@ -137,7 +137,7 @@ def test_poledemos_the_gms_end_names_a_winner_shown_in_every_recap_and_language(
         "fight 1 ended\nThe GM ended the fight: Alice wins.\n"
     )
     shown = text(capsys, "fight", "show", "1", "--db", db, "--lang", "fr").splitlines()
-    assert shown[1] == "Le MJ a mis fin au combat : Alice l'emporte."
+    assert shown[1] == "Le MJ a mis fin au combat\u00a0: Alice l'emporte."
     assert not any("joue" in line or "commandes permises" in line for line in shown)
     for fmt, last in (
         ("text", "The GM ended the fight: Alice wins."),
@@ -158,7 +158,7 @@ def test_poledemos_the_gms_end_names_a_winner_shown_in_every_recap_and_language(
                 "Pika": {"name": "Pika", "side": "a", "ko": False},
                 "Chu": {"name": "Chu", "side": "b", "ko": True}}},
             "The fight is over: Pika wins by KO.",
-            "Le combat est terminé : Pika l'emporte par KO.",
+            "Le combat est terminé\u00a0: Pika l'emporte par KO.",
         ),
         (
             {"over": True, "winner": "a", "characters": {
@@ -166,26 +166,26 @@ def test_poledemos_the_gms_end_names_a_winner_shown_in_every_recap_and_language(
                 "Aiko": {"name": "Aiko", "side": "a", "ko": False, "escaped": False},
                 "Corbeau": {"name": "Corbeau", "side": "b", "ko": False, "escaped": True}}},
             "The fight is over: Kaito and Aiko win, the other side fled.",
-            "Le combat est terminé : Kaito et Aiko l'emportent, l'autre camp a fui.",
+            "Le combat est terminé\u00a0: Kaito et Aiko l'emportent, l'autre camp a fui.",
         ),
         (
             {"over": True, "winner": "Ann", "wizards": ["Ann", "Bob"]},
             "The fight is over: Ann wins.",
-            "Le combat est terminé : Ann l'emporte.",
+            "Le combat est terminé\u00a0: Ann l'emporte.",
         ),
         (
             {"over": True, "winners": ["Ann"], "fighters": {
                 "Ann": {"name": "Ann", "broken": False},
                 "Bob": {"name": "Bob", "broken": True}}},
             "The fight is over: Ann wins.",
-            "Le combat est terminé : Ann l'emporte.",
+            "Le combat est terminé\u00a0: Ann l'emporte.",
         ),
         (
             {"over": True, "winner": None, "fighters": {
                 "Ann": {"name": "Ann", "side": "a", "down": True},
                 "Bob": {"name": "Bob", "side": "b", "down": True}}},
             "The fight is over: nobody is left standing.",
-            "Le combat est terminé : plus personne n'est debout.",
+            "Le combat est terminé\u00a0: plus personne n'est debout.",
         ),
     ],
 )  # fmt: skip
@@ -212,7 +212,7 @@ def test_actions_are_numbered_within_their_fight_in_undo_recaps_and_the_log(
     assert recap_body(capsys, db, "--lang", "fr")[0] == "Combat 1 — action 5"
     assert text(capsys, "fight", "undo", "1", "--db", db).startswith("Undone: action 5 (")
     assert text(capsys, "fight", "undo", "1", "--db", db, "--lang", "fr").startswith(
-        "Annulée : action 4 ("
+        "Annulée\u00a0: action 4 ("
     )
     assert text(capsys, "fight", "redo", "1", "--db", db).startswith("Redone: action 4 (")
     answer(capsys, "fight", "act", "1", "Kaito", "no_interrupt", "--db", db)
@@ -272,7 +272,7 @@ def test_the_web_page_shows_a_stuck_fight_and_the_gm_ends_it_with_a_button(
     french = player.client.get(
         f"/c/{campaign_id}/fights/{fight}", headers={"Accept-Language": "fr"}
     ).text
-    assert "Le MJ a mis fin au combat : match nul." in french
+    assert "Le MJ a mis fin au combat\u00a0: match nul." in french
     api = player.client.get(f"/api/c/{campaign_id}/fights/{fight}").json()
     assert api["ending"] == {"how": "draw", "winners": []}
     assert (api["legal_commands"], api["awaited"], api["stuck"]) == ([], {}, False)
@@ -300,4 +300,4 @@ def test_the_feed_and_the_webhook_announce_the_gms_end_by_its_action_number(
     with language("fr"):
         french = announcements(store, campaign, store.changes_after(campaign_id, 0, 100))[-1]
     assert french.title == f"Combat {fight}, action 1"
-    assert french.lines == ("Le MJ a mis fin au combat : Chu l'emporte.",)
+    assert french.lines == ("Le MJ a mis fin au combat\u00a0: Chu l'emporte.",)

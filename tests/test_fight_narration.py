@@ -114,7 +114,7 @@ def test_french_numbers_and_names_in_a_sentence() -> None:
     damage = CORPUS["pokemon"]["damage_rolled"][0]
     with language("fr"):
         text = narration("pokemon").sentence(damage, Words())
-    assert "× 0,75" in text and text.startswith("Dégâts : ")
+    assert "× 0,75" in text and text.startswith("Dégâts\u00a0: ")
 
 
 def test_a_plug_in_declares_its_narration_and_commands_as_the_built_ins_do() -> None:

@@ -23,7 +23,7 @@ FOOTER = re.compile(
     r"\n+(\[i\]|_)?journal ((#|n°)\d+ [0-9a-f]{10}(, )?)+ · [^\n]* [0-9a-f]{16}…(\[/i\]|_)?\n$"
 )
 
-SEALED = re.compile(r"((?:sealed|scellé) ?:) ?[0-9a-f]{10}")
+SEALED = re.compile(r"((?:sealed|scellé)\s?:)\s?[0-9a-f]{10}")
 
 Script = list[tuple[str, ...]]
 FIGHTS: dict[str, tuple[list[str], list[str], Script]] = {
@@ -240,4 +240,4 @@ def test_the_log_tells_the_story_and_marks_what_was_undone(
     assert logged["events"][0]["text"].startswith("Plus Ultra fight: ")
     assert [a["undone"] for a in logged["actions"]][-2:] == [True, False]
     code, out, _err = run(capsys, "fight", "redo", "1", "--db", db, "--lang", "fr")
-    assert out.startswith("Rétablie : action 5 (Kaito interrompt la fuite de Corbeau.")
+    assert out.startswith("Rétablie\u00a0: action 5 (Kaito interrompt la fuite de Corbeau.")

@@ -81,7 +81,7 @@ def test_numbers_in_explanations_take_the_decimal_comma_in_french(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["pokemon", "types", "feu", "eau", "--lang", "fr"]) == 0
-    assert capsys.readouterr().out.strip() == "Feu → Eau : Eau ×0,5 → ×0,5"
+    assert capsys.readouterr().out.strip() == "Feu → Eau\u00a0: Eau ×0,5 → ×0,5"
     with language("fr"):
         assert significant(1.5) == "1,5" and significant(-0.0) == "0"
     with language("en"):
@@ -92,7 +92,7 @@ def test_numero_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["roll", "passion", "initiative", "--markers", "2,5", "--mobility", "3",
                  "--lang", "fr"]) == 0  # fmt: skip
     out = capsys.readouterr().out
-    assert "n°2 : marqueur 5" in out and "#" not in out
+    assert "n°2\u00a0: marqueur 5" in out and "#" not in out
 
 
 def test_french_elides_before_a_name_that_starts_with_a_vowel() -> None:

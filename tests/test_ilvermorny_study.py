@@ -125,7 +125,7 @@ def test_il_9_roll_record_and_explanation() -> None:
         "result": 9,
         "outcome": "failure",
     }
-    assert record.explain().endswith("stopped in hour 2: 1 of 2 hours completed, 3 XP")
+    assert record.explain().endswith("stopped in hour 2: 1 hour of 2 completed, 3 XP")
 
 
 # --- the exact law ------------------------------------------------------------------------------

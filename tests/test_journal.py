@@ -535,7 +535,7 @@ def test_cli_campaign_roll_reveal_export_verify(
     data["entries"][0]["dice"]["rolls"][0][1] = data["entries"][0]["dice"]["rolls"][0][1] % 6 + 1
     path.write_text(json.dumps(data))
     code, out, _ = run(capsys, "verify", str(path), "--lang", "fr")
-    assert code == 1 and "ÉCHEC : entrée 1 : le dé 1 (d6)" in out
+    assert code == 1 and "ÉCHEC\u00a0: entrée 1\u00a0: le dé 1 (d6)" in out
     code, out, _ = run(capsys, "verify", str(path), "--json")
     assert code == 1 and json.loads(out)["problems"][0]["kind"] == "die"
 
@@ -791,7 +791,7 @@ def test_cli_verify_reads_stdin_and_export_refuses_an_unwritable_file(
     assert code == 0
     monkeypatch.setattr("sys.stdin", io.StringIO(out))
     code, shown, _err = run(capsys, "verify", "-", "--lang", "fr")
-    assert code == 0 and "entrées en attente de la révélation de leur graine : 1" in shown
+    assert code == 0 and "entrées en attente de la révélation de leur graine\u00a0: 1" in shown
     code, _out, err = run(
         capsys,
         "journal",

@@ -505,7 +505,7 @@ def test_exact_text_says_when_the_fractions_are_too_large(
     assert row.rstrip(" │").endswith("-")
     assert "-: too many dice for exact fractions; floats instead (error below 1e-12)" in out
     code, out = luck_cli(capsys, "Mardi", "--exact", "--db", table, "--lang", "fr")
-    assert "- : trop de dés pour des fractions exactes" in out
+    assert "-\u00a0: trop de dés pour des fractions exactes" in out
 
 
 def test_an_actor_without_dice_is_named(table: str, capsys: pytest.CaptureFixture[str]) -> None:

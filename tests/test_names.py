@@ -68,7 +68,7 @@ def test_ambiguous_match_is_refused_listing_both() -> None:
     assert caught.value.code == "ambiguous_name"
     assert caught.value.message() == "character ana is ambiguous: it matches Ana and ANA"
     with language("fr"):
-        assert caught.value.message() == "character ana est ambigu : correspond à Ana et ANA"
+        assert caught.value.message() == "character ana est ambigu\u00a0: correspond à Ana et ANA"
 
 
 def test_an_exact_spelling_wins_over_a_loose_one() -> None:
@@ -100,7 +100,8 @@ def test_unknown_name_says_did_you_mean_in_both_languages() -> None:
     assert error.message() == f"unknown system pokemn — did you mean pokemon? (known: {known})"
     with language("fr"):
         assert error.message() == (
-            f"system pokemn : introuvable — vouliez-vous dire pokemon ? (au choix : {known})"
+            f"system pokemn\u00a0: introuvable — vouliez-vous dire pokemon\u202f? (au"
+            f" choix\u00a0: {known})"
         )
 
 
@@ -130,7 +131,7 @@ def test_duplicate_and_same() -> None:
 def test_hint_in_both_languages() -> None:
     assert hint("Kaito", ["Kaito Arashi"]) == " — did you mean Kaito Arashi?"
     with language("fr"):
-        assert hint("Kaito", ["Kaito Arashi"]) == " — vouliez-vous dire Kaito Arashi ?"
+        assert hint("Kaito", ["Kaito Arashi"]) == " — vouliez-vous dire Kaito Arashi\u202f?"
     assert hint("Zed", ["Kaito Arashi"]) == ""
 
 

@@ -655,7 +655,7 @@ def test_jdr_dice_refuses_an_exploding_d1_at_once(
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     expected = {
         "en": "a d1 always shows its maximum: it could only explode",
-        "fr": "un d1 montre toujours son maximum : il ne pourrait qu'exploser",
+        "fr": "un d1 montre toujours son maximum\u00a0: il ne pourrait qu'exploser",
     }
     assert expected[lang] in err
     code, out, _err = run_dice(capsys, "3d1!", "--odds", "--json")

@@ -167,9 +167,9 @@ def test_pk_20_a_percent_sign_elsewhere_is_refused_in_both_languages(
         "jdr: error: --difficulty: 8% — not a whole number (allowed: whole number, 1..100)\n",
     )
     code, _out, err = run(capsys, *args, "--lang", "fr")
-    assert code == 2 and err.startswith("jdr : erreur : --difficulty : 8% — ")
+    assert code == 2 and err.startswith("jdr\u00a0: erreur\u00a0: --difficulty\u00a0: 8% — ")
     code, _out, err = run(capsys, "roll", *CAPTURE, "--vitality-pct", "beaucoup %", "--lang", "fr")
-    assert code == 2 and "(permis : pourcentage, 0..100)" in err
+    assert code == 2 and "(permis\u00a0: pourcentage, 0..100)" in err
 
 
 def test_pk_20_conditions_take_commas_as_well_as_repeats(
@@ -193,7 +193,7 @@ def test_pk_16_two_major_conditions_by_comma_named_in_the_reader_s_language(
     code, _out, err = run(capsys, *args)
     assert code == 2 and "--condition: sleep, burn — " in err and "(PK-16)" in err
     code, _out, err = run(capsys, *args, "--lang", "fr")
-    assert code == 2 and "--condition : Sommeil, Brûlure — " in err
+    assert code == 2 and "--condition\u00a0: Sommeil, Brûlure — " in err
 
 
 def test_an_unknown_condition_lists_french_names_in_french(
@@ -201,7 +201,7 @@ def test_an_unknown_condition_lists_french_names_in_french(
 ) -> None:
     code, _out, err = run(capsys, "roll", *CAPTURE, "--condition", "Someil", "--lang", "fr")
     assert code == 2
-    assert "altération Someil : introuvable — vouliez-vous dire Sommeil ?" in err
+    assert "altération Someil\u00a0: introuvable — vouliez-vous dire Sommeil\u202f?" in err
     assert "Brûlure, Empoisonnement, Empoisonnement grave" in err and "sleep" not in err
     code, _out, err = run(capsys, "roll", *CAPTURE, "--condition", "Someil")
     assert "unknown condition Someil — did you mean sleep? (known: burn, poison," in err
@@ -280,7 +280,10 @@ def test_pk_11_an_unknown_type_lists_french_names_in_french(
 ) -> None:
     code, _out, err = run(capsys, "pokemon", "types", "fir", "eau", "--lang", "fr")
     assert code == 2
-    assert "type fir : introuvable — vouliez-vous dire Feu ? (au choix : Acier, Combat," in err
+    assert (
+        "type fir\u00a0: introuvable — vouliez-vous dire Feu\u202f? (au choix\u00a0: Acier, Combat,"
+        in err
+    )
     assert "Électrik, Fée, Feu" in err
     code, _out, err = run(capsys, "pokemon", "types", "watr", "eau")
     assert "unknown type watr — did you mean eau? (known: acier, combat," in err

@@ -261,7 +261,9 @@ def test_cli_advise_french_keeps_the_structure(
     _code, english = cli_json(capsys, *ADVISE)
     code, french = cli_json(capsys, *ADVISE, "--lang", "fr")
     assert code == 0
-    assert french.pop("summary").startswith("Lancez 2d6 : 63,89 % de chances de réussite ; ")
+    assert french.pop("summary").startswith(
+        "Lancez 2d6\u00a0: 63,89 % de chances de réussite\u202f; "
+    )
     assert english.pop("summary").startswith("Roll 2d6: 63.89 % chance of success; ")
     assert french == english, "only the sentence is in the reader's language"
     assert main([*ADVISE, "--lang", "fr", "--top", "2"]) == 0
@@ -396,13 +398,13 @@ def test_summary_of_the_issue_in_french() -> None:
     ranked = rank_pools(Conditions(difficulty=0, talent=0), SIZES, max_dice=3, exact=True)
     with language("fr"):
         assert summary(ranked, "success") == (
-            "Lancez 1 dé, n'importe lequel : 50,00 % de chances de réussite ;"
+            "Lancez 1 dé, n'importe lequel\u00a0: 50,00 % de chances de réussite\u202f;"
             " plus de dés n'ajoute que du statu quo."
         )
     ranked = rank_pools(Conditions(difficulty=0, talent=2), [4, 6], max_dice=2, goal="no-failure")
     with language("fr"):
         assert summary(ranked, "no-failure") == (
-            "Lancez 1 dé, n'importe lequel : jamais d'échec ; plus de dés apporte plus de"
+            "Lancez 1 dé, n'importe lequel\u00a0: jamais d'échec\u202f; plus de dés apporte plus de"
             " réussites (75,00 %), mais aussi plus d'échecs."
         )
 
@@ -441,7 +443,7 @@ def test_summary_is_given_by_the_advisor_in_json_and_first_in_text(
     assert main([*args, "--lang", "fr", "--top", "2"]) == 0
     text, _err = capsys.readouterr()
     assert text.splitlines()[0] == (
-        "Lancez 1 dé, n'importe lequel : 50,00 % de chances de réussite ;"
+        "Lancez 1 dé, n'importe lequel\u00a0: 50,00 % de chances de réussite\u202f;"
         " plus de dés n'ajoute que du statu quo."
     )
     assert "P(réussite)" in text.splitlines()[2]
@@ -475,7 +477,9 @@ def test_cli_advise_shows_the_sentence_and_the_best_five_by_default(
     text, _err = capsys.readouterr()
     rows = [line for line in text.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
     assert [row.split()[0] for row in rows] == ["1", "2", "3", "4", "5"]
-    assert text.startswith("Lancez 2d100 : ")
-    assert "Les 5 meilleurs de 1340 choix : --top N pour en voir plus, --all pour tous." in text
+    assert text.startswith("Lancez 2d100\u00a0: ")
+    assert (
+        "Les 5 meilleurs de 1340 choix\u00a0: --top N pour en voir plus, --all pour tous." in text
+    )
     assert main([*args, "--top", "0"]) == 2
     assert "--top" in capsys.readouterr().err

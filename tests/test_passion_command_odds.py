@@ -218,8 +218,8 @@ def test_issue_29_ps_11_the_odds_read_the_targets_dodge_and_the_sheets_talent() 
         assert odds.said() == "chance de toucher 13,89 %"
         french = command_odds(PASSION, ROMUALD_FIRST(), "Romuald", "attack", keys)
         assert french is not None
-        assert french.formula[1] == "difficulté 6 : esquive de Cyber-ninja 6"
-        assert french.formula[-1] == "dégâts 4 physique : Pied 1 + Corps 3"
+        assert french.formula[1] == "difficulté 6\u00a0: esquive de Cyber-ninja 6"
+        assert french.formula[-1] == "dégâts physiques 4\u00a0: Pied 1 + Corps 3"
     dodge = command_odds(PASSION, NINJA_ATTACKS(), "Romuald", "dodge", {"dice": "3d6"})
     assert dodge is not None and dodge.said().startswith("chance to dodge ")
     assert dict(dodge.names)["success"] == "dodged"
@@ -311,7 +311,7 @@ def test_ps_3_ps_7_a_settled_roll_shows_how_its_positives_and_negatives_add_up()
         " talent 5) → margin −1: failure."
     )
     with language("fr"):
-        assert "(positifs 2 sur les dés + Énergie 1 − Passion de PNJ 1 ; négatifs" in (
+        assert "(positifs 2 sur les dés + Énergie 1 − Passion de PNJ 1\u202f; négatifs" in (
             NARRATION.sentence(settled, Words())
         )
 

@@ -185,9 +185,9 @@ def test_damage_action_every_step_violence_faces_then_robustesse_faces() -> None
     with language("fr"):
         assert record.explain() == (
             "dégâts 5 − résistance 3 (Corps 2 + protections physiques 1) = 2"
-            " · Violence 2d6 : 6++ 4+ → marge 3"
-            " · Robustesse 1d6 : 1−− → marge −2 : une marge négative ne réduit rien"
-            " · blessures : 2 + 3 − 0 → 5"
+            " · Violence 2d6\u00a0: 6++ 4+ → marge 3"
+            " · Robustesse 1d6\u00a0: 1−− → marge −2\u00a0: une marge négative ne réduit rien"
+            " · blessures\u00a0: 2 + 3 − 0 → 5"
         )
 
 
@@ -350,6 +350,7 @@ def test_ps_16_cli_a_negative_robustesse_margin_reduces_nothing(
     code, out, err = _cli(capsys, *args, "--robustness-dice", "1d6", "--faces", "1", "--lang", "fr")
     assert code == 0, err
     assert out.splitlines()[-1] == (
-        "dégâts 10 − résistance 4 = 6 · Robustesse 1d6 : 1−− → marge −2 : une marge négative ne"
-        " réduit rien · blessures : 6 − 0 → 6"
+        "dégâts 10 − résistance 4 = 6 · Robustesse 1d6\u00a0: 1−− → marge −2\u00a0: une"
+        " marge négative ne"
+        " réduit rien · blessures\u00a0: 6 − 0 → 6"
     )

@@ -121,7 +121,7 @@ def test_jdr_tells_joined_and_fight_over_for_any_system() -> None:
     with language("fr"):
         assert story.sentence({"type": "joined", "name": "Zed"}) == "Zed rejoint le combat."
         assert story.sentence({"type": "fight_over", "winners": []}) == (
-            "Le combat est terminé : personne ne l'emporte."
+            "Le combat est terminé\u00a0: personne ne l'emporte."
         )
     assert story.sentence({"type": "fight_over", "winner": "b"}) == "The fight is over: b wins."
 
@@ -193,7 +193,7 @@ def test_the_test_plugin_reads_in_french_once_installed(installed_example: Regis
     with language("fr"):
         said = [t.text for t in told(system, fight.events, {})]
     assert said == [
-        "Duel : Ann et Bob.",
-        "Ann touche Bob (6) : 1 point.",
-        "Bob est hors de combat : Ann l'emporte.",
+        "Duel\u00a0: Ann et Bob.",
+        "Ann touche Bob (6)\u00a0: 1 point.",
+        "Bob est hors de combat\u00a0: Ann l'emporte.",
     ]

@@ -100,53 +100,53 @@ State:
 - Smash: 1/2
 - Rafale: 0/1""",
     ("fr", "bbcode"): """\
-[b]Izuku — tour 2[/b]
+[b]Izuku — manche 2[/b]
 [b]Actions[/b]
 [list]
 [*]Technique Rafale sur Shoto
-[*]Jet 1/3 : d20 14 + 5 = 19 contre défense 12 → [color=green]touché[/color] : −2 Énergie
-[*]Jet 2/3 : d20 17 + 5 = 22 contre défense 10 → [color=green]touché[/color] : −2 Énergie
+[*]Jet 1/3\u00a0: d20 14 + 5 = 19 contre défense 12 → [color=green]touché[/color]\u00a0: −2 Énergie
+[*]Jet 2/3\u00a0: d20 17 + 5 = 22 contre défense 10 → [color=green]touché[/color]\u00a0: −2 Énergie
 [*]Shoto est K.O.
-[*]1 jet ignoré (d20 6) : Shoto est à 0 Énergie
-[*]Coût : −2 Volonté
+[*]1 jet ignoré (d20 6)\u00a0: Shoto est à 0 Énergie
+[*]Coût\u00a0: −2 Volonté
 [/list]
 [b]État[/b]
 [list]
-[*]Énergie : 7/8
-[*]Volonté : 3/8
-[*]Smash : 1/2
-[*]Rafale : 0/1
+[*]Énergie\u00a0: 7/8
+[*]Volonté\u00a0: 3/8
+[*]Smash\u00a0: 1/2
+[*]Rafale\u00a0: 0/1
 [/list]""",
     ("fr", "markdown"): """\
-**Izuku — tour 2**
+**Izuku — manche 2**
 
 **Actions**
 - Technique Rafale sur Shoto
-- Jet 1/3 : d20 14 + 5 = 19 contre défense 12 → **touché** : −2 Énergie
-- Jet 2/3 : d20 17 + 5 = 22 contre défense 10 → **touché** : −2 Énergie
+- Jet 1/3\u00a0: d20 14 + 5 = 19 contre défense 12 → **touché**\u00a0: −2 Énergie
+- Jet 2/3\u00a0: d20 17 + 5 = 22 contre défense 10 → **touché**\u00a0: −2 Énergie
 - Shoto est K.O.
-- 1 jet ignoré (d20 6) : Shoto est à 0 Énergie
-- Coût : −2 Volonté
+- 1 jet ignoré (d20 6)\u00a0: Shoto est à 0 Énergie
+- Coût\u00a0: −2 Volonté
 
 **État**
-- Énergie : 7/8
-- Volonté : 3/8
-- Smash : 1/2
-- Rafale : 0/1""",
+- Énergie\u00a0: 7/8
+- Volonté\u00a0: 3/8
+- Smash\u00a0: 1/2
+- Rafale\u00a0: 0/1""",
     ("fr", "text"): """\
-Izuku — tour 2
-Actions :
+Izuku — manche 2
+Actions\u00a0:
 - Technique Rafale sur Shoto
-- Jet 1/3 : d20 14 + 5 = 19 contre défense 12 → touché : −2 Énergie
-- Jet 2/3 : d20 17 + 5 = 22 contre défense 10 → touché : −2 Énergie
+- Jet 1/3\u00a0: d20 14 + 5 = 19 contre défense 12 → touché\u00a0: −2 Énergie
+- Jet 2/3\u00a0: d20 17 + 5 = 22 contre défense 10 → touché\u00a0: −2 Énergie
 - Shoto est K.O.
-- 1 jet ignoré (d20 6) : Shoto est à 0 Énergie
-- Coût : −2 Volonté
-État :
-- Énergie : 7/8
-- Volonté : 3/8
-- Smash : 1/2
-- Rafale : 0/1""",
+- 1 jet ignoré (d20 6)\u00a0: Shoto est à 0 Énergie
+- Coût\u00a0: −2 Volonté
+État\u00a0:
+- Énergie\u00a0: 7/8
+- Volonté\u00a0: 3/8
+- Smash\u00a0: 1/2
+- Rafale\u00a0: 0/1""",
 }
 
 
@@ -191,29 +191,29 @@ State:
 [b]Izuku[/b]
 [b]Actions[/b]
 [list]
-[*]Attaque sur Shoto : d20 12 + 5 = 17 contre défense 16 → [color=green]touché[/color] : −2 Énergie
+[*]Attaque sur Shoto\u00a0: d20 12 + 5 = 17 contre défense 16 → [color=green]touché[/color]\u00a0: −2 Énergie
 [/list]
 [b]État[/b]
 [list]
-[*]Énergie : 5/5
-[*]Volonté : 5
-[/list]""",
+[*]Énergie\u00a0: 5/5
+[*]Volonté\u00a0: 5
+[/list]""",  # noqa: E501
     ("fr", "markdown"): """\
 **Izuku**
 
 **Actions**
-- Attaque sur Shoto : d20 12 + 5 = 17 contre défense 16 → **touché** : −2 Énergie
+- Attaque sur Shoto\u00a0: d20 12 + 5 = 17 contre défense 16 → **touché**\u00a0: −2 Énergie
 
 **État**
-- Énergie : 5/5
-- Volonté : 5""",
+- Énergie\u00a0: 5/5
+- Volonté\u00a0: 5""",
     ("fr", "text"): """\
 Izuku
-Actions :
-- Attaque sur Shoto : d20 12 + 5 = 17 contre défense 16 → touché : −2 Énergie
-État :
-- Énergie : 5/5
-- Volonté : 5""",
+Actions\u00a0:
+- Attaque sur Shoto\u00a0: d20 12 + 5 = 17 contre défense 16 → touché\u00a0: −2 Énergie
+État\u00a0:
+- Énergie\u00a0: 5/5
+- Volonté\u00a0: 5""",
 }
 
 
@@ -240,7 +240,11 @@ def test_pu_11_recap_of_one_attack_outside_a_fight(lang: str, fmt: str) -> None:
     ("lang", "expected"),
     [
         ("en", "Plus Ultra attack\nActions:\n- Attack: d20 3 − 1 = 2 against defense 16 → miss"),
-        ("fr", "Attaque Plus Ultra\nActions :\n- Attaque : d20 3 − 1 = 2 contre défense 16 → raté"),
+        (
+            "fr",
+            "Attaque Plus Ultra\nActions\u00a0:\n"
+            "- Attaque\u00a0: d20 3 − 1 = 2 contre défense 16 → raté",
+        ),
     ],
 )
 def test_pu_11_an_attack_recap_with_nothing_known_but_the_roll(lang: str, expected: str) -> None:
@@ -303,8 +307,9 @@ def test_pu_11_pu_9_a_flight_interrupted_seen_by_both_and_a_flight_let_go() -> N
     gone = fight.act(cmd(None, "no_interrupt"), source)
     with language("fr"):
         assert render_recap(fight.state, "Mei", gone, "text") == (
-            "Mei — tour 1\nActions :\n- Personne n'interrompt la fuite\n- Mei quitte le combat\n"
-            "État :\n- Énergie : 5/5\n- Volonté : 5/5\n- Hors du combat : en fuite"
+            "Mei — manche 1\nActions\u00a0:\n- Personne n'interrompt la fuite\n"
+            "- Mei quitte le combat\nÉtat\u00a0:\n- Énergie\u00a0: 5/5\n- Volonté\u00a0: 5/5\n"
+            "- Hors du combat\u00a0: en fuite"
         )
     source.finish()
 
@@ -332,8 +337,8 @@ def test_pu_11_pu_7_defense_bonus_side_effects_gm_text_ko_and_the_end_of_the_fig
     last = fight.act(cmd("Kai", "attack", target="Izuku"), source)
     with language("fr"):
         assert render_recap(fight.state, "Izuku", [], "bbcode").splitlines()[-3:] == [
-            "[*]Gantelets : 2/3",
-            "[*]Intimidation : [color=green]prêt[/color]",
+            "[*]Gantelets\u00a0: 2/3",
+            "[*]Intimidation\u00a0: [color=green]disponible[/color]",
             "[/list]",
         ]
     assert render_recap(fight.state, "Izuku", fear_turn, "text").splitlines()[2:6] == [

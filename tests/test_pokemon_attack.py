@@ -392,7 +392,7 @@ def test_pk_15_cli_defender_waiting_roll_and_odds(
     )
     assert code == 0 and payload["outcome"] == "dodged"
     assert payload["params"]["defender_waiting"] is True
-    assert "3d10 DD4 : 5✓ 4✓ 4✓" in payload["explanation"]
+    assert "3d10 DD4\u00a0: 5✓ 4✓ 4✓" in payload["explanation"]
     waiting = cli_json(capsys, "odds", *args, "--defender-waiting", "--exact")[1]
     plain = cli_json(capsys, "odds", *args, "--exact")[1]
     assert Fraction(waiting["outcomes"]["dodged"]) > Fraction(plain["outcomes"]["dodged"])
@@ -408,7 +408,9 @@ def test_cli_explains_in_french(pokemon_cli: Registry, capsys: pytest.CaptureFix
     assert code == 0
     explanation = payload["explanation"]
     assert explanation.count(" · ") >= 3
-    assert "3d10 DD6 : 7✓ 8✓ 2" in explanation and "4d10 DD6 : 6✓ 9✓ 1✗ 10✓" in explanation
+    assert (
+        "3d10 DD6\u00a0: 7✓ 8✓ 2" in explanation and "4d10 DD6\u00a0: 6✓ 9✓ 1✗ 10✓" in explanation
+    )
     assert payload["vitality_lost"] == 2
 
 

@@ -238,5 +238,5 @@ def test_cli_explains_in_french(pokemon_cli: Registry, capsys: pytest.CaptureFix
     explanation = payload["explanation"]
     assert explanation.startswith("Poké Ball · DD 12 − 4 (")
     assert explanation.count(" · ") == 4  # ball, difficulty, two rolls, outcome
-    assert "3d10 DD8 : 6 7 8✓" in explanation
+    assert "3d10 DD8\u00a0: 6 7 8✓" in explanation
     assert payload["captured"] is False

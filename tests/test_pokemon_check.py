@@ -72,9 +72,9 @@ def test_pk_4_difficulty_never_below_one_and_may_exceed_ten() -> None:
 
 def test_pk_2_explanation_in_french_and_english() -> None:
     rolled = roll_check(4, 6, GivenFaces([7, 1, 2, 6]))
-    assert rolled.explain() == "4d10 DD6 : 7✓ 1✗ 2 6✓ → 2 successes − 1 failure = 1 → success"
+    assert rolled.explain() == "4d10 DD6: 7✓ 1✗ 2 6✓ → 2 successes − 1 failure = 1 → success"
     with language("fr"):
-        assert rolled.explain() == "4d10 DD6 : 7✓ 1✗ 2 6✓ → 2 succès − 1 échec = 1 → réussite"
+        assert rolled.explain() == "4d10 DD6\u00a0: 7✓ 1✗ 2 6✓ → 2 succès − 1 échec = 1 → réussite"
 
 
 @pytest.mark.parametrize(("dice", "difficulty"), [(1, 6), (2, 1), (3, 8), (4, 11), (3, 10)])
@@ -188,7 +188,7 @@ def test_pk_3_odds_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
 def test_pk_11_types_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "pokemon", "types", "combat", "Ténèbres/Glace", "--user", "combat")
     assert code == 0
-    assert out.strip() == "Combat → Ténèbres/Glace : STAB ×1.5, Ténèbres ×2, Glace ×2 → ×6"
+    assert out.strip() == "Combat → Ténèbres/Glace: STAB ×1.5, Ténèbres ×2, Glace ×2 → ×6"
     code, out, _ = _run(capsys, "pokemon", "types", "electr", "eau/vol", "--json")
     assert json.loads(out)["multiplier"] == 4
     code, _out, err = _run(capsys, "pokemon", "types", "bois", "eau")
@@ -209,7 +209,7 @@ def test_pk_2_a_d10s_0_counts_10_through_the_cli(capsys: pytest.CaptureFixture[s
     """« parfois, un 0 remplace le 10, mais il compte toujours pour 10 »."""
     code, out, err = _run(capsys, "roll", "pokemon", "check", "--dice", "1", "--faces", "0")
     assert code == 0, err
-    assert out.splitlines()[-1] == "1d10 DD6 : 10✓ → 1 success − 0 failures = 1 → success"
+    assert out.splitlines()[-1] == "1d10 DD6: 10✓ → 1 success − 0 failures = 1 → success"
     code, out, _ = _run(
         capsys, "roll", "pokemon", "check", "--dice", "2", "--faces", "0, 1", "--json"
     )

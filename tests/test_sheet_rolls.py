@@ -53,7 +53,8 @@ def test_pk_1_a_check_rolls_the_stat_with_its_evs_and_the_skill(
     )  # fmt: skip
     assert (
         code == 0
-        and "d'après la fiche de Pikachu :\n  --dice 5 : Dextérité 5 (4 + 1 EV) (PK-1)\n" in out
+        and "d'après la fiche de Pikachu\u00a0:\n  --dice 5\u00a0: Dextérité 5 (4 + 1 EV) (PK-1)\n"
+        in out
     )
 
 
@@ -167,8 +168,8 @@ def test_pk_9_the_odds_of_an_attack_from_the_sheet_are_accuracy_times_the_attack
         capsys, "odds", "pokemon", "attack", "--sheet", "Pikachu", "--move", "fatal-foudre",
         "--campaign", "C", "--db", db, "--lang", "fr",
     )  # fmt: skip
-    assert code == 0 and "chance de toucher : 51,80 %" in out
-    assert "--accuracy 70 : Fatal-Foudre : précision 70 % (PK-9)" in out
+    assert code == 0 and "chance de toucher\u00a0: 51,80 %" in out
+    assert "--accuracy 70\u00a0: Fatal-Foudre\u00a0: précision 70 % (PK-9)" in out
 
 
 # --- Ilvermorny ------------------------------------------------------------------------------

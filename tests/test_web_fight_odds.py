@@ -72,6 +72,6 @@ def test_pk_9_jdr_fight_odds_shows_a_moves_chance_to_hit_as_the_product(
     assert found["outcomes"]["inaccurate"] == pytest.approx(0.3)
     code, out, _err = run(capsys, *asked, "--db", db, "--lang", "fr")
     assert code == 0 and out.startswith("chance de toucher 51,80 %\n")
-    assert "précision 70 % : un d100 au plus 70 (PK-9)" in out
+    assert "précision 70 %\u00a0: un d100 au plus 70 (PK-9)" in out
     code, out, _err = run(capsys, "fight", "odds", "1", "Pika", "wait", "--db", db)
     assert code == 0 and "no odds" in out

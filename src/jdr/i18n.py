@@ -110,8 +110,60 @@ def ngettext(singular: str, plural: str, n: int) -> str:
         for catalog in _added:
             translated = catalog.ngettext(lang, singular, plural, n)
             if translated is not None:
-                return translated
+                return typeset(translated) if lang == "fr" else translated
     return found
+
+
+NBSP, NNBSP = "\u00a0", "\u202f"
+_SPACED_MARK = re.compile(r" ([:;!?])(?=\s|$|[»)])")
+_TIGHT_MARK = re.compile(
+    r'(?<=[^\s"\u00a0\u202f{(])([:;?])(?=\s|$|[»)])|(?<=[^\W\d_])(!)(?=\s|$|[»)])'
+)
+_QUOTES = re.compile(r"«[ \u00a0]?(.*?)[ \u00a0]?»")
+
+
+def typeset(text: str) -> str:
+    """French typography of a translation (the catalog's, by `scripts/i18n.py`; a plug-in's, as
+    it is read): a no-break space before « : », a narrow one before
+    « ; ! ? », no-break spaces inside « » (a line never starts with the mark).
+
+    >>> typeset("Carapuce: Dextérité ; encore ? « oui »") == (
+    ...     "Carapuce\u00a0: Dextérité\u202f; encore\u202f? «\u00a0oui\u00a0»")
+    True
+    >>> typeset('en JSON {"PNJ": "objet"} à 12:30')
+    'en JSON {"PNJ": "objet"} à 12:30'
+    >>> typeset(" ; ") == "\u202f; "
+    True
+    """
+
+    def spaced(match: re.Match[str]) -> str:
+        mark = match.group(1) or match.group(2)
+        return (NBSP if mark == ":" else NNBSP) + mark
+
+    text = _TIGHT_MARK.sub(spaced, _SPACED_MARK.sub(spaced, text))
+    return _QUOTES.sub(lambda m: f"«{NBSP}{m.group(1)}{NBSP}»", text)
+
+
+def labelled(label: str, text: str) -> str:
+    """`label: text` in the current language's typography (French puts a no-break space before
+    the colon).
+
+    >>> labelled("Carapuce", "Dextérité")
+    'Carapuce: Dextérité'
+    >>> with language("fr"):
+    ...     labelled("Carapuce", "Dextérité") == "Carapuce\u00a0: Dextérité"
+    True
+    """
+    return _("{label}: {text}").format(label=label, text=text)
+
+
+def joined(parts: Sequence[str]) -> str:
+    """Clauses joined by semicolons, in the current language's typography.
+
+    >>> joined(["a", "b"])
+    'a; b'
+    """
+    return _("; ").join(parts)
 
 
 @runtime_checkable
@@ -238,7 +290,7 @@ def _from_plugins(lang: str, message: str) -> str:
         for catalog in _added:
             translated = catalog.gettext(lang, message)
             if translated is not None:
-                answer = translated
+                answer = typeset(translated) if lang == "fr" else translated
                 break
         if len(_answers) >= _MOST_ANSWERS:  # messages are few; a bound all the same
             _answers.clear()

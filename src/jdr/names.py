@@ -153,6 +153,23 @@ def fold(text: str) -> str:
     return "".join(char for char in decomposed if char.isalnum() or char == "+")
 
 
+def collation_key(name: str) -> tuple[str, str, str]:
+    """How names are sorted for a reader: as a French dictionary does, accents and case set aside
+    first (`Évoli` among the E, not after `Z`), then accents, then the name as written.
+
+    >>> sorted(["Pikachu", "Évoli", "léa", "Eve", "Zed"], key=collation_key)
+    ['Eve', 'Évoli', 'léa', 'Pikachu', 'Zed']
+    """
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    base = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return base, decomposed, name
+
+
+def sorted_names(names: Iterable[str]) -> list[str]:
+    """`names` in a reader's order (`collation_key`)."""
+    return sorted(names, key=collation_key)
+
+
 def same(a: str, b: str) -> bool:
     """Whether two names are the same name as people type them.
 

@@ -30,7 +30,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from jdr.errors import InputError
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, joined, labelled
 from jdr.names import hint
 from jdr.params import choices_of, describe_allowed
 
@@ -87,8 +87,8 @@ class ModelError(InputError):
         return self._join([p.message() for p in self.problems])
 
     def _join(self, parts: list[str]) -> str:
-        text = "; ".join(parts)
-        return f"{self.source}: {text}" if self.source else text
+        text = joined(parts)
+        return labelled(self.source, text) if self.source else text
 
 
 def translate(

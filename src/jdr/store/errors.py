@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from jdr.errors import JdrError
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, labelled
 
 MESSAGES = {
     "read_only": N_("the database is read-only: {url}"),
@@ -88,7 +88,7 @@ class StoreError(JdrError):
 
     def message(self) -> str:
         text = _(MESSAGES[self.problem]).format(**self.data)
-        return text if self.hint is None else f"{text}: {self.hint}"
+        return text if self.hint is None else labelled(text, self.hint)
 
 
 class ConflictError(StoreError):

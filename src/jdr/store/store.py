@@ -41,7 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from jdr.i18n import _
-from jdr.names import check_name, duplicate, match
+from jdr.names import check_name, collation_key, duplicate, match
 from jdr.store.access import Access
 from jdr.store.backup import Backups
 from jdr.store.engine import (
@@ -283,8 +283,9 @@ class Store(Revisions, Access, Live, Backups):
 
     def campaigns(self) -> list[Campaign]:
         with self._translated(), self._reading() as conn:
-            rows = conn.execute(select(campaigns).order_by(campaigns.c.name)).all()
-        return [Campaign(**row._asdict()) for row in rows]
+            rows = conn.execute(select(campaigns)).all()
+        found = [Campaign(**row._asdict()) for row in rows]
+        return sorted(found, key=lambda campaign: collation_key(campaign.name))
 
     def add_character(self, campaign_id: int, name: str, sheet: Json) -> int:
         """A new character, its revision 1 (`created`) not journaled; refused (`StoreError`)
@@ -317,24 +318,21 @@ class Store(Revisions, Access, Live, Backups):
         return Character(**row._asdict())
 
     def characters(self, campaign_id: int) -> list[Character]:
-        """A campaign's characters, by name."""
-        query = (
-            select(characters)
-            .where(characters.c.campaign_id == campaign_id)
-            .order_by(characters.c.name)
-        )
+        """A campaign's characters, by name (`jdr.names.collation_key`: `Évoli` among the E)."""
+        query = select(characters).where(characters.c.campaign_id == campaign_id)
         with self._translated(), self._reading() as conn:
-            return [Character(**row._asdict()) for row in conn.execute(query)]
+            found = [Character(**row._asdict()) for row in conn.execute(query)]
+        return sorted(found, key=lambda character: collation_key(character.name))
 
     def roster(self, campaign_id: int) -> list[CharacterRef]:
-        """A campaign's characters by name, their ids and names only (no sheet read)."""
-        query = (
-            select(characters.c.id, characters.c.name)
-            .where(characters.c.campaign_id == campaign_id)
-            .order_by(characters.c.name)
+        """A campaign's characters by name (`collation_key`), their ids and names only (no sheet
+        read)."""
+        query = select(characters.c.id, characters.c.name).where(
+            characters.c.campaign_id == campaign_id
         )
         with self._translated(), self._reading() as conn:
-            return [CharacterRef(int(row.id), str(row.name)) for row in conn.execute(query)]
+            found = [CharacterRef(int(row.id), str(row.name)) for row in conn.execute(query)]
+        return sorted(found, key=lambda ref: collation_key(ref.name))
 
     def character_named(self, campaign_id: int, name: str) -> Character:
         """The campaign's character `name` names (`jdr.names`); `UnknownNameError` with the

@@ -69,7 +69,7 @@ from typing import Any
 from jdr.dice.source import RandomSource, rolled_for
 from jdr.errors import InputError, RulesError
 from jdr.fights.sealed import SALT, SEALED, SECRET, UNSEALED, seal
-from jdr.i18n import _
+from jdr.i18n import _, labelled
 from jdr.names import fold, hint
 from jdr.systems.ilvermorny.duel import Side, meet
 from jdr.systems.ilvermorny.fight_models import KEYS
@@ -210,7 +210,7 @@ def _choose(script: _Script, command: Json) -> None:
             "IL-5",
         )
     if state["spells"][wizard][spell]["level"] == 0:
-        raise RulesError(f"{spell}: {_(NOT_LEARNT)}", "IL-5")
+        raise RulesError(labelled(spell, _(NOT_LEARNT)), "IL-5")
     event: Json = {"type": "spell_chosen", "round": state["round"], "wizard": wizard}
     if not state["sealed"]:  # a duel started before spells were sealed
         script.emit(event | {"spell": spell})

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, joined, labelled
 from jdr.labels import named
 from jdr.systems.ilvermorny.progression import Step, gain_xp, grant_level, yearly_growth
 from jdr.systems.ilvermorny.rules import STAT_LABELS
@@ -53,8 +53,8 @@ def changes_text(step: Step) -> str:
         else:
             stats.append(f"{_(STAT_LABELS[change.field])} {moved}")
     if year is not None:
-        return f"{year}: {', '.join(stats)}"
-    return "; ".join(f"{spell}: {', '.join(items)}" for spell, items in spells.items())
+        return labelled(year, ", ".join(stats))
+    return joined([labelled(spell, ", ".join(items)) for spell, items in spells.items()])
 
 
 class AwardParams(BaseModel):

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from jdr.errors import InputError
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, labelled
 from jdr.labels import named
 from jdr.systems.ilvermorny.progression import gain_xp
 from jdr.systems.ilvermorny.rules import STAT_LABELS, STATS, stat_id
@@ -159,11 +159,11 @@ def bind_duel(name: str, sheet: Json, uses: DuelUses, lookup: Lookup | None) -> 
         other = wizard_from(other_sheet)
         others = (other_name,)
         values["magic_b"], sources["magic_b"] = _stat_text(other, "magic")
-        sources["magic_b"] = f"{other_name}: {sources['magic_b']}"
+        sources["magic_b"] = labelled(other_name, sources["magic_b"])
         if uses.target_spell is not None:
             theirs = other.spell(uses.target_spell)
             values["element_b"] = theirs.element
-            sources["element_b"] = f"{other_name}: {theirs.name} ({theirs.element})"
+            sources["element_b"] = labelled(other_name, f"{theirs.name} ({theirs.element})")
     return Bound(values, sources, None, others)
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from jdr.dice.source import RandomSource
-from jdr.i18n import _
+from jdr.i18n import _, ngettext
 from jdr.prob import Probability
 from jdr.systems.ilvermorny.exact import as_probability, every_roll
 from jdr.systems.ilvermorny.rules import STAT_LABELS, StatName, StatTest, stat_test
@@ -108,10 +108,19 @@ class Study:
             )
             for done in self.tests
         ]
+        done = self.hours_completed
         if self.stopped:
-            summary = _("stopped in hour {hour}: {done} of {hours} hours completed, {xp} XP")
+            summary = ngettext(
+                "stopped in hour {hour}: {done} hour of {hours} completed, {xp} XP",
+                "stopped in hour {hour}: {done} hours of {hours} completed, {xp} XP",
+                done,
+            )
         else:
-            summary = _("{done} of {hours} hours completed: {xp} XP")
+            summary = ngettext(
+                "{done} hour of {hours} completed: {xp} XP",
+                "{done} hours of {hours} completed: {xp} XP",
+                done,
+            )
         hour = self.tests[-1].hour if self.tests else 1
         lines.append(
             summary.format(hour=hour, done=self.hours_completed, hours=self.hours, xp=self.xp)

@@ -135,6 +135,20 @@ def type_word(kind: str) -> str:
     return _(TYPE_WORDS[kind])
 
 
+KIND_WORDS: dict[str, str] = {
+    "physique": N_("physical damage"),
+    "mental": N_("mental damage"),
+    "energetique": N_("energetic damage"),
+}
+
+
+def kind_words(kind: str) -> str:
+    """`physical damage` / `dégâts physiques`: the damage with its type, so a sentence need not
+    make an adjective agree (the French catalog's sentences say `{kind}` where English says
+    `damage … {type}`)."""
+    return _(KIND_WORDS[kind])
+
+
 def _type_field(value: Any) -> Any:
     if not isinstance(value, str):
         return value

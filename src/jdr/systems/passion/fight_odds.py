@@ -42,7 +42,7 @@ from typing import Any
 from jdr.errors import JdrError, LimitError
 from jdr.fights.odds import Chance, CommandOdds, CommandOddsFn
 from jdr.i18n import N_, _
-from jdr.systems.passion.damage import type_word
+from jdr.systems.passion.damage import kind_words, type_word
 from jdr.systems.passion.fight_state import item, score
 from jdr.systems.passion.params import Conditions
 from jdr.systems.protocol import Json
@@ -343,5 +343,8 @@ def damage_formula(state: Json, plan: Json) -> str:
     else:
         terms = damage_terms(state["fighters"][plan["actor"]], plan["weapon"])
     return _("damage {damage} {type}: {terms}").format(
-        damage=plan["damage"], type=type_word(plan["damage_type"]), terms=terms
+        damage=plan["damage"],
+        type=type_word(plan["damage_type"]),
+        kind=kind_words(plan["damage_type"]),
+        terms=terms,
     )

@@ -16,7 +16,7 @@ from typing import Any
 from jdr.fights.narration import Line, Narration, Words, over, says
 from jdr.fights.odds import Chance
 from jdr.i18n import N_, ngettext
-from jdr.systems.passion.damage import type_word
+from jdr.systems.passion.damage import kind_words, type_word
 from jdr.systems.passion.fight_odds import damage_terms, roll_chance
 from jdr.systems.passion.fight_view import winners
 from jdr.systems.protocol import Json
@@ -142,6 +142,7 @@ def _started_action(event: Json, words: Words) -> str:
         "weapon": weapon,
         "damage": _damage(event, words),
         "type": type_word(event["damage_type"]),
+        "kind": kind_words(event["damage_type"]),
     }
     messages = {
         "attack": N_(
@@ -340,6 +341,7 @@ def _hit(event: Json, words: Words) -> str:
         target=words.name(event["target"]),
         damage=damage,
         type=type_word(event["damage_type"]),
+        kind=kind_words(event["damage_type"]),
         resistance=resistance,
     )
 

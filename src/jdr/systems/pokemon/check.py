@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from jdr.dice.pool import DieRoll, Pool, PoolRoll, ScoredDie, Vector, roll_pool
 from jdr.dice.source import RandomSource
-from jdr.i18n import _
+from jdr.i18n import _, labelled
 from jdr.vocabulary import failures_text, successes_text
 
 if TYPE_CHECKING:
@@ -87,12 +87,13 @@ class CheckRoll:
         return self.roll.faces
 
     def explain(self) -> str:
-        """`4d10 DD6 : 7✓ 1✗ 2 6✓ → 2 succès − 1 échec = 1 → réussite` in the current language."""
+        """`4d10 DD6\u00a0: 7✓ 1✗ 2 6✓ → 2 succès − 1 échec = 1 → réussite`, in the reader's
+        language."""
         faces = self.roll.faces_text() or "—"
         counts = f"{successes_text(self.successes)} − {failures_text(self.failures)}"
-        return (
-            f"{self.dice}d10 DD{self.difficulty} : {faces} → {counts} = {self.score}"
-            f" → {_(self.outcome)}"
+        return labelled(
+            f"{self.dice}d10 DD{self.difficulty}",
+            f"{faces} → {counts} = {self.score} → {_(self.outcome)}",
         )
 
 

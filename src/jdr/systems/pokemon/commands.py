@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from jdr.i18n import _
+from jdr.i18n import _, labelled
 
 
 def build() -> typer.Typer:
@@ -62,7 +62,7 @@ def build() -> typer.Typer:
             return
         names = "/".join(table.name(t) for t in defenders)
         console().print(
-            f"{table.name(table.normalize(move_type))} → {names} : {result.explain(table)}",
+            labelled(f"{table.name(table.normalize(move_type))} → {names}", result.explain(table)),
             markup=False,
         )
 

@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from jdr.errors import InputError, RulesError, UnknownNameError
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, labelled
 from jdr.labels import named
 from jdr.names import fold
 from jdr.systems.pokemon.attack import DEFENCES
@@ -189,12 +189,15 @@ def bind_attack(name: str, sheet: Json, uses: AttackUses, lookup: Lookup | None)
         if uses.defence is not None:
             if uses.defence == "dodge":
                 dice, text = roll_stat(target, "dexterity")
-                values["dodge_dice"], sources["dodge_dice"] = dice, f"{target_name}: {text} (PK-13)"
+                values["dodge_dice"], sources["dodge_dice"] = (
+                    dice,
+                    labelled(target_name, f"{text} (PK-13)"),
+                )
             else:
                 stat = "constitution" if move.category == "physique" else "willpower"
                 dice, text = roll_stat(target, stat)
                 values["endure_dice"] = dice
-                sources["endure_dice"] = f"{target_name}: {text} (PK-12)"
+                sources["endure_dice"] = labelled(target_name, f"{text} (PK-12)")
     elif uses.defence is not None:
         raise InputError(
             "--defence", uses.defence, "--target NAME", _("who defends: give --target")
