@@ -224,8 +224,9 @@ def test_ps_5_yes_and_no_in_either_language(capsys: pytest.CaptureFixture[str], 
     played = answer(capsys, "fight", "act", "1", "Romuald", "régler", "énergie=oui", "--db", db)
     assert played["command"]["energy"] is True
     keys = commands_of("passion").get("settle").keys
-    for typed, meant in (("OUI", True), ("Non", False), ("vrai", True), ("FAUX", False),
-                         ("yes", True), ("no", False), ("true", True), ("false", False)):  # fmt: skip
+    said = {"OUI": True, "Non": False, "vrai": True, "FAUX": False}
+    said |= {"yes": True, "no": False, "true": True, "false": False}
+    for typed, meant in said.items():
         assert parse_keys(keys, [f"energie={typed}"]) == {"energy": meant}
     code, _out, err = run(capsys, "fight", "act", "1", "Romuald", "régler", "énergie=peut-être",
                           "--db", db, "--lang", "fr")  # fmt: skip

@@ -82,7 +82,11 @@ def test_an_unknown_key_or_command_says_did_you_mean(
         " range penalty, response, counter move)\n"
     )
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "mvoe", "--db", db, "--lang", "fr")
-    assert code == 2 and "vouliez-vous dire capacité ?" in err and "(au choix : capacité, répondre," in err
+    assert (
+        code == 2
+        and "vouliez-vous dire capacité ?" in err
+        and "(au choix : capacité, répondre," in err
+    )
     assert "move" not in err.replace("mvoe", "")
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "move", "move=Éclair",
                           "range_penalty=maybe", "--db", db)  # fmt: skip

@@ -173,8 +173,8 @@ def fight_keys(ctx: Any, incomplete: str) -> list[str]:
     if not equals:
         keys = [f"{key_label(model, k)}=" for k in model.model_fields if k not in given]
         return _matching(keys, incomplete)
-    found = find(name, spellings)
-    info = model.model_fields.get(found) if found is not None else None
+    meant = find(name, spellings)
+    info = model.model_fields.get(meant) if meant is not None else None
     if info is None:
         return []
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}

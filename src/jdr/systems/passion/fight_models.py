@@ -115,7 +115,10 @@ class _PlayerRoll(_Pools):
         fr="Énergie de l'arme",
         en="weapon Énergie",
         default=None,
-        choices={"roll": Word("on the roll", "au jet", "jet"), "damage": Word("on damage", "aux dégâts", "dégâts")},
+        choices={
+            "roll": Word("on the roll", "au jet", "jet"),
+            "damage": Word("on damage", "aux dégâts", "dégâts"),
+        },
     )
 
 
