@@ -219,8 +219,12 @@ def test_ps_5_yes_and_no_in_either_language(capsys: pytest.CaptureFixture[str], 
     sheets, new, script = FIGHTS["passion"]
     campaign(capsys, db, "passion", *sheets)
     answer(capsys, "fight", "new", "--campaign", "C", *new, "--db", db)
-    for words in script[:3]:
+    for words in script[:2]:
         answer(capsys, "fight", "act", "1", *words, "--db", db)
+    code, _out, err = run(capsys, "fight", "act", "1", "Romuald", "attaque", "cible=Cyber-ninja",
+                          "dés=2d6", "énergie=oui", "--db", db, "--lang", "fr")  # fmt: skip
+    assert code == 2 and "après avoir vu les dés : régler (Énergie)" in err, err
+    answer(capsys, "fight", "act", "1", *script[2], "--db", db)
     played = answer(capsys, "fight", "act", "1", "Romuald", "régler", "énergie=oui", "--db", db)
     assert played["command"]["energy"] is True
     keys = commands_of("passion").get("settle").keys
