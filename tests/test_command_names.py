@@ -24,8 +24,10 @@ from jdr.fights.commands import (
     Commands,
     choice_label,
     choice_names,
+    choice_spellings,
     field_label,
     key_label,
+    key_spellings,
     parse_keys,
 )
 from jdr.i18n import language
@@ -119,12 +121,24 @@ def in_french(commands: Commands, words: tuple[str, ...]) -> list[str]:
     return typed
 
 
+def unique(where: object, spellings: dict[str, str]) -> None:
+    """No two names typed the same way (in any case, without accents) mean two things."""
+    meant: dict[str, str] = {}
+    for spelt, name in spellings.items():
+        assert meant.setdefault(fold(spelt), name) == name, (where, spelt)
+
+
 def test_every_command_key_and_choice_declares_its_names_in_both_languages(
     ombres: Registry,
 ) -> None:
     for system_id in (*BUILT_IN, "ombres"):
-        for command in commands_of(system_id):
+        commands = commands_of(system_id)
+        unique(system_id, {n: c.name for c in commands for n in c.spellings().keys()})
+        for command in commands:
             where = (system_id, command.name)
+            unique(where, key_spellings(command.keys))
+            for info in command.keys.model_fields.values():
+                unique(where, choice_spellings(info))
             assert command.fr, where
             for lang in LANGS:
                 assert "_" not in command.shown(lang), (where, lang)
