@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -121,10 +121,10 @@ def in_french(commands: Commands, words: tuple[str, ...]) -> list[str]:
     return typed
 
 
-def unique(where: object, spellings: dict[str, str]) -> None:
+def unique(where: object, spellings: Iterable[tuple[str, str]]) -> None:
     """No two names typed the same way (in any case, without accents) mean two things."""
     meant: dict[str, str] = {}
-    for spelt, name in spellings.items():
+    for spelt, name in spellings:
         assert meant.setdefault(fold(spelt), name) == name, (where, spelt)
 
 
@@ -133,12 +133,12 @@ def test_every_command_key_and_choice_declares_its_names_in_both_languages(
 ) -> None:
     for system_id in (*BUILT_IN, "ombres"):
         commands = commands_of(system_id)
-        unique(system_id, {n: c.name for c in commands for n in c.spellings().keys()})
+        unique(system_id, [(n, c.name) for c in commands for n in c.spellings()])
         for command in commands:
             where = (system_id, command.name)
-            unique(where, key_spellings(command.keys))
+            unique(where, key_spellings(command.keys).items())
             for info in command.keys.model_fields.values():
-                unique(where, choice_spellings(info))
+                unique(where, choice_spellings(info).items())
             assert command.fr, where
             for lang in LANGS:
                 assert "_" not in command.shown(lang), (where, lang)
