@@ -201,6 +201,28 @@ def test_completion_offers_commands_keys_and_fighters(
     assert complete("jdr fight act 1 Pika move response=d", env) == ["response=dodge"]
     assert complete("jdr fight act 1 Pika move move=Éclair t", env) == ["target="]
     assert complete("jdr fight act 9 Pika ", env) == []
+    french = _env(JDR_DATABASE_URL=db, JDR_LANG="fr")
+    assert complete("jdr fight act 1 Pika ", french) == [
+        "capacité",
+        "attendre",
+        "ordre\\ libre",
+        "passer",
+    ]
+    assert complete("jdr fight act 1 Pika capacite ", french) == [
+        "capacité=",
+        "cible=",
+        "pénalité\\ de\\ portée=",
+        "réponse=",
+        "capacité\\ de\\ contre=",
+    ]
+    assert complete("jdr fight act 1 Pika capacité reponse=e", french) == [
+        "reponse=encaisser",
+        "reponse=esquive",
+    ]
+    assert complete("jdr fight act 1 Pika move range_penalty=", french) == [
+        "range_penalty=oui",
+        "range_penalty=non",
+    ]
 
 
 def test_a_tables_setting_is_given_when_the_fight_starts(

@@ -154,7 +154,7 @@ def fight_keys(ctx: Any, incomplete: str) -> list[str]:
     of a choice and yes/no, by their display names."""
     from jdr.errors import JdrError
     from jdr.fights.commands import FIGHTER, choice_names, key_label, key_spellings
-    from jdr.names import find
+    from jdr.names import find, fold
     from jdr.params import is_flag
 
     found = _fight(ctx)
@@ -185,4 +185,6 @@ def fight_keys(ctx: Any, incomplete: str) -> list[str]:
         from jdr.store.names import fighter_names
 
         values = fighter_names(_db(ctx), int(params["fight"]))
+    begun = fold(_value)
+    values = [v for v in values if v.startswith(_value) or fold(v).startswith(begun)]
     return _matching([f"{name}={value}" for value in values], incomplete)
