@@ -198,6 +198,7 @@ def test_fr_help_names_keys_choices_and_defaults_in_french(
     assert "  Énergie de l'arme : au choix : au jet, aux dégâts ; par défaut aucun" in lines
     assert "  Énergie des PNJ : liste : A,B ou l'option répétée ; par défaut aucun" in lines
     assert "  dé d'Énergie : oui/non ; par défaut non" in lines
+    assert '  protections des PNJ : du JSON, par ex. {"A": 1} ; par défaut aucun' in lines
     code, out, _err = run(capsys, "fight", "act", "1", "Romuald", "no_dodge", "--help",
                           "--db", db)  # fmt: skip
     assert out.splitlines()[0].startswith("no dodge — Take the NPC's attack")

@@ -685,9 +685,12 @@ YES_NO = {
 
 
 def allowed_words(info: FieldInfo) -> str:
-    """What a key accepts, in the reader's words (`yes/no`, `whole number, 0..10`)."""
+    """What a key accepts, in the reader's words (`yes/no`, `whole number, 0..10`, a table:
+    `JSON, e.g. {"A": 1}`)."""
     from jdr.params import describe_allowed
 
+    if _shapes(info.annotation) == {TABLE}:  # a table, or a list of tables: JSON only
+        return _("JSON, e.g. {example}").format(example=_json_example(info.annotation))
     return describe_allowed(info)
 
 
