@@ -22,7 +22,7 @@ from jdr.access import AccessError
 from jdr.characters import service as characters
 from jdr.characters.fights import open_stored
 from jdr.dice import GivenFaces
-from jdr.fights.commands import GM_SEAT, Commands, Owner, Seat, refuse_unowned
+from jdr.fights.commands import GM_SEAT, Commands, Owner, Seat, key_label, refuse_unowned
 from jdr.fights.service import state
 from jdr.i18n import language
 from jdr.sheet_check import systems_example
@@ -122,11 +122,11 @@ def test_every_command_of_every_system_and_plugin_refuses_what_is_not_the_seats(
                     refuse_unowned(command, keys, seat, ACTOR)
                 where = (system_id, command.name, key, role)
                 if role != "actor's player":  # a fighter not theirs: the command is refused
-                    assert refused.value.field in ("actor", command.name), where
+                    assert refused.value.field in ("actor", command.shown()), where
                 elif command.owner != Owner.ACTOR:
-                    assert refused.value.field == command.name, where
+                    assert refused.value.field == command.shown(), where
                 else:  # the key is someone else's: it is named, and whose choice it is
-                    assert refused.value.field == key, where
+                    assert refused.value.field == key_label(command.keys, key), where
                     whose = "the GM's choice" if owner == Owner.GM else f"{OTHER}'s player's"
                     assert whose in str(refused.value.reason), where
     assert found == DECLARED

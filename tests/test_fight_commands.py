@@ -79,13 +79,18 @@ def test_an_unknown_key_or_command_says_did_you_mean(
     assert (code, out) == (2, "")
     assert err == (
         "jdr: error: unknown key tagret — did you mean target? (known: move, target,"
-        " range_penalty, response, counter_move)\n"
+        " range penalty, response, counter move)\n"
     )
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "mvoe", "--db", db, "--lang", "fr")
-    assert code == 2 and "vouliez-vous dire move" in err and "capacité (move)" in err
+    assert (
+        code == 2
+        and "vouliez-vous dire capacité ?" in err
+        and "(au choix : capacité, répondre," in err
+    )
+    assert "move" not in err.replace("mvoe", "")
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "move", "move=Éclair",
                           "range_penalty=maybe", "--db", db)  # fmt: skip
-    assert code == 2 and "range_penalty" in err
+    assert code == 2 and "range penalty: maybe — not yes or no (allowed: yes/no)" in err
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "move", "Éclair", "--db", db)
     assert code == 2 and "not a key=value pair" in err
     payload = answer(capsys, "fight", "log", "1", "--db", db)
@@ -102,17 +107,17 @@ def test_a_commands_help_lists_its_keys_in_the_readers_language(
     assert lines[0] == (
         "move — Use a move: the attack roll, its damage and effects, the defender's answer. (PK-10)"
     )
-    assert "  move: text; required" in lines and "  range_penalty: yes/no; default no" in lines
-    assert "  response: one of none, endure, dodge, counter; default none" in lines
-    assert lines[-1] == "Example: jdr fight act 1 Pika move 'move=Éclair'"
+    assert "  move: text; required" in lines and "  range penalty: yes/no; default no" in lines
+    assert "  response: one of no answer, endure, dodge, counter; default none" in lines
+    assert lines[-1] == "Example: jdr fight act 1 Pika move move=Éclair"
     code, out, _err = run(capsys, "fight", "act", "1", "Chu", "respond", "--help", "--db", db,
                           "--lang", "fr")  # fmt: skip
-    assert out.splitlines()[0].startswith("répondre (respond) — Répondre à l'attaque en attente")
+    assert out.splitlines()[0].startswith("répondre — Répondre à l'attaque en attente")
     assert (
-        "  réponse (response)\u00a0: au choix\u00a0: aucune (none), encaisser (endure),"
-        " esquive (dodge),"
-        " contrer (counter)\u202f; obligatoire" in out.splitlines()
+        "  réponse\u00a0: au choix\u00a0: aucune, encaisser, esquive, contrer\u202f; obligatoire"
+        in out.splitlines()
     )
+    assert "  capacité de contre\u00a0: texte\u202f; par défaut aucun" in out.splitlines()
     schema = answer(capsys, "fight", "act", "1", "Pika", "move", "--help", "--db", db)
     assert schema["name"] == "move" and "target" in schema["schema"]["properties"]
     code, out, _err = run(capsys, "fight", "act", "--help")
@@ -126,7 +131,7 @@ def test_fight_commands_lists_what_may_be_played_now_with_a_line_each(
     code, out, _err = run(capsys, "fight", "commands", "1", "--db", db)
     lines = out.splitlines()
     assert code == 0 and lines[0] == "fight 1 — Round 1 — to play: Pika"
-    assert "      jdr fight act 1 Pika move 'move=Éclair'" in lines
+    assert "      jdr fight act 1 Pika move move=Éclair" in lines
     assert "      jdr fight act 1 Pika wait" in lines
     assert lines[-1] == "jdr fight act 1 ACTOR COMMAND --help: a command's keys."
     answer(capsys, "fight", "act", "1", "Pika", "move", "move=Éclair", "--db", db)
@@ -152,8 +157,8 @@ def test_the_json_schema_of_every_command_is_exported(capsys: pytest.CaptureFixt
     one = answer(capsys, "fight", "commands", "--system", "poledemos")["systems"]["poledemos"]
     assert one[1]["schema"]["properties"]["kind"]["enum"] == ["move", "shoot", "melee"]
     code, out, _err = run(capsys, "fight", "commands", "--system", "plus-ultra", "--lang", "fr")
-    assert code == 0 and "  attaque (attack) — Attaquer\u00a0: d20 + Volonté" in out
-    assert "      jdr fight act FIGHT ACTOR attack target=TARGET" in out
+    assert code == 0 and "  attaque — Attaquer\u00a0: d20 + Volonté" in out
+    assert "      jdr fight act FIGHT ACTOR attaque cible=TARGET" in out
 
 
 def test_the_command_models_refuse_what_they_cannot_read() -> None:
@@ -183,19 +188,41 @@ def test_completion_offers_commands_keys_and_fighters(
 ) -> None:
     pokemon_fight(capsys, db)
     env = _env(JDR_DATABASE_URL=db)
-    assert complete("jdr fight act 1 Pika ", env) == ["move", "wait", "free", "pass"]
+    assert complete("jdr fight act 1 Pika ", env) == ["move", "wait", "free\\ order", "pass"]
     assert complete("jdr fight act 1 Chu ", env) == []
     assert complete("jdr fight act 1 Pika move ", env) == [
         "move=",
         "target=",
-        "range_penalty=",
+        "range\\ penalty=",
         "response=",
-        "counter_move=",
+        "counter\\ move=",
     ]
     assert complete("jdr fight act 1 Pika move target=", env) == ["target=Pika", "target=Chu"]
     assert complete("jdr fight act 1 Pika move response=d", env) == ["response=dodge"]
     assert complete("jdr fight act 1 Pika move move=Éclair t", env) == ["target="]
     assert complete("jdr fight act 9 Pika ", env) == []
+    french = _env(JDR_DATABASE_URL=db, JDR_LANG="fr")
+    assert complete("jdr fight act 1 Pika ", french) == [
+        "capacité",
+        "attendre",
+        "ordre\\ libre",
+        "passer",
+    ]
+    assert complete("jdr fight act 1 Pika capacite ", french) == [
+        "capacité=",
+        "cible=",
+        "pénalité\\ de\\ portée=",
+        "réponse=",
+        "capacité\\ de\\ contre=",
+    ]
+    assert complete("jdr fight act 1 Pika capacité reponse=e", french) == [
+        "reponse=encaisser",
+        "reponse=esquive",
+    ]
+    assert complete("jdr fight act 1 Pika move range_penalty=", french) == [
+        "range_penalty=oui",
+        "range_penalty=non",
+    ]
 
 
 def test_a_tables_setting_is_given_when_the_fight_starts(

@@ -184,9 +184,9 @@ def test_a_plus_ultra_post_keeps_its_pu_11_recap(
 
 WAITING = {
     "pokemon": "Round 1 — waiting: Chu's answer to Pika's Éclair (none, endure, dodge, counter)",
-    "passion": "Round 1 — waiting: Romuald's dodge against Cyber-ninja (dodge or no_dodge)",
+    "passion": "Round 1 — waiting: Romuald's dodge against Cyber-ninja (dodge or no dodge)",
     "plus-ultra": (
-        "Round 2 — waiting: an opponent's answer to Corbeau's flight (interrupt or no_interrupt)"
+        "Round 2 — waiting: an opponent's answer to Corbeau's flight (interrupt or let go)"
     ),
 }
 

@@ -1287,7 +1287,7 @@ def test_pk_7_illegal_orders_are_refused_with_their_rule_and_change_nothing() ->
     frozen = {"target": "Lokhlass", "response": "counter", "counter_move": "Feu Sacré"}
     refuse(fight, charge | frozen, "PK-16", "frozen")
     refuse(fight, charge | {"target": "Magicarpe", "response": "parry"}, "PK-7", "parry")
-    refuse(fight, charge | {"target": "Magicarpe", "range_penalty": "yes"}, "PK-10", "true")
+    refuse(fight, charge | {"target": "Magicarpe", "range_penalty": "yes"}, "PK-10", "yes or no")
     trempette = {"target": "Magicarpe", "response": "counter", "counter_move": "Trempette"}
     refuse(fight, charge | trempette, "PK-10", "Magicarpe does not know the move Trempette")
     fight.act(charge | {"target": "Magicarpe"}, source)
@@ -1519,7 +1519,7 @@ def test_pk_12_pk_13_an_attack_waits_for_the_defenders_answer_and_its_dice_are_t
     assert ASKED.legal_commands(fight.state) == ["respond", "join"]
     refuse(fight, order("Abra", "move", move="Choc Mental"), "PK-12", "waits for Abra's answer")
     refuse(fight, order("Machoc", "respond", response="none"), "PK-12", "not Machoc's")
-    refuse(fight, order("Abra", "respond"), "PK-12", "response: one of none, endure, dodge")
+    refuse(fight, order("Abra", "respond"), "PK-12", "answers: one of no answer, endure, dodge")
     refuse(fight, order("Abra", "respond", response="parry"), "PK-7", "parry")
     counter = order("Abra", "respond", response="counter", counter_move="Choc Mental")
     refuse(fight, counter, "PK-14", "same category")

@@ -22,6 +22,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from jdr.i18n import _
+
 COMPLETE_VAR = "_JDR_COMPLETE"
 
 
@@ -32,10 +34,14 @@ def _db(ctx: Any) -> str | None:
 
 
 def _matching(names: list[str], incomplete: str) -> list[str]:
-    """`names` that start with `incomplete`, escaped for bash (which splits at spaces)."""
-    found = [name for name in names if name.startswith(incomplete)]
+    """`names` that start with `incomplete` (as typed, or in any case and without accents),
+    escaped for bash (which splits at spaces and quotes)."""
+    from jdr.names import fold
+
+    typed = fold(incomplete)
+    found = [n for n in names if n.startswith(incomplete) or fold(n).startswith(typed)]
     if os.environ.get(COMPLETE_VAR, "").endswith("bash") and " " not in incomplete:
-        found = [name.replace(" ", "\\ ") for name in found]
+        found = [name.replace(" ", "\\ ").replace("'", "\\'") for name in found]
     return found
 
 
@@ -138,15 +144,18 @@ def fight_commands(ctx: Any, incomplete: str) -> list[str]:
         names = legal_now(system, state, (getattr(ctx, "params", {}) or {}).get("actor"))
     except (JdrError, KeyError, TypeError):
         return []
-    return _matching(names, incomplete)
+    commands = getattr(system, "fight_commands", None)
+    return _matching(commands.shown_names(names) if commands else names, incomplete)
 
 
 def fight_keys(ctx: Any, incomplete: str) -> list[str]:
-    """`jdr fight act FIGHT ACTOR COMMAND <TAB>`: its keys (`target=`), then a key's values:
-    the fighters for a key naming one, the choices of a choice."""
+    """`jdr fight act FIGHT ACTOR COMMAND <TAB>`: its keys by their display names (`target=`,
+    `cible=` in French), then a key's values: the fighters for a key naming one, the choices
+    of a choice and yes/no, by their display names."""
     from jdr.errors import JdrError
-    from jdr.fights.commands import FIGHTER
-    from jdr.params import choices_of
+    from jdr.fights.commands import FIGHTER, choice_names, key_label, key_spellings
+    from jdr.names import find, fold
+    from jdr.params import is_flag
 
     found = _fight(ctx)
     params = getattr(ctx, "params", {}) or {}
@@ -157,18 +166,25 @@ def fight_keys(ctx: Any, incomplete: str) -> list[str]:
         model = commands.get(params["command"]).keys
     except JdrError:
         return []
-    given = {str(pair).partition("=")[0] for pair in params.get("pairs") or []}
+    spellings = key_spellings(model)
+    typed = [str(pair).partition("=")[0] for pair in params.get("pairs") or []]
+    given = {find(each, spellings) for each in typed}
     name, equals, _value = incomplete.partition("=")
     if not equals:
-        keys = [f"{k}=" for k in model.model_fields if k not in given]
+        keys = [f"{key_label(model, k)}=" for k in model.model_fields if k not in given]
         return _matching(keys, incomplete)
-    info = model.model_fields.get(name)
+    meant = find(name, spellings)
+    info = model.model_fields.get(meant) if meant is not None else None
     if info is None:
         return []
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-    values = list(choices_of(info.annotation))
+    values = list(choice_names(info).values())
+    if is_flag(info):
+        values = [_("yes"), _("no")]
     if extra.get(FIGHTER):
         from jdr.store.names import fighter_names
 
         values = fighter_names(_db(ctx), int(params["fight"]))
+    begun = fold(_value)
+    values = [v for v in values if v.startswith(_value) or fold(v).startswith(begun)]
     return _matching([f"{name}={value}" for value in values], incomplete)

@@ -599,7 +599,7 @@ def _show(fight: int, db: str | None, json: bool) -> None:
             }
         )
         return
-    print_state(fight, campaign.name, view, legal if ending is None else None)
+    print_state(fight, campaign.name, view, legal if ending is None else None, system)
     if record.status == ENDED:
         console().print(_("this fight has ended"), markup=False)
     elif stalled:  # the GM's way out
@@ -956,7 +956,7 @@ def _undo_redo(fight: int, db: str | None, json: bool, redo: bool) -> None:
     for line in said:
         console().print(line, markup=False)
     _print_journal(acted.entry)
-    print_legal(legal)
+    print_legal(legal, system)
 
 
 def _print_journal(entry: "Entry | None") -> None:

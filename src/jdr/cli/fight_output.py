@@ -45,16 +45,32 @@ def print_events(
     view = view_of(system, state, Words("text", state))
     out.print(view.status, markup=False)
     if ending_of(state) is None:  # an ended fight offers no command
-        print_legal(legal)
+        print_legal(legal, system)
 
 
-def print_legal(legal: list[str]) -> None:
+def shown_commands(system: RuleSystem | None, names: Sequence[str]) -> list[str]:
+    """Commands by their display names in the reader's language (a system without command
+    models: its names, `_` read as spaces)."""
+    commands: Commands | None = getattr(system, "fight_commands", None)
+    if commands is None:
+        return [name.replace("_", " ") for name in names]
+    return commands.shown_names(list(names))
+
+
+def print_legal(legal: list[str], system: RuleSystem | None = None) -> None:
+    shown = shown_commands(system, legal)
     console().print(
-        _("legal commands: {commands}").format(commands=", ".join(legal) or "-"), markup=False
+        _("legal commands: {commands}").format(commands=", ".join(shown) or "-"), markup=False
     )
 
 
-def print_state(fight: int, campaign: str, view: View, legal: list[str] | None) -> None:
+def print_state(
+    fight: int,
+    campaign: str,
+    view: View,
+    legal: list[str] | None,
+    system: RuleSystem | None = None,
+) -> None:
     """`jdr fight show`: the fight, where it stands, each fighter on one line, what may be
     played (`legal` None: nothing, the fight has ended)."""
     from rich.markup import escape
@@ -66,7 +82,7 @@ def print_state(fight: int, campaign: str, view: View, legal: list[str] | None) 
     for line in view.fighters:
         out.print(line, markup=False)
     if legal is not None:
-        print_legal(legal)
+        print_legal(legal, system)
 
 
 def print_log(story: Sequence[Chapter]) -> None:
@@ -94,7 +110,6 @@ def print_commands(
 ) -> None:
     """`jdr fight commands`: the commands (those legal now in a fight), their help, an example
     line each."""
-    from jdr.fights.commands import shown_name
     from jdr.fights.narration import Words
     from jdr.fights.view import view_of
     from jdr.systems.protocol import display_name
@@ -109,7 +124,7 @@ def print_commands(
         if actor is not None:
             out.print(
                 _("{actor} may play: {commands}").format(
-                    actor=actor, commands=", ".join(legal or []) or "-"
+                    actor=actor, commands=", ".join(shown_commands(system, legal or [])) or "-"
                 ),
                 markup=False,
             )
@@ -119,16 +134,14 @@ def print_commands(
             name = display_name(system, current_language())
             out.print(f"{name} ({system.id})", markup=False)
         if commands is None:
-            for name in legal or []:
+            for name in shown_commands(system, legal or []):
                 out.print(f"  {name}", markup=False)
             continue
         for command in commands:
             if legal is not None and command.name not in legal:
                 continue
             rule = f" ({command.rule})" if command.rule else ""
-            out.print(
-                f"  {shown_name(command.name, command.fr)} — {_(command.help)}{rule}", markup=False
-            )
+            out.print(f"  {command.shown()} — {_(command.help)}{rule}", markup=False)
             if command.owner.described(command.keys):
                 out.print(f"      {command.owner.described(command.keys)}", markup=False)
             example = (
@@ -148,12 +161,10 @@ def print_commands(
 def command_help(commands: Commands, name: str, example: str | None) -> None:
     """`jdr fight act FIGHT ACTOR COMMAND --help`: the command, its keys (name, type, allowed
     values, default) in the reader's language, and an example."""
-    from jdr.fights.commands import shown_name
-
     out = console()
     command = commands.get(name)
     rule = f" ({command.rule})" if command.rule else ""
-    out.print(f"{shown_name(command.name, command.fr)} — {_(command.help)}{rule}", markup=False)
+    out.print(f"{command.shown()} — {_(command.help)}{rule}", markup=False)
     if command.owner.described(command.keys):
         out.print(command.owner.described(command.keys), markup=False)
     keys = commands.keys(name)
@@ -166,12 +177,11 @@ def command_help(commands: Commands, name: str, example: str | None) -> None:
             default = _("required")
         else:
             default = _("default {value}").format(value=_default(each.default))
-        allowed = each.allowed if each.kind == _("one of") else each.kind
-        if each.kind == _("one of"):
+        allowed = each.kind
+        if each.choices:
             allowed = _("one of {choices}").format(choices=each.allowed)
-        label = shown_name(each.name, each.french)
         line = _("{key}: {allowed}; {default}").format(
-            key=label, allowed=allowed or "-", default=default
+            key=each.shown, allowed=allowed or "-", default=default
         )
         out.print(f"  {line}", markup=False)
         if each.description:

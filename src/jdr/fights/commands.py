@@ -7,15 +7,27 @@ and the JSON schema a web table builds its forms from.
 >>> from typing import Literal
 >>> class Respond(BaseModel):
 ...     response: Literal["none", "dodge"] = key(
-...         "the defender's answer", fr="réponse", choices={"dodge": ["esquive", "esquiver"]}
+...         "the defender's answer",
+...         fr="réponse",
+...         choices={"none": Word("no answer", "aucune"), "dodge": Word("dodge", "esquive")},
 ...     )
 >>> _ = Respond.model_rebuild()  # a doctest's names are not the module's
 >>> COMMANDS = Commands([Command("respond", Respond, "Answer an attack.", fr="répondre",
 ...                              example={"response": "dodge"})])
 >>> COMMANDS.parse("Répondre", ["réponse=esquive"])
 ('respond', {'response': 'dodge'})
->>> COMMANDS.parse("respond", ["reponse=dodge"])[1], COMMANDS.line("respond")
-({'response': 'dodge'}, 'respond response=dodge')
+>>> COMMANDS.parse("respond", ["REPONSE=no answer"])[1], COMMANDS.line("respond")
+({'response': 'none'}, 'respond response=dodge')
+
+Each command, key and choice value has a display name in each language, declared beside its
+model (`Command(…, fr=…, en=…)`, `key(…, fr=…, en=…, choices={value: Word(en, fr)})`): the
+help, the forms, the lists of commands and the JSON schema's titles show them; the JSON and the
+API keep the identifiers.
+
+>>> from jdr.i18n import language
+>>> with language("fr"):
+...     COMMANDS.shown("respond"), COMMANDS.line("respond"), COMMANDS.keys("respond")[0].choices
+('répondre', 'répondre réponse=esquive', ('aucune', 'esquive'))
 
 The commands' own checks (whose turn, what a rule forbids) stay the decider's: a model checks the
 shape of what is typed, before anything is decided.
@@ -49,9 +61,16 @@ __all__ = [
     "Commands",
     "Owner",
     "Seat",
+    "Word",
     "action_of",
     "as_list",
+    "choice_label",
+    "choice_names",
+    "field_label",
     "key",
+    "key_label",
+    "key_spellings",
+    "titled_schema",
 ]
 
 FIGHTER = "fighter"
@@ -159,7 +178,7 @@ class Owner:
         if self.kind == "gm":
             return _("the GM's choice")
         if self.kind == "target" and self.key is not None:
-            shown = shown_name(self.key, _fr(model, self.key)) if model is not None else self.key
+            shown = key_label(model, self.key) if model is not None else plain(self.key)
             return _("the choice of the player of the fighter named by {key}").format(key=shown)
         return ""
 
@@ -190,23 +209,56 @@ GM_SEAT = Seat(gm=True)
 """The GM's seat: the terminal's, unless `jdr fight act --as player`."""
 
 
+@dataclass(frozen=True, init=False)
+class Word:
+    """One choice value's display names: `Word("dodge", "esquive", "esquiver")` is shown
+    `dodge` in English and `esquive` in French, and `esquiver` (any `also`) is accepted too.
+
+    >>> Word("no answer", "aucune", "rien").also
+    ('rien',)
+    """
+
+    en: str
+    fr: str
+    also: tuple[str, ...]
+
+    def __init__(self, en: str, fr: str, *also: str) -> None:
+        object.__setattr__(self, "en", en)
+        object.__setattr__(self, "fr", fr)
+        object.__setattr__(self, "also", tuple(also))
+
+
 def key(
     description: str,
     fr: str,
     default: Any = ...,
-    choices: Mapping[str, Sequence[str]] | None = None,
+    choices: Mapping[str, Word | Sequence[str]] | None = None,
     fighter: bool = False,
     owner: Owner | None = None,
+    en: str | None = None,
     **constraints: Any,
 ) -> Any:
-    """A command's key: its description (an `N_` message), its French name, and for a choice
-    the French names of its values (`{"dodge": ["esquive", "esquiver"]}`); `fighter` marks a
-    key that names a fighter; `owner`, whose decision it is when not the actor's controller's
-    (`Owner.GM`, `Owner.target("target")`). `default` … as pydantic's `Field` (none:
-    required)."""
+    """A command's key: its description (an `N_` message), its French display name `fr` and
+    its English one `en` (default: its identifier, `_` read as spaces: `counter_move` is shown
+    `counter move`), and for a choice each value's names, `Word(en, fr, *also)`
+    (`{"none": Word("no answer", "aucune", "rien")}`; a list of French names alone,
+    `{"dodge": ["esquive", "esquiver"]}`, keeps the value as its English name); `fighter`
+    marks a key that names a fighter; `owner`, whose decision it is when not the actor's
+    controller's (`Owner.GM`, `Owner.target("target")`). `default` … as pydantic's `Field`
+    (none: required). Identifiers stay the JSON's and the API's; a reader sees, and may type,
+    the display names (in any case, with or without accents)."""
     extra: Json = {"fr": fr}
+    if en:
+        extra["en"] = en
     if choices:
-        extra["choices_fr"] = {value: list(names) for value, names in choices.items()}
+        extra["choices_fr"] = {}
+        extra["choices_en"] = {}
+        for value, names in choices.items():
+            if isinstance(names, Word):
+                extra["choices_fr"][value] = [names.fr, *names.also]
+                extra["choices_en"][value] = [names.en, *names.also]
+            else:
+                extra["choices_fr"][value] = list(names)
     if fighter:
         extra[FIGHTER] = True
     if owner is not None and owner != Owner.ACTOR:
@@ -222,7 +274,8 @@ class Command:
 
     `keys` is the model of the keys a player types (the actor is not one of them); `help` an
     `N_` message; `example` one example's keys, or `example(state, actor)` with real names;
-    `rule` the rule's id; `fr` its French name; `sealed`, a secret choice: the front end adds a
+    `rule` the rule's id; `fr` its French display name (and `en` its English one, by
+    default the name with its `_` as spaces); `sealed`, a secret choice: the front end adds a
     salt (`jdr.fights.sealed`) and the journal hides it until it is opened; `optional`, one
     that never makes the fight wait; `owner`, whose decision the whole command is (default:
     the actor's controller; each key may name its own, `key(owner=…)`).
@@ -248,6 +301,19 @@ class Command:
     outcome: OutcomeOf | None = None
     """`outcome(events)`: the outcome id one decision of the command shows (`jdr.fights.odds`),
     for the property test and the recaps."""
+    en: str | None = None
+    """Its English display name (default: its name, `_` read as spaces: `no_dodge` is shown
+    `no dodge`); `fr` is its French one. The name itself stays the JSON's and the API's."""
+
+    def shown(self, lang: str | None = None) -> str:
+        """Its display name in `lang` (default: the reader's language)."""
+        if (lang or current_language()) == "fr" and self.fr:
+            return plain(self.fr)
+        return self.en or plain(self.name)
+
+    def spellings(self) -> dict[str, str]:
+        """Every spelling that means it → its name: the name, and its display names."""
+        return {self.name: self.name, self.shown("en"): self.name, self.shown("fr"): self.name}
 
     def owner_of(self, key_name: str) -> Owner:
         """Whose decision the key `key_name` is (`key(owner=…)`; the actor's controller's when
@@ -284,7 +350,8 @@ class Key:
     """One key of a command, as `--help` and `jdr fight commands` show it."""
 
     name: str
-    french: str
+    shown: str
+    """Its display name in the reader's language."""
     kind: str
     allowed: str
     default: Any
@@ -292,6 +359,8 @@ class Key:
     description: str
     owner: str = ""
     """Whose choice, when not the actor's player's (`the GM's choice`)."""
+    choices: tuple[str, ...] = ()
+    """A choice's values' display names, in the reader's language."""
 
 
 class Commands:
@@ -316,17 +385,28 @@ class Commands:
         return list(self.commands)
 
     def get(self, name: str) -> Command:
-        """The command `name` means (English or French, as people type it), or an
-        `UnknownNameError` with the closest."""
-        from jdr.names import match
+        """The command `name` means (its name or a display name in either language, in any
+        case, with or without accents), or an `UnknownNameError` listing the commands and the
+        closest by their display names in the reader's language."""
+        from jdr.names import find
 
-        spellings = {c.name: c.name for c in self}
-        spellings |= {c.fr: c.name for c in self if c.fr}
-        return self.commands[match(_("command"), name, spellings, self.shown_names())]
+        spellings: dict[str, str] = {}
+        for command in self:
+            spellings |= command.spellings()
+        found = find(name, spellings, _("command"))
+        if found is None:
+            raise _unknown(_("command"), name, spellings, self.shown)
+        return self.commands[found]
 
-    def shown_names(self) -> list[str]:
-        """The commands' names in the reader's language (`attaque (attack)` in French)."""
-        return [shown_name(c.name, c.fr) for c in self]
+    def shown(self, name: str, lang: str | None = None) -> str:
+        """The display name of the command `name` in `lang` (default: the reader's); a name
+        no command has is shown with its `_` as spaces."""
+        command = self.commands.get(name)
+        return command.shown(lang) if command is not None else plain(name)
+
+    def shown_names(self, names: Sequence[str] | None = None) -> list[str]:
+        """The display names of `names` (default: every command) in the reader's language."""
+        return [self.shown(n) for n in (self.names() if names is None else names)]
 
     def parse(self, name: str, pairs: Sequence[str]) -> tuple[str, Json]:
         """`key=value` words → the command's name and its keys as the decider takes them
@@ -335,50 +415,56 @@ class Commands:
         return command.name, parse_keys(command.keys, pairs)
 
     def keys(self, name: str) -> list[Key]:
-        """The keys of a command, for its help."""
-        from jdr.params import describe_allowed
-
+        """The keys of a command, for its help, in the reader's language."""
         found = []
         command = self.get(name)
         for key_name, info in command.keys.model_fields.items():
-            extra = _extra(info)
-            choices = _choice_names(info)
-            allowed = ", ".join(choices.values()) if choices else describe_allowed(info)
+            choices = choice_names(info)
+            default = None if info.is_required() else info.get_default(call_default_factory=True)
+            if choices and isinstance(default, str):
+                default = choices.get(default, default)
             found.append(
                 Key(
                     key_name,
-                    str(extra.get("fr", key_name)),
-                    describe_allowed(info) if not choices else _("one of"),
-                    allowed,
-                    None if info.is_required() else info.default,
+                    field_label(key_name, info),
+                    _("one of") if choices else allowed_words(info),
+                    ", ".join(choices.values()),
+                    default,
                     info.is_required(),
                     _(info.description) if info.description else "",
                     command.owner_of(key_name).described(command.keys),
+                    tuple(choices.values()),
                 )
             )
         return found
 
     def line(self, name: str, state: Json | None = None, actor: str | None = None) -> str:
-        """One example: `attack target=Corbeau` (with the fight's real names when it can)."""
+        """One example, as the reader types it: `attack target=Corbeau` (`attaque
+        cible=Corbeau` in French), with the fight's real names when it can."""
         command = self.get(name)
-        words = [command.name]
+        words = [command.shown()]
         for key_name, value in command.example_keys(state, actor).items():
-            words.append(f"{key_name}={_typed(value)}")
-        return " ".join(shlex.quote(word) for word in words)
+            info = command.keys.model_fields.get(key_name)
+            shown = choice_names(info).get(value, value) if isinstance(value, str) else value
+            words.append(f"{field_label(key_name, info)}={_typed(shown)}")
+        return " ".join(typed_word(word) for word in words)
 
     def schema(self) -> list[Json]:
-        """Every command's JSON schema, for a web table's forms."""
+        """Every command's JSON schema, for a web table's forms: names stay the identifiers,
+        `title`s are the display names in the reader's language, and `names`, `x-names` and
+        `x-choice-names` give them in both languages."""
         return [
             {
                 "name": c.name,
-                "names": {"en": c.name, "fr": c.fr or c.name},
+                "names": {"en": c.shown("en"), "fr": c.shown("fr")},
+                "title": c.shown(),
                 "help": _(c.help),
                 "rule": c.rule or None,
                 "sealed": c.sealed,
                 "owner": c.owner.text(),
                 "owner_text": c.owner.described(c.keys) or None,
                 "example": c.example_keys(),
-                "schema": c.keys.model_json_schema(),
+                "schema": titled_schema(c.keys),
             }
             for c in self
         ]
@@ -428,7 +514,7 @@ def refuse_unowned(
             )
         assert command is not None
         raise AccessError(
-            shown_name(command.name, command.fr),
+            command.shown(),
             None,
             _asked(owner, actor, keys, seat, others, True),
             owner.whose(actor, keys, seat, others),
@@ -441,7 +527,7 @@ def refuse_unowned(
             continue
         required = command.keys.model_fields[key_name].is_required()
         raise AccessError(
-            shown_name(key_name, _fr(command.keys, key_name)),
+            key_label(command.keys, key_name),
             value,
             _asked(owner, actor, keys, seat, others, required),
             owner.whose(actor, keys, seat, others),
@@ -485,23 +571,179 @@ def late_by_preference(*choices: tuple[str, Mapping[str, Any]]) -> Callable[...,
     return late
 
 
-def shown_name(name: str, french: str | None) -> str:
-    """`attack`, or `attaque (attack)` for a French reader."""
-    if french and current_language() == "fr" and french != name:
-        return f"{french} ({name})"
-    return name
+def plain(identifier: str) -> str:
+    """An identifier as words, when nothing names it: `no_dodge` → `no dodge`."""
+    return identifier.replace("_", " ")
+
+
+def _extra(info: FieldInfo | None) -> Json:
+    extra = info.json_schema_extra if info is not None else None
+    return dict(extra) if isinstance(extra, dict) else {}
+
+
+def _lang(lang: str | None) -> str:
+    return lang or current_language()
+
+
+def field_label(name: str, info: FieldInfo | None, lang: str | None = None) -> str:
+    """The display name of the key `name` (`info`) in `lang` (default: the reader's): its
+    `fr` or `en` (`key(…, fr=…, en=…)`), else its name with its `_` as spaces.
+
+    >>> from pydantic import BaseModel
+    >>> class Keys(BaseModel):
+    ...     counter_move: str = key("…", fr="contre")
+    >>> info = Keys.model_fields["counter_move"]
+    >>> field_label("counter_move", info, "fr"), field_label("counter_move", info, "en")
+    ('contre', 'counter move')
+    """
+    shown = _extra(info).get(_lang(lang))
+    return plain(str(shown)) if shown else plain(name)
+
+
+def key_label(model: type[BaseModel], name: str, lang: str | None = None) -> str:
+    """The display name of `model`'s key `name` in `lang` (default: the reader's)."""
+    return field_label(name, model.model_fields.get(name), lang)
+
+
+def choice_label(info: FieldInfo | None, value: Any, lang: str | None = None) -> str:
+    """The display name of one value of a choice key in `lang` (default: the reader's)."""
+    raw = str(getattr(value, "value", value))
+    names = (_extra(info).get(f"choices_{_lang(lang)}") or {}).get(raw)
+    return str(names[0]) if names else plain(raw)
+
+
+def choice_names(info: FieldInfo | None, lang: str | None = None) -> dict[str, str]:
+    """A choice key's values → their display names in `lang` (default: the reader's);
+    empty for a key that is no choice."""
+    from jdr.params import choices_of
+
+    if info is None:
+        return {}
+    return {value: choice_label(info, value, lang) for value in choices_of(info.annotation)}
+
+
+def choice_spellings(info: FieldInfo | None) -> dict[str, str]:
+    """Every spelling a choice key accepts → its value: the value and its names in both
+    languages (`jdr.names.find` compares them as people type them)."""
+    from jdr.params import choices_of
+
+    if info is None:
+        return {}
+    found = {value: value for value in choices_of(info.annotation)}
+    for lang in ("en", "fr"):
+        for value, names in (_extra(info).get(f"choices_{lang}") or {}).items():
+            for spelt in names if value in found else ():
+                found.setdefault(str(spelt), value)
+    for value in list(found.values()):
+        found.setdefault(plain(value), value)
+    return found
+
+
+def key_spellings(model: type[BaseModel]) -> dict[str, str]:
+    """Every spelling of `model`'s keys → the key: its name and its display names."""
+    found: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        found[name] = name
+        for lang in ("en", "fr"):
+            found.setdefault(field_label(name, info, lang), name)
+    return found
+
+
+def titled_schema(model: type[BaseModel], lang: str | None = None) -> Json:
+    """`model`'s JSON schema, each property titled by its display name in `lang` (default:
+    the reader's), with both (`x-names`) and its choices' (`x-choice-names`); the properties
+    stay the identifiers."""
+    schema: Json = model.model_json_schema()
+    properties = schema.get("properties") or {}
+    for name, info in model.model_fields.items():
+        prop = properties.get(name)
+        if prop is None:
+            continue
+        prop["title"] = field_label(name, info, lang)
+        prop["x-names"] = {each: field_label(name, info, each) for each in ("en", "fr")}
+        shown = choice_names(info, lang)
+        if shown:
+            prop["x-choice-names"] = shown
+    return schema
+
+
+YES_NO = {
+    "oui": True,
+    "non": False,
+    "vrai": True,
+    "faux": False,
+    "yes": True,
+    "no": False,
+    "true": True,
+    "false": False,
+    "on": True,
+    "off": False,
+    "1": True,
+    "0": False,
+}
+"""How a yes/no key may be typed, in either language (compared as `jdr.names.fold` does)."""
+
+
+def allowed_words(info: FieldInfo) -> str:
+    """What a key accepts, in the reader's words (`yes/no`, `whole number, 0..10`, a table:
+    `JSON, e.g. {"A": 1}`)."""
+    from jdr.params import describe_allowed
+
+    if _shapes(info.annotation) == {TABLE}:  # a table, or a list of tables: JSON only
+        return _("JSON, e.g. {example}").format(example=_json_example(info.annotation))
+    return describe_allowed(info)
+
+
+def typed_word(word: str) -> str:
+    """A word of an example line as a shell takes it: as is when it can be (accents are
+    fine), else in double quotes, else in single quotes.
+
+    >>> print(typed_word("énergie=oui"), typed_word("pas d'esquive"), typed_word('say="hi"'))
+    énergie=oui "pas d'esquive" 'say="hi"'
+    """
+    if word and not any(char.isspace() or char in SHELL_SPECIAL for char in word):
+        return word
+    if not any(char in word for char in '"$`\\!'):
+        return f'"{word}"'
+    return shlex.quote(word)
+
+
+SHELL_SPECIAL = frozenset("'\"$`\\!&;|<>()*?[]#~{}")
+"""Characters a shell reads as more than a letter (`typed_word` quotes a word holding one)."""
+
+
+def _unknown(
+    field: str, value: str, spellings: Mapping[str, str], shown: Callable[[str], str]
+) -> UnknownNameError:
+    """An unknown name, listing the known ones and the closest by their display names in the
+    reader's language (`shown(identifier)`)."""
+    from jdr.names import closest
+
+    known = list(dict.fromkeys(spellings.values()))
+    suggestion = closest(value, spellings)
+    return UnknownNameError(
+        field,
+        value,
+        [shown(name) for name in known],
+        shown(suggestion) if suggestion is not None else None,
+    )
 
 
 def parse_keys(model: type[BaseModel], pairs: Sequence[str]) -> Json:
-    """`key=value` words → the keys of `model` that were given, validated (French or English
-    key names and choice values, as people type them; a list at its commas; a table as JSON)."""
+    """`key=value` words → the keys of `model` that were given, validated (key names and
+    choice values by their identifiers or their display names in either language, yes/no in
+    either, as people type them; a list at its commas; a table as JSON).
+
+    >>> from pydantic import BaseModel
+    >>> class Keys(BaseModel):
+    ...     energy: bool = key("…", fr="énergie", default=False)
+    >>> parse_keys(Keys, ["Énergie=oui"]), parse_keys(Keys, ["energy=Faux"])
+    ({'energy': True}, {'energy': False})
+    """
     from jdr.names import find
     from jdr.params import validate_params
 
-    spellings: dict[str, str] = {}
-    for key_name, info in model.model_fields.items():
-        spellings[key_name] = key_name
-        spellings[str(_extra(info).get("fr", key_name))] = key_name
+    spellings = key_spellings(model)
     given: Json = {}
     for pair in pairs:
         raw_key, equals, value = pair.partition("=")
@@ -509,42 +751,21 @@ def parse_keys(model: type[BaseModel], pairs: Sequence[str]) -> Json:
             raise InputError(_("option"), pair, "key=value", _("not a key=value pair"))
         found = find(raw_key.strip(), spellings, _("key"))
         if found is None:
-            raise UnknownNameError(
-                _("key"),
-                raw_key.strip(),
-                [shown_name(k, _fr(model, k)) for k in model.model_fields],
+            raise _unknown(
+                _("key"), raw_key.strip(), spellings, lambda name: key_label(model, name)
             )
-        given[found] = _value(model.model_fields[found], value)
-    validated = validate_params(model, given)
+        given[found] = _value(found, model.model_fields[found], value)
+    validated = validate_params(model, given, name=lambda name: key_label(model, name))
     data: Json = validated.model_dump(mode="json", exclude_unset=True)
     return data
 
 
-def _fr(model: type[BaseModel], key_name: str) -> str | None:
-    return str(_extra(model.model_fields[key_name]).get("fr") or "") or None
-
-
-def _extra(info: FieldInfo) -> Json:
-    extra = info.json_schema_extra
-    return dict(extra) if isinstance(extra, dict) else {}
-
-
-def _choice_names(info: FieldInfo) -> dict[str, str]:
-    """A choice key's values as the reader names them: `esquive (dodge)` in French."""
-    from jdr.params import choices_of
-
-    french = _extra(info).get("choices_fr") or {}
-    return {
-        value: shown_name(value, (french.get(value) or [None])[0])
-        for value in choices_of(info.annotation)
-    }
-
-
-def _value(info: FieldInfo, text: str) -> Any:
-    """A typed value for the model: a choice's French name read as its value, JSON only where
-    the key's type needs it (a table, a list of tables; a list when the text is a JSON list),
-    anything else as typed (the model reads numbers, yes/no, and a list at its commas). A name
-    is a name: `target=[PNJ] Garde` is the fighter `[PNJ] Garde`, never JSON.
+def _value(name: str, info: FieldInfo, text: str) -> Any:
+    """A typed value for the model: a choice's display name or yes/no (in either language)
+    read as its value, JSON only where the key's type needs it (a table, a list of tables; a
+    list when the text is a JSON list), anything else as typed (the model reads numbers and a
+    list at its commas). A name is a name: `target=[PNJ] Garde` is the fighter `[PNJ] Garde`,
+    never JSON.
 
     >>> from pydantic import BaseModel
     >>> class Keys(BaseModel):
@@ -552,25 +773,36 @@ def _value(info: FieldInfo, text: str) -> Any:
     ...     targets: list[str]
     ...     protection: dict[str, str]
     >>> fields = Keys.model_fields
-    >>> _value(fields["target"], "[PNJ] Garde"), _value(fields["targets"], "[PNJ] Garde, Bob")
-    ('[PNJ] Garde', '[PNJ] Garde, Bob')
-    >>> _value(fields["targets"], '["A, B", "C"]'), _value(fields["protection"], '{"Bob": "x"}')
-    (['A, B', 'C'], {'Bob': 'x'})
-    >>> _value(fields["protection"], "{Bob: x}")
+    >>> _value("target", fields["target"], "[PNJ] Garde")
+    '[PNJ] Garde'
+    >>> _value("targets", fields["targets"], "[PNJ] Garde, Bob")
+    '[PNJ] Garde, Bob'
+    >>> _value("targets", fields["targets"], '["A, B", "C"]')
+    ['A, B', 'C']
+    >>> _value("protection", fields["protection"], '{"Bob": "x"}')
+    {'Bob': 'x'}
+    >>> _value("protection", fields["protection"], "{Bob: x}")
     Traceback (most recent call last):
     ...
     jdr.errors.InputError: value: '{Bob: x}' (not valid JSON at character 2; allowed: ...)
     """
     from jdr.names import find
-    from jdr.params import choices_of
+    from jdr.params import choices_of, is_flag
 
     stripped = text.strip()
-    choices = choices_of(info.annotation)
-    if choices:
-        spellings = {value: value for value in choices}
-        for value, names in (_extra(info).get("choices_fr") or {}).items():
-            spellings |= {name: value for name in names}
-        return find(stripped, spellings, _("value")) or stripped
+    if choices_of(info.annotation):
+        spellings = choice_spellings(info)
+        found = find(stripped, spellings, _("value"))
+        if found is None:
+            raise _unknown(
+                field_label(name, info), stripped, spellings, lambda v: choice_label(info, v)
+            )
+        return found
+    if is_flag(info):
+        found = find(stripped, {word: str(flag) for word, flag in YES_NO.items()}, _("value"))
+        if found is None:
+            raise InputError(field_label(name, info), text, _("yes/no"), _("not yes or no"))
+        return found == "True"
     shapes = _shapes(info.annotation)
     if not shapes & {TABLE, LIST} or not stripped.startswith(("{", "[")):
         return stripped

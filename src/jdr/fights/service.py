@@ -428,8 +428,9 @@ def play(
         )
     except RulesError as refused:
         legal = legal_now(system, state(store, fight_id, rules))
+        shown = commands.shown_names(legal) if commands is not None else legal
         reason = _("{reason}; legal commands now: {commands}").format(
-            reason=refused.reason, commands=", ".join(legal) or "-"
+            reason=refused.reason, commands=", ".join(shown) or "-"
         )
         raise RulesError(reason, refused.rule) from None
     if name == "join" and joiner is not None:  # the revision its sheet enters from

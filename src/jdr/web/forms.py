@@ -34,18 +34,27 @@ class FormField:
 
 
 def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]:
-    """One `FormField` per field of `model`, labels and help in the reader's language."""
+    """One `FormField` per field of `model`, labels, choices and help in the reader's language
+    (the display names a fight command's keys declare, `jdr.fights.commands.key`; a field
+    that declares none shows its name with its `_` as spaces)."""
+    from jdr.fights.commands import choice_names, field_label
+
     found = []
     for name, info in model.model_fields.items():
         if name in skip:
             continue
         help_text = _(info.description) if info.description else ""
+        named = choice_names(info)
         allowed = describe_allowed(info)
+        if named:
+            allowed = _("one of {choices}").format(choices=", ".join(named.values()))
         if allowed and not is_flag(info):
             help_text = f"{help_text} [{allowed}]".strip()
         default = None if info.is_required() else info.get_default(call_default_factory=True)
         default = getattr(default, "value", default)
         shown = "" if default is None or isinstance(default, dict | list | tuple) else default
+        if isinstance(shown, str) and shown in named:
+            shown = named[shown]
         choices = tuple(choices_of(info.annotation))
         names = choice_names(info)
         if choices and shown != "":
@@ -84,10 +93,23 @@ def raw_of(model: Any, form: Mapping[str, Any]) -> dict[str, Any]:
         if value is None:
             continue
         if is_flag(info):
-            if value not in ("", "0", "false", "off", False):
+            if not _no(value):
                 raw[name] = True
             continue
         if isinstance(value, str) and not value.strip():
             continue
         raw[name] = value
     return raw
+
+
+def _no(value: Any) -> bool:
+    """Whether a check box's value says no (`non`, `false`, `off`, empty …), in any case."""
+    from jdr.fights.commands import YES_NO
+    from jdr.names import find
+
+    if not isinstance(value, str):
+        return not value
+    if not value.strip():
+        return True
+    found = find(value, {word: str(flag) for word, flag in YES_NO.items()})
+    return found == "False"

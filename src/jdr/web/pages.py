@@ -430,7 +430,16 @@ def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
         "refused": None,
         "error": None,
         "rolling": {c.name for c in commands if c.odds is not None} if commands else set(),
+        "command_names": command_names(system),
     }
+
+
+def command_names(system: Any) -> dict[str, str]:
+    """Each fight command's display name in the reader's language (its buttons, the awaited
+    commands), by its name (a system without command models: none, the page shows its names
+    as words)."""
+    commands = getattr(system, "fight_commands", None)
+    return {c.name: c.shown() for c in commands} if commands is not None else {}
 
 
 @router.get("/c/{campaign_id}/fights/{fight_id}")

@@ -10,6 +10,7 @@ waits for each target's dodge (the GM never rolls). Every check comes before the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from jdr.errors import RulesError
@@ -209,8 +210,8 @@ def _declare(script: Script, plan: Json, command: Json) -> None:
         return
     if not NPC_ATTACK.isdisjoint(command):
         raise RulesError(
-            _("a player spends its pools after seeing the dice: settle ({keys})").format(
-                keys=", ".join(sorted(NPC_ATTACK.intersection(command)))
+            _("a player spends its pools after seeing the dice: {settle} ({keys})").format(
+                settle=_shown("settle"), keys=", ".join(_keys(NPC_ATTACK.intersection(command)))
             ),
             "PS-5",
         )
@@ -427,3 +428,18 @@ def pass_turn(script: Script, actor: str, command: Json) -> None:
     """No action this turn (the marker still counts as used, PS-12)."""
     text = command.get("text")
     script.emit({"type": "passed", "actor": actor, "round": script.state["round"], "text": text})
+
+
+def _shown(command: str) -> str:
+    """A command's display name in the reader's language (`fight_models.COMMANDS`)."""
+    from jdr.systems.passion.fight_models import COMMANDS
+
+    return COMMANDS.shown(command)
+
+
+def _keys(names: Iterable[str]) -> list[str]:
+    """An attack's keys by their display names in the reader's language, sorted."""
+    from jdr.fights.commands import key_label
+    from jdr.systems.passion.fight_models import Attack
+
+    return sorted(key_label(Attack, name) for name in names)

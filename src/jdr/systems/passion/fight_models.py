@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, Owner, key, keys_of
+from jdr.fights.commands import Command, Commands, Owner, Word, key, keys_of
 from jdr.i18n import N_
 from jdr.systems.passion.fight_odds import odds_of, roll_outcome_of
 from jdr.systems.passion.fight_state import choice_of, find, in_fight
@@ -80,12 +80,14 @@ class _Pools(_Keys):
 
     energy_die: bool = key(
         N_("one Énergie point stands in for one of the dice (PS-10)"),
-        fr="dé_énergie",
+        fr="dé d'Énergie",
+        en="Énergie die",
         default=False,
     )
     npc_energy: list[str] = key(
         N_("NPCs spending 1 Énergie each before the roll: +1 to their score (PS-7)"),
-        fr="énergie_pnj",
+        fr="Énergie des PNJ",
+        en="NPC Énergie",
         default_factory=list,
         owner=Owner.GM,
     )
@@ -97,20 +99,26 @@ class _PlayerRoll(_Pools):
     dice: str | None = _dice(N_("a player's dice, e.g. 2d6 or 2d4+1d12 (at least its marker)"))
     npc_protection: dict[str, str] = key(
         N_('NPC targets spending 1 Énergie of a protection: +1 to dodge, as JSON {"NPC": "item"}'),
-        fr="protection_pnj",
+        fr="protections des PNJ",
+        en="NPC protections",
         default_factory=dict,
         owner=Owner.GM,
     )
     energy: bool = key(
         N_("an NPC attacker spends 1 Énergie: +1 to its score (PS-7)"),
-        fr="énergie",
+        fr="Énergie",
+        en="Énergie",
         default=False,
     )
     weapon_energy: Literal["roll", "damage"] | None = key(
         N_("an NPC attacker spends 1 Énergie of its weapon: on the roll or on damage (PS-14)"),
-        fr="énergie_arme",
+        fr="Énergie de l'arme",
+        en="weapon Énergie",
         default=None,
-        choices={"roll": ["jet"], "damage": ["dégâts"]},
+        choices={
+            "roll": Word("on the roll", "au jet", "jet"),
+            "damage": Word("on damage", "aux dégâts", "dégâts"),
+        },
     )
 
 
@@ -201,8 +209,16 @@ class NpcPassion(_Keys):
 class Settle(_Keys):
     """PS-5: the pools spent after seeing the dice."""
 
-    energy: bool = key(N_("1 Énergie point: +1 positive"), fr="énergie", default=False)
-    passion: int = key(N_("Passion points: each cancels a negative"), fr="passion", default=0, ge=0)
+    energy: bool = key(
+        N_("1 Énergie point: +1 positive"), fr="Énergie", en="Énergie", default=False
+    )
+    passion: int = key(
+        N_("Passion points: each cancels a negative"),
+        fr="Passion",
+        en="Passion",
+        default=0,
+        ge=0,
+    )
     item: str | None = key(
         N_("1 Énergie of the attack's weapon or of a protection (a dodge): +1 positive"),
         fr="objet",
@@ -215,7 +231,10 @@ class Violence(_Keys):
 
     dice: str | None = _dice(N_("up to your weapon's Violence dice, e.g. 2d6 (none: omit)"))
     weapon_energy: bool = key(
-        N_("1 Énergie of your weapon: +1 damage"), fr="énergie_arme", default=False
+        N_("1 Énergie of your weapon: +1 damage"),
+        fr="Énergie de l'arme",
+        en="weapon Énergie",
+        default=False,
     )
 
 
@@ -292,6 +311,7 @@ COMMANDS = Commands(
             _marker,
             "PS-9",
             fr="marqueur",
+            en="marker",
             sealed=True,
         ),
         Command(
@@ -315,7 +335,7 @@ COMMANDS = Commands(
                 ]
             },
             "PS-13",
-            fr="attaque_répartie",
+            fr="attaque répartie",
         ),
         Command(
             "blast",
@@ -333,7 +353,7 @@ COMMANDS = Commands(
             N_("Attack with partners of your side: talents and damages add up."),
             {"partners": ["Léa"], "target": "Ninja", "dice": "3d6"},
             "PS-13",
-            fr="attaque_combinée",
+            fr="attaque combinée",
             odds=odds_of("combined_attack"),
             outcome=roll_outcome_of,
         ),
@@ -369,7 +389,8 @@ COMMANDS = Commands(
             Nothing,
             N_("Take the NPC's attack without dodging."),
             rule="PS-11",
-            fr="pas_d_esquive",
+            fr="pas d'esquive",
+            en="no dodge",
         ),
         Command(
             "npc_passion",
@@ -377,7 +398,8 @@ COMMANDS = Commands(
             N_("An NPC spends Passion to cancel positives the player rolled."),
             {"points": 1},
             "PS-7",
-            fr="passion_pnj",
+            fr="Passion du PNJ",
+            en="NPC Passion",
             optional=True,
         ),
         Command(
@@ -414,7 +436,8 @@ COMMANDS = Commands(
             N_("Spend 4 Passion on a miraculous turn of events."),
             {"text": "un camion de matelas passait par là"},
             "PS-8",
-            fr="deus_ex_machina",
+            fr="deus ex machina",
+            en="deus ex machina",
         ),
     ],
     legal,

@@ -26,10 +26,17 @@ from jdr.systems.protocol import Json
 
 WAITS = {
     "settle": N_("waiting: {actor} settles the roll (Énergie, Passion, an item)"),
-    "dodge": N_("waiting: {actor}'s dodge against {attacker} (dodge or no_dodge)"),
+    "dodge": N_("waiting: {actor}'s dodge against {attacker} ({dodge} or {no_dodge})"),
     "violence": N_("waiting: {actor}'s Violence dice against {target} (up to {n})"),
     "soak": N_("waiting: {actor}'s Robustesse dice (up to {n})"),
 }
+
+
+def _shown(command: str) -> str:
+    """A command's display name in the reader's language (`fight_models.COMMANDS`)."""
+    from jdr.systems.passion.fight_models import COMMANDS
+
+    return COMMANDS.shown(command)
 
 
 def view(state: Json, words: Words) -> View:
@@ -58,6 +65,8 @@ def _now(state: Json, words: Words) -> str:
             attacker=words.name(waiting.get("attacker", "")),
             target=words.name(waiting.get("target") or ""),
             n=waiting.get("max_dice"),
+            dodge=_shown("dodge"),
+            no_dodge=_shown("no_dodge"),
         )
     if state["phase"] == "markers":
         standing = [f for f in state["fighters"].values() if not f["down"]]

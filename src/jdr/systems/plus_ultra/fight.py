@@ -101,6 +101,7 @@ from jdr.systems.plus_ultra import fight_actions as act
 from jdr.systems.plus_ultra import fight_commands as check
 from jdr.systems.plus_ultra.fight_setup import opening
 from jdr.systems.plus_ultra.fight_state import evolve
+from jdr.systems.plus_ultra.fight_view import shown_command
 from jdr.systems.protocol import Json
 
 __all__ = ["PlusUltraFight", "fight_rules"]
@@ -182,8 +183,10 @@ def _answer(script: act.Script, action: str, command: Json) -> None:
     """PU-9: while a character flees, an opponent interrupts it or lets it go."""
     if action not in check.ANSWERS:
         raise RulesError(
-            _("{name} is fleeing: an opponent answers first (interrupt or no_interrupt)").format(
-                name=script.state["fleeing"]
+            _("{name} is fleeing: an opponent answers first ({interrupt} or {let_go})").format(
+                name=script.state["fleeing"],
+                interrupt=shown_command("interrupt"),
+                let_go=shown_command("no_interrupt"),
             ),
             "PU-9",
         )

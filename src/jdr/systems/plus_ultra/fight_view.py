@@ -40,13 +40,22 @@ def winners(state: Json) -> list[str]:
     ]
 
 
+def shown_command(command: str) -> str:
+    """A command's display name in the reader's language (`fight_models.COMMANDS`)."""
+    from jdr.systems.plus_ultra.fight_models import COMMANDS
+
+    return COMMANDS.shown(command)
+
+
 def _status(state: Json, words: Words) -> str:
     if state["over"]:
         return words.winners(winners(state))
     if state["fleeing"]:
         waiting = words.say(
-            N_("waiting: an opponent's answer to {name}'s flight (interrupt or no_interrupt)"),
+            N_("waiting: an opponent's answer to {name}'s flight ({interrupt} or {let_go})"),
             name=words.name(state["fleeing"]),
+            interrupt=shown_command("interrupt"),
+            let_go=shown_command("no_interrupt"),
         )
     else:
         waiting = words.say(N_("to play: {names}"), names=words.name(state["turn"]))

@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, Owner, key, late_by_preference
+from jdr.fights.commands import Command, Commands, Owner, Word, key, late_by_preference
 from jdr.i18n import N_
 from jdr.systems.pokemon.fight_odds import move_odds, outcome_of, respond_odds
 from jdr.systems.pokemon.fight_orders import legal_orders, usable_moves
@@ -31,12 +31,14 @@ from jdr.systems.protocol import Json
 Response = Literal["none", "endure", "dodge", "counter"]
 RESPONSE_WORDS = (N_("none"), N_("endure"), N_("dodge"), N_("counter"))
 """The answers as a reader sees them (`_("dodge")` is `esquive` in French)."""
-RESPONSE_FR = {
-    "none": ["aucune", "rien"],
-    "endure": ["encaisser", "encaisse"],
-    "dodge": ["esquive", "esquiver"],
-    "counter": ["contrer", "contre"],
+RESPONSE_NAMES = {
+    "none": Word("no answer", "aucune", "rien"),
+    "endure": Word("endure", "encaisser", "encaisse"),
+    "dodge": Word("dodge", "esquive", "esquiver"),
+    "counter": Word("counter", "contrer", "contre"),
 }
+"""Each answer's display names (`jdr.fights.commands.Word`): shown, and typed, in either
+language."""
 
 
 class _Keys(BaseModel):
@@ -55,19 +57,21 @@ class Move(_Keys):
     )
     range_penalty: bool = key(
         N_("a physical move at range or a special one at close range: +2 DD"),
-        fr="portée",
+        fr="pénalité de portée",
+        en="range penalty",
         default=False,
     )
     response: Response | None = key(
         N_("the defender's answer, given by its player or the GM with the attack (else asked)"),
         fr="réponse",
         default=None,
-        choices=RESPONSE_FR,
+        choices=RESPONSE_NAMES,
         owner=Owner.target("target"),
     )
     counter_move: str | None = key(
-        N_("with response=counter: the defender's move"),
-        fr="contre",
+        N_("with a counter answer: the defender's move"),
+        fr="capacité de contre",
+        en="counter move",
         default=None,
         owner=Owner.target("target"),
     )
@@ -77,10 +81,13 @@ class Respond(_Keys):
     """PK-12 … PK-14: the defender's answer to the attack the fight waits for."""
 
     response: Response = key(
-        N_("endure, dodge, counter, or none"), fr="réponse", choices=RESPONSE_FR
+        N_("endure, dodge, counter, or none"), fr="réponse", choices=RESPONSE_NAMES
     )
     counter_move: str | None = key(
-        N_("with response=counter: the move to counter with"), fr="contre", default=None
+        N_("with a counter answer: the move to counter with"),
+        fr="capacité de contre",
+        en="counter move",
+        default=None,
     )
 
 
@@ -137,6 +144,7 @@ COMMANDS = Commands(
             _move_example,
             "PK-10",
             fr="capacité",
+            en="move",
             odds=move_odds,
             outcome=outcome_of,
         ),
@@ -163,7 +171,8 @@ COMMANDS = Commands(
             N_("A free order (hide, run …), recorded as its text."),
             {"text": "se cache derrière un rocher"},
             "PK-7",
-            fr="libre",
+            fr="ordre libre",
+            en="free order",
         ),
         Command("pass", Nothing, N_("Do nothing this turn."), rule="PK-7", fr="passer"),
         Command(

@@ -184,7 +184,7 @@ def _check_move(state: Json, actor: str, command: Json) -> Json:
         _known_response(response)
     penalty = command.get("range_penalty", False)
     if not isinstance(penalty, bool):
-        raise RulesError(_("range_penalty is true or false"), "PK-10")
+        raise RulesError(_("the range penalty is yes or no"), "PK-10")
     counter = None
     if response not in (None, "none"):
         counter = _check_response(state, move, target, response, command.get("counter_move"))
@@ -228,8 +228,8 @@ def check_respond(state: Json, command: Json) -> Json:
     response = command.get("response")
     if response is None:
         raise RulesError(
-            _("{name} answers with response: one of {allowed}").format(
-                name=defender, allowed=", ".join(waiting["responses"])
+            _("{name} answers: one of {allowed}").format(
+                name=defender, allowed=", ".join(_answers(waiting["responses"]))
             ),
             "PK-12",
         )
@@ -366,3 +366,12 @@ def _check_response(
     if defender["energy"] < counter["energy"]:
         raise _too_little_energy(target, counter, defender["energy"])
     return counter
+
+
+def _answers(responses: list[str]) -> list[str]:
+    """The answers by their display names in the reader's language (`fight_models`)."""
+    from jdr.fights.commands import choice_label
+    from jdr.systems.pokemon.fight_models import Respond
+
+    info = Respond.model_fields["response"]
+    return [choice_label(info, response) for response in responses]

@@ -4,7 +4,7 @@ The decider validates its commands with the same models, plus the `player` who g
 
 >>> COMMANDS.parse("activer", ["figurine=Sergent Perry", "dés=2", "groupe=Caporal,Recrue 1"])
 ('activate', {'figure': 'Sergent Perry', 'dice': 2, 'group': ['Caporal', 'Recrue 1']})
->>> COMMANDS.parse("action", ["genre=tir", "pa=2"])
+>>> COMMANDS.parse("action", ["type d'action=tir", "pa=2"])
 ('action', {'kind': 'shoot', 'pa': 2})
 
 Who decides (`jdr.fights.commands.Owner`): every command and key is the choice of the player
@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from jdr.fights.commands import Command, Commands, key, late_by_preference
+from jdr.fights.commands import Command, Commands, Word, key, late_by_preference
 from jdr.i18n import N_
 from jdr.systems.poledemos.fight_odds import activate_odds, activation_outcome_of
 from jdr.systems.poledemos.play_setup import MAX_NAME, find_name
@@ -54,10 +54,15 @@ class ActionKeys(Nothing):
 
     kind: Literal["move", "shoot", "melee"] = key(
         N_("move, shoot or melee: one of each per activation"),
-        fr="genre",
-        choices={"move": ["déplacement", "mouvement"], "shoot": ["tir"], "melee": ["mêlée"]},
+        fr="type d'action",
+        en="action kind",
+        choices={
+            "move": Word("move", "déplacement", "mouvement"),
+            "shoot": Word("shot", "tir", "shoot"),
+            "melee": Word("melee", "mêlée"),
+        },
     )
-    pa: int = key(N_("PA spent: 2 or 3 augment the action (PD-6)"), fr="pa", default=1)
+    pa: int = key(N_("PA spent: 2 or 3 augment the action (PD-6)"), fr="PA", en="PA", default=1)
     members: dict[str, int] = key(
         N_('what each member spends, as JSON {"figure": PA} (default 1, PD-10)'),
         fr="membres",
@@ -115,7 +120,8 @@ COMMANDS = Commands(
             Nothing,
             N_("End the activated figure's activation (its PA left are lost)."),
             rule="PD-5",
-            fr="fin_activation",
+            fr="fin d'activation",
+            en="end activation",
         ),
         Command(
             "pass",
