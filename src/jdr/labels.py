@@ -51,9 +51,12 @@ __all__ = [
     "choice_names",
     "choice_spellings",
     "declared",
+    "field_label",
     "field_spellings",
     "label",
     "named",
+    "plain",
+    "schema_extra",
     "titled_schema",
 ]
 
@@ -87,7 +90,8 @@ def named(en: str, fr: str, choices: Choices | None = None, **extra: Any) -> dic
     return found
 
 
-def _extra(info: FieldInfo | None) -> dict[str, Any]:
+def schema_extra(info: FieldInfo | None) -> dict[str, Any]:
+    """A field's `json_schema_extra` as a dict (where its display names are declared)."""
     extra = info.json_schema_extra if info is not None else None
     return dict(extra) if isinstance(extra, dict) else {}
 
@@ -103,7 +107,7 @@ def plain(identifier: str) -> str:
 
 def field_label(name: str, info: FieldInfo | None, lang: str | None = None) -> str:
     """The display name of the field `name` (`info`) in `lang` (default: the reader's)."""
-    extra = _extra(info)
+    extra = schema_extra(info)
     shown = extra.get(_lang(lang)) or extra.get("en")
     return str(shown) if shown else plain(name)
 
@@ -115,14 +119,14 @@ def label(model: type[BaseModel], name: str, lang: str | None = None) -> str:
 
 def declared(info: FieldInfo | None) -> bool:
     """Whether the field declares its display names in both languages."""
-    extra = _extra(info)
+    extra = schema_extra(info)
     return bool(extra.get("en")) and bool(extra.get("fr"))
 
 
 def choice_label(info: FieldInfo | None, value: Any, lang: str | None = None) -> str:
     """The display name of one value of a choice field, in `lang` (default: the reader's)."""
     raw = getattr(value, "value", value)
-    extra = _extra(info)
+    extra = schema_extra(info)
     names = (extra.get(f"choices_{_lang(lang)}") or {}).get(str(raw))
     if not names:
         names = (extra.get("choices_en") or {}).get(str(raw))
@@ -143,7 +147,7 @@ def choice_spellings(info: FieldInfo | None) -> dict[str, str]:
         return {}
     values = _values(info)
     found = {value: value for value in values}
-    extra = _extra(info)
+    extra = schema_extra(info)
     for lang in ("en", "fr"):
         for value, names in (extra.get(f"choices_{lang}") or {}).items():
             if value in found:
@@ -165,7 +169,7 @@ def field_spellings(model: type[BaseModel]) -> dict[str, str]:
     """Every spelling of `model`'s field names → the field: its name and its display names."""
     found = {name: name for name in model.model_fields}
     for name, info in model.model_fields.items():
-        extra = _extra(info)
+        extra = schema_extra(info)
         for lang in ("en", "fr"):
             if extra.get(lang):
                 found.setdefault(str(extra[lang]), name)
@@ -203,6 +207,7 @@ def titled_schema(model: type[BaseModel], lang: str | None = None) -> dict[str, 
         if prop is None:
             continue
         prop["title"] = field_label(name, info, lang)
+        prop["x-names"] = {each: field_label(name, info, each) for each in ("en", "fr")}
         shown = choice_names(info, lang)
         if shown:
             prop["x-choice-names"] = shown

@@ -52,6 +52,16 @@ from pydantic.fields import FieldInfo
 from jdr.errors import InputError, RulesError, UnknownNameError
 from jdr.fights.odds import CommandOddsFn, OutcomeOf
 from jdr.i18n import _, current_language
+from jdr.labels import (
+    choice_label,
+    choice_names,
+    choice_spellings,
+    field_label,
+    field_spellings,
+    plain,
+    schema_extra,
+    titled_schema,
+)
 
 Json = dict[str, Any]
 
@@ -66,6 +76,7 @@ __all__ = [
     "as_list",
     "choice_label",
     "choice_names",
+    "choice_spellings",
     "field_label",
     "key",
     "key_label",
@@ -319,7 +330,7 @@ class Command:
         """Whose decision the key `key_name` is (`key(owner=…)`; the actor's controller's when
         it declares none)."""
         info = self.keys.model_fields.get(key_name)
-        text = _extra(info).get(OWNER) if info is not None else None
+        text = schema_extra(info).get(OWNER) if info is not None else None
         return Owner.of_text(str(text)) if text else Owner.ACTOR
 
     def theirs(self, seat: Seat, actor: str) -> list[str]:
@@ -571,100 +582,14 @@ def late_by_preference(*choices: tuple[str, Mapping[str, Any]]) -> Callable[...,
     return late
 
 
-def plain(identifier: str) -> str:
-    """An identifier as words, when nothing names it: `no_dodge` → `no dodge`."""
-    return identifier.replace("_", " ")
-
-
-def _extra(info: FieldInfo | None) -> Json:
-    extra = info.json_schema_extra if info is not None else None
-    return dict(extra) if isinstance(extra, dict) else {}
-
-
-def _lang(lang: str | None) -> str:
-    return lang or current_language()
-
-
-def field_label(name: str, info: FieldInfo | None, lang: str | None = None) -> str:
-    """The display name of the key `name` (`info`) in `lang` (default: the reader's): its
-    `fr` or `en` (`key(…, fr=…, en=…)`), else its name with its `_` as spaces.
-
-    >>> from pydantic import BaseModel
-    >>> class Keys(BaseModel):
-    ...     counter_move: str = key("…", fr="contre")
-    >>> info = Keys.model_fields["counter_move"]
-    >>> field_label("counter_move", info, "fr"), field_label("counter_move", info, "en")
-    ('contre', 'counter move')
-    """
-    shown = _extra(info).get(_lang(lang))
-    return plain(str(shown)) if shown else plain(name)
-
-
 def key_label(model: type[BaseModel], name: str, lang: str | None = None) -> str:
     """The display name of `model`'s key `name` in `lang` (default: the reader's)."""
     return field_label(name, model.model_fields.get(name), lang)
 
 
-def choice_label(info: FieldInfo | None, value: Any, lang: str | None = None) -> str:
-    """The display name of one value of a choice key in `lang` (default: the reader's)."""
-    raw = str(getattr(value, "value", value))
-    names = (_extra(info).get(f"choices_{_lang(lang)}") or {}).get(raw)
-    return str(names[0]) if names else plain(raw)
-
-
-def choice_names(info: FieldInfo | None, lang: str | None = None) -> dict[str, str]:
-    """A choice key's values → their display names in `lang` (default: the reader's);
-    empty for a key that is no choice."""
-    from jdr.params import choices_of
-
-    if info is None:
-        return {}
-    return {value: choice_label(info, value, lang) for value in choices_of(info.annotation)}
-
-
-def choice_spellings(info: FieldInfo | None) -> dict[str, str]:
-    """Every spelling a choice key accepts → its value: the value and its names in both
-    languages (`jdr.names.find` compares them as people type them)."""
-    from jdr.params import choices_of
-
-    if info is None:
-        return {}
-    found = {value: value for value in choices_of(info.annotation)}
-    for lang in ("en", "fr"):
-        for value, names in (_extra(info).get(f"choices_{lang}") or {}).items():
-            for spelt in names if value in found else ():
-                found.setdefault(str(spelt), value)
-    for value in list(found.values()):
-        found.setdefault(plain(value), value)
-    return found
-
-
 def key_spellings(model: type[BaseModel]) -> dict[str, str]:
     """Every spelling of `model`'s keys → the key: its name and its display names."""
-    found: dict[str, str] = {}
-    for name, info in model.model_fields.items():
-        found[name] = name
-        for lang in ("en", "fr"):
-            found.setdefault(field_label(name, info, lang), name)
-    return found
-
-
-def titled_schema(model: type[BaseModel], lang: str | None = None) -> Json:
-    """`model`'s JSON schema, each property titled by its display name in `lang` (default:
-    the reader's), with both (`x-names`) and its choices' (`x-choice-names`); the properties
-    stay the identifiers."""
-    schema: Json = model.model_json_schema()
-    properties = schema.get("properties") or {}
-    for name, info in model.model_fields.items():
-        prop = properties.get(name)
-        if prop is None:
-            continue
-        prop["title"] = field_label(name, info, lang)
-        prop["x-names"] = {each: field_label(name, info, each) for each in ("en", "fr")}
-        shown = choice_names(info, lang)
-        if shown:
-            prop["x-choice-names"] = shown
-    return schema
+    return field_spellings(model)
 
 
 YES_NO = {

@@ -37,8 +37,6 @@ def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]
     """One `FormField` per field of `model`, labels, choices and help in the reader's language
     (the display names a fight command's keys declare, `jdr.fights.commands.key`; a field
     that declares none shows its name with its `_` as spaces)."""
-    from jdr.fights.commands import choice_names, field_label
-
     found = []
     for name, info in model.model_fields.items():
         if name in skip:
@@ -56,9 +54,6 @@ def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]
         if isinstance(shown, str) and shown in named:
             shown = named[shown]
         choices = tuple(choices_of(info.annotation))
-        names = choice_names(info)
-        if choices and shown != "":
-            shown = names.get(str(shown), shown)
         if is_flag(info):
             kind = "flag"
         elif is_list(info):
@@ -78,7 +73,7 @@ def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]
                 required=info.is_required(),
                 default=str(shown).lower() if isinstance(shown, bool) else str(shown),
                 choices=choices,
-                choice_labels=tuple(names.get(c, c) for c in choices),
+                choice_labels=tuple(named.get(c, c) for c in choices),
             )
         )
     return found
