@@ -20,8 +20,9 @@ def test_identifiers_come_from_the_code() -> None:
     # model fields, Literal values, fight commands and keys, event types, journal kinds
     for word in ("willpower", "no_dodge", "deus_ex_machina", "end_activation", "choose_marker",
                  "fight_started", "sheet.created", "undo", "start", "reactions", "max_dice",
-                 "counter_move", "plus-ultra"):  # fmt: skip
+                 "counter_move"):  # fmt: skip
         assert word in found, word
+    assert "plus-ultra" not in found and "poledemos" not in found  # names as typed
     # the example plug-in's own (Ombres: `recover`, its sheet's `finesse`, `stress_max`)
     assert {"recover", "finesse", "stress_max"} <= found
 
@@ -50,7 +51,7 @@ def test_proper_names_are_names() -> None:
     assert find_leaks("Sergent Perry et Maître Corbeau", "en") == ["et"]
     assert find_leaks("Attack de Kaito", "fr") == ["Attack"]
     assert find_leaks("Kaito est touché", "en", names=["Kaito"]) == ["est", "touché"]
-    assert find_leaks("Shadows, jdr, TOML, PostgreSQL", "fr") == []
+    assert find_leaks("Shadows, TOML, PostgreSQL, JDR_DATABASE_URL, Super Ball", "fr") == []
 
 
 def test_english_text_may_use_english_identifiers_but_not_snake_case_or_french() -> None:
@@ -62,6 +63,21 @@ def test_english_text_may_use_english_identifiers_but_not_snake_case_or_french()
     ]
     assert find_leaks("permis : une valeur", "en") == ["permis", "une", "valeur"]
     assert find_leaks("category speciale", "en") == ["speciale"]
+
+
+def test_game_terms_are_words_as_the_game_writes_them() -> None:
+    assert find_leaks("Sergent Perry (VAL 3+) : 2 PA, DD 6, 3 PX", "fr") == []
+    assert find_leaks("val : 3+", "fr") == ["val"]
+
+
+def test_typed_names_are_syntax() -> None:
+    """A `jdr …` command line's command names, a help's list of commands, code in backticks,
+    the systems' ids (their names as typed) and file paths are what a reader types."""
+    text = "Exemple : jdr fight act 1 Pika ; voir `jdr systems` et /tmp/a_b/c.toml"
+    assert find_leaks(text, "fr") == []
+    assert find_leaks("  show      Montrer un combat.", "fr") == []
+    assert find_leaks("Systèmes : ilvermorny, passion, plus-ultra, pokemon, poledemos", "fr") == []
+    assert find_leaks("Exemple : jdr fight act 1 Pika move", "fr") == ["move"]
 
 
 def test_pydantic_words_are_leaks() -> None:
