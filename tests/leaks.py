@@ -10,8 +10,9 @@ What counts as a leak:
   progression steps, sheet rolls and example sheets, the fight commands and their keys, the
   fight events' types (every `{"type": …}` the code writes), the journal's actions and the
   sheet revisions' kinds (`sheet.created`) — but not the systems' ids, which are their names as
-  typed (`jdr pokemon`, `--system plus-ultra`), listed where one is to be typed; an identifier that is also an ordinary French
-  word (`technique`, `passion`, `score`) is not one in French (`SAME_IN_FRENCH`);
+  typed (`jdr pokemon`, `--system plus-ultra`), listed where one is to be typed; an
+  identifier that is also an ordinary French word (`technique`, `passion`, `score`) is not
+  one in French (`SAME_IN_FRENCH`);
 - any `snake_case` word, and any dotted path of identifiers (`vitality.current`), in either
   language: no reader reads those;
 - in French output, the English words of `ENGLISH_WORDS`; in English output, the French words of
@@ -68,11 +69,12 @@ SAME_IN_FRENCH = frozenset(
         "ombres", "page", "pages", "direction", "intelligence", "perception", "charisme",
         "vitalite", "energie", "ilvermorny", "pokemon", "capture", "parade", "protection",
         "niveau", "objet", "objets", "rage", "terrain", "destination", "mission", "fatal",
-        "journal", "format", "note", "test", "talent", "talents", "version", "condition",
-        "conditions", "distribution", "direction", "element", "intuition", "questionnaire",
-        "resistance", "resolution", "robustesse", "stat", "stats", "source", "message", "scenario",
+        "journal", "format", "test", "talent", "talents", "condition",
+        "conditions", "distribution", "element", "intuition", "questionnaire",
+        "resistance", "resolution", "robustesse", "stat", "stats", "source", "scenario",
         "vital", "neutre", "eau", "feu", "vigne", "volatile", "participants", "partenaires",
-        "parts", "protections", "secret", "secrets", "but", "modifier", "violence", "chance", "chances", "face", "faces", "portee", "camp", "camps", "contre",
+        "parts", "protections", "id", "secret", "secrets", "but", "modifier", "violence",
+        "chance", "chances", "face", "faces", "portee", "camp", "camps", "contre",
     }
 )  # fmt: skip
 """Identifiers of the code that are ordinary French words too (`technique` is French, `score`
@@ -140,7 +142,8 @@ FRENCH_WORDS = frozenset(
 
 PROPER_NAMES = frozenset(
     {
-        "jdr", "JDR_DATABASE_URL", "JDR_LANG", "Typer", "Click", "Rich", "PostgreSQL", "SQLite", "TOML", "JSON", "BBCode",
+        "jdr", "JDR_DATABASE_URL", "JDR_LANG", "Typer", "Click", "Rich", "PostgreSQL",
+        "SQLite", "TOML", "JSON", "BBCode",
         "Markdown", "Discord", "Slack", "Atom", "HTMX", "HMAC", "SHA", "UTC", "SSE", "CSRF",
         "Alembic", "FLINT", "NumPy", "Python", "EDITOR", "Pokémon", "Plus Ultra", "Polédémos",
         "Ilvermorny", "Passion", "Ombres", "Shadows", "Bash", "Zsh", "Fish", "PowerShell",

@@ -190,7 +190,7 @@ def test_french_help_translates_click_required_and_default(
         (
             ("fight", "show", "abc"),
             "FIGHT: not a valid value (allowed: a whole number)",
-            "FIGHT : valeur invalide (permis : un nombre entier)",
+            "COMBAT : valeur invalide (permis : un nombre entier)",
         ),
         (("frobnicate",), "unknown command frobnicate", "commande frobnicate : introuvable"),
         (

@@ -30,7 +30,7 @@ from jdr.cli.render import (
 from jdr.cli.sheet_actions import read_params, roll_from_sheet, sheet_json, sheet_lines
 from jdr.cli.shell import ShellGroup
 from jdr.errors import NotOfferedError
-from jdr.i18n import _, current_language
+from jdr.i18n import N_, _, current_language
 from jdr.markup import escape
 from jdr.systems.protocol import Action, RuleSystem, display_name
 
@@ -63,6 +63,10 @@ class _ActionsGroup(ShellGroup):
 
     def hint(self, ctx: Any) -> str:
         return _("{command} ACTION --help: an action's options.").format(command=ctx.command_path)
+
+
+MODES = {"roll": N_("roll"), "odds": N_("odds"), "advise": N_("advice")}
+"""What `jdr systems` says an action offers: `jdr roll`, `jdr odds`, `jdr advise`, in words."""
 
 
 def offers(action: Action[Any], mode: str) -> bool:
@@ -324,6 +328,5 @@ def show_systems(as_json: bool) -> None:
         shown = escape(display_name(system, lang), "terminal")
         out.print(f"[bold]{escape(system.id, 'terminal')}[/bold] — {shown}", markup=True)
         for name, action in system.actions.items():
-            modes = ["roll"] + ["odds"] * (action.odds is not None)
-            modes += ["advise"] * (action.advise is not None)
+            modes = [_(MODES[m]) for m in MODES if offers(action, m)]
             out.print(f"  {escape(name, 'terminal')}  [dim]({', '.join(modes)})[/dim]", markup=True)

@@ -26,7 +26,7 @@ from jdr.systems.protocol import Json
 
 WAITS = {
     "settle": N_("waiting: {actor} settles the roll (Énergie, Passion, an item)"),
-    "dodge": N_("waiting: {actor}'s dodge against {attacker} (dodge or no_dodge)"),
+    "dodge": N_("waiting: {actor}'s dodge against {attacker} ({dodge} or {no_dodge})"),
     "violence": N_("waiting: {actor}'s Violence dice against {target} (up to {n})"),
     "soak": N_("waiting: {actor}'s Robustesse dice (up to {n})"),
 }
@@ -49,6 +49,14 @@ def _status(state: Json, words: Words) -> str:
     return words.say(N_("Round {round} — {now}"), round=state["round"], now=_now(state, words))
 
 
+def _commands(*names: str) -> dict[str, str]:
+    """The commands `names` as the reader's language shows them (`esquiver (dodge)`)."""
+    from jdr.fights.commands import shown_name
+    from jdr.systems.passion.fight_models import COMMANDS
+
+    return {name: shown_name(name, COMMANDS.get(name).fr) for name in names}
+
+
 def _now(state: Json, words: Words) -> str:
     waiting = state["waiting"]
     if waiting is not None:
@@ -58,6 +66,7 @@ def _now(state: Json, words: Words) -> str:
             attacker=words.name(waiting.get("attacker", "")),
             target=words.name(waiting.get("target") or ""),
             n=waiting.get("max_dice"),
+            **_commands("dodge", "no_dodge"),
         )
     if state["phase"] == "markers":
         standing = [f for f in state["fighters"].values() if not f["down"]]

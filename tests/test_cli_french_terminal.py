@@ -1,0 +1,80 @@
+"""Issue 30, the terminal's own words: a bad die, a missing option, the placeholders of a help,
+what `jdr systems` says an action offers — each in the reader's language, with no identifier
+(the JSON answers keep theirs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_run import run, run_json
+from leaks import find_leaks
+
+
+@pytest.mark.parametrize(
+    ("expression", "field", "french", "english"),
+    [
+        ("1d0", "size", "faces de 1d0 : 0 — un dé a au moins une face", "faces of 1d0: 0 — a die"),
+        ("0d4", "dice", "dés de 0d4 : 0 — un terme a au moins un dé", "dice of 0d4: 0 — a term"),
+        ("4d6kh5", "keep", "dés gardés ou écartés de 4d6kh5 : 5", "dice kept or dropped in 4d6kh5"),
+        ("1d1!", "explode", "dé explosif : 1d1! — un d1", "exploding die: 1d1! — a d1"),
+    ],
+)
+def test_a_refused_die_names_its_term_in_words(
+    expression: str, field: str, french: str, english: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = run(capsys, "dice", expression, "--lang", "fr")
+    assert code == 2 and french in err
+    assert find_leaks(err, "fr") == [], err  # not `size : 0` nor `dice : 0`
+    code, _out, err = run(capsys, "dice", expression, "--lang", "en")
+    assert code == 2 and english in err
+    code, payload = run_json(capsys, "dice", expression, "--lang", "fr")
+    assert code == 2 and payload["error"]["field"] == field  # the JSON keeps its identifier
+
+
+def test_a_missing_option_or_argument_says_what_it_wants(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _out, err = run(capsys, "sheet", "show", "Pika", "--lang", "fr")
+    assert code == 2
+    assert err == "jdr : erreur : --campaign : obligatoire (permis : le nom de la campagne)\n"
+    code, _out, err = run(capsys, "sheet", "show", "Pika", "--lang", "en")
+    assert err == "jdr: error: --campaign: required (allowed: the campaign's name)\n"
+    code, _out, err = run(capsys, "fight", "act", "--lang", "fr")
+    assert err == "jdr : erreur : COMBAT : obligatoire (permis : le numéro du combat)\n"
+    assert find_leaks(err, "fr") == []  # not "permis : une valeur", not FIGHT
+    code, _out, err = run(capsys, "fight", "act", "--lang", "en")
+    assert err == "jdr: error: FIGHT: required (allowed: the fight's number)\n"
+    code, payload = run_json(capsys, "fight", "act", "--lang", "fr")
+    assert payload["error"]["field"] == "FIGHT"
+
+
+def test_placeholders_are_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run(capsys, "fight", "act", "--help", "--lang", "fr")
+    assert code == 0
+    assert "{COMBAT} {ACTEUR} [[COMMANDE]]" in out and "[[CLÉ=VALEUR]…]" in out
+    assert "COMBAT ACTEUR COMMANDE [clé=valeur …]" in out  # the help's text says them alike
+    assert "FIGHT" not in out and "ACTOR" not in out
+    code, out, _err = run(capsys, "sheet", "show", "--help", "--lang", "fr")
+    assert "{NOM}" in out and "--campaign NOM" in out and "NAME" not in out
+    code, out, _err = run(capsys, "fight", "act", "--help", "--lang", "en")
+    assert "{FIGHT} {ACTOR} [[COMMAND]]" in out and "--campaign" not in out
+
+
+def test_systems_says_what_each_action_offers_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _err = run(capsys, "systems", "--lang", "fr")
+    assert code == 0
+    assert "  action  (jet, chances, conseils)" in out.splitlines()  # passion's action
+    assert "(roll" not in out
+    code, out, _err = run(capsys, "systems", "--lang", "en")
+    assert "  action  (roll, odds, advice)" in out.splitlines()
+
+
+def test_validate_help_quotes_the_sheet_keys_it_reads(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "son kind": `system` and `kind` are keys a sheet file spells, quoted as such."""
+    code, out, _err = run(capsys, "sheet", "validate", "--help", "--lang", "fr")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "la clé `system` de la fiche, sa clé `kind`, ou le système qui l'accepte" in text
+    assert find_leaks(text, "fr") == [], text
