@@ -14,7 +14,8 @@ What counts as a leak:
   identifier that is also an ordinary French word (`technique`, `passion`, `score`) is not
   one in French (`SAME_IN_FRENCH`);
 - any `snake_case` word, and any dotted path of identifiers (`vitality.current`), in either
-  language: no reader reads those;
+  language: no reader reads those (an all-capitals placeholder, `--as NEW_NAME`, is English
+  notation: a leak in French only);
 - in French output, the English words of `ENGLISH_WORDS`; in English output, the French words of
   `FRENCH_WORDS` and the identifiers a French code spells without its accents (`speciale`).
 
@@ -242,6 +243,8 @@ def _leaks(word: str, lang: str) -> bool:
     low = word.lower()
     if low in GAME_TERMS or word in CASED_TERMS:
         return False
+    if lang == "en" and word.isupper():
+        return low in FRENCH_WORDS  # a placeholder (`NEW_NAME`): English notation
     if "_" in word or low.startswith("pydantic"):
         return True  # snake_case, or pydantic's own words (`PydanticUndefined`)
     identifiers = code_identifiers()

@@ -63,6 +63,8 @@ def test_english_text_may_use_english_identifiers_but_not_snake_case_or_french()
     ]
     assert find_leaks("permis : une valeur", "en") == ["permis", "une", "valeur"]
     assert find_leaks("category speciale", "en") == ["speciale"]
+    assert find_leaks("jdr sheet rename NAME NEW_NAME", "en") == []
+    assert find_leaks("jdr sheet rename NOM NEW_NAME", "fr") == ["NEW_NAME"]
 
 
 def test_game_terms_are_words_as_the_game_writes_them() -> None:
