@@ -272,7 +272,9 @@ def _unaccented(word: str) -> str:
 @cache
 def example_names() -> frozenset[str]:
     """The proper names of the systems' example sheets (characters, figures, moves, spells,
-    weapons: every `name`, `species` and `followers` value)."""
+    weapons: every `name`, `species` and `followers` value) and their texts (any value with a
+    space or a capital, as the table wrote it: "Les corbeaux aveuglent la cible.", `Électrik`;
+    a lower-case word, `target`, is a value of the code)."""
     found: set[str] = set()
     for source in SOURCES:
         for sheet in source.rglob("examples/*.toml"):
@@ -292,6 +294,8 @@ def _names_in(data: Any, found: set[str]) -> None:
     elif isinstance(data, list):
         for item in data:
             _names_in(item, found)
+    elif isinstance(data, str) and (" " in data.strip() or data[:1].isupper()):
+        found.add(data)  # the table's own words: a technique's text, a type as written
 
 
 @cache

@@ -48,6 +48,8 @@ def test_dice_hashes_numbers_urls_and_options_are_not_words() -> None:
 
 def test_proper_names_are_names() -> None:
     assert {"Sergent Perry", "Éclair", "Caporal", "Corvo"} <= example_names()
+    assert "Les corbeaux aveuglent la cible." in example_names()  # a sheet's own text
+    assert "target" not in example_names()  # a value of the code, in a sheet
     assert find_leaks("Sergent Perry et Maître Corbeau", "en") == ["et"]
     assert find_leaks("Attack de Kaito", "fr") == ["Attack"]
     assert find_leaks("Kaito est touché", "en", names=["Kaito"]) == ["est", "touché"]
