@@ -9,14 +9,19 @@ What counts as a leak:
   aliases), every `Literal` and enum value their annotations hold, the systems' ids, actions,
   progression steps, sheet rolls and example sheets, the fight commands and their keys, the
   fight events' types (every `{"type": …}` the code writes), the journal's actions and the
-  sheet revisions' kinds (`sheet.created`); an identifier that is also an ordinary French
-  word (`technique`, `passion`, `score`) is not one in French (`SAME_IN_FRENCH`);
+  sheet revisions' kinds (`sheet.created`) — but not the systems' ids, which are their names as
+  typed (`jdr pokemon`, `--system plus-ultra`), listed where one is to be typed; an
+  identifier that is also an ordinary French word (`technique`, `passion`, `score`) is not
+  one in French (`SAME_IN_FRENCH`);
 - any `snake_case` word, and any dotted path of identifiers (`vitality.current`), in either
-  language: no reader reads those;
+  language: no reader reads those (an all-capitals placeholder, `--as NEW_NAME`, is English
+  notation: a leak in French only);
 - in French output, the English words of `ENGLISH_WORDS`; in English output, the French words of
   `FRENCH_WORDS` and the identifiers a French code spells without its accents (`speciale`).
 
-What never counts: proper names (the characters, figures, moves and spells of the systems'
+What never counts: code quoted as code (`` `jdr systems` ``, `` `stats.magic=8` ``), the command
+names of a `jdr …` command line (`jdr fight act`, not the words after them), file paths, proper
+names (the characters, figures, moves and spells of the systems'
 example sheets, the `names` a test passes, `PROPER_NAMES`: programs, formats, the games), dice
 notation (`2d6+3`, `4d10>=6f1`), hashes, numbers, URLs, command-line options (`--lang`) and
 English words a French text keeps on purpose (`GAME_TERMS`).
@@ -65,6 +70,12 @@ SAME_IN_FRENCH = frozenset(
         "ombres", "page", "pages", "direction", "intelligence", "perception", "charisme",
         "vitalite", "energie", "ilvermorny", "pokemon", "capture", "parade", "protection",
         "niveau", "objet", "objets", "rage", "terrain", "destination", "mission", "fatal",
+        "journal", "format", "test", "talent", "talents", "condition",
+        "conditions", "distribution", "element", "intuition", "questionnaire",
+        "resistance", "resolution", "robustesse", "stat", "stats", "source", "scenario",
+        "vital", "neutre", "eau", "feu", "vigne", "volatile", "participants", "partenaires",
+        "parts", "protections", "id", "secret", "secrets", "but", "modifier", "violence",
+        "chance", "chances", "face", "faces", "portee", "camp", "camps", "contre",
     }
 )  # fmt: skip
 """Identifiers of the code that are ordinary French words too (`technique` is French, `score`
@@ -77,13 +88,17 @@ GAME_TERMS = frozenset({"xp", "ev", "ok", "dd", "pa", "pv", "pp", "mj", "gm", "k
 """Abbreviations a table writes in either language (a French table says PX, but the EV of the
 Pokémon games keep their letters): never a leak by themselves."""
 
+CASED_TERMS = frozenset({"VAL"})
+"""Game terms that are identifiers too, allowed only as the game writes them: Polédémos writes
+a figure's value VAL, in capitals (the field `val`, in lower case, is a leak)."""
+
 ENGLISH_WORDS = frozenset(
     {
         # words of English prose (a sentence left untranslated)
         "the", "and", "with", "without", "from", "into", "which", "what", "when", "where", "who",
         "whose", "this", "that", "these", "those", "there", "their", "them", "they", "his",
         "her", "its", "was", "were", "has", "have", "had", "not", "none", "yes", "no", "true",
-        "false", "but", "for", "of", "or", "than", "then", "each", "every", "one", "two",
+        "false", "for", "of", "or", "than", "then", "each", "every", "one", "two",
         "only", "also", "may", "must", "should", "would", "could", "can", "cannot", "will",
         "after", "before", "again", "any", "all", "both", "between", "over", "under", "turn",
         "round", "fight", "fighter", "fighters", "player", "players", "sheet", "sheets",
@@ -95,7 +110,7 @@ ENGLISH_WORDS = frozenset(
         "weapons", "marker", "response", "protector", "allowed", "expected", "commands",
         "command", "default", "required", "choose", "settle", "respond", "cast", "end",
         "activate", "undo", "redo", "start", "started", "created", "changed", "value", "values",
-        "entry", "entries", "journal", "show", "shows", "help", "example", "examples", "success",
+        "entry", "entries", "show", "shows", "help", "example", "examples", "success",
         "failure", "critical", "partial", "result", "results", "outcome",
         "outcomes", "reason", "stunned", "knocked", "out", "ready", "wins", "won",
         "lost", "loses", "hits", "takes", "deals", "against", "side", "sides", "is", "are",
@@ -111,7 +126,7 @@ FRENCH_WORDS = frozenset(
         "le", "les", "des", "une", "et", "ou", "est", "sont", "avec", "sans", "pour", "dans",
         "contre", "mais", "qui", "que", "quoi", "dont", "leur", "leurs", "cette", "ces", "son",
         "sa", "ses", "pas", "oui", "non", "vrai", "faux", "aucun", "aucune", "chaque", "tour",
-        "tours", "manche", "manches", "combat", "combats", "combattant", "combattants", "joueur",
+        "tours", "manche", "manches", "combattant", "combattants", "joueur",
         "joueurs", "fiche", "fiches", "campagne", "campagnes", "jet", "jets", "dé", "dés",
         "chances", "touché", "touchée", "raté", "dégâts", "attaquer", "attaque", "défendre",
         "défense", "esquive", "esquiver", "encaisser", "contrer", "fuir", "attendre", "passer",
@@ -124,7 +139,7 @@ FRENCH_WORDS = frozenset(
         "perd", "inflige", "subit", "côté", "côtés", "au", "aux", "du", "ni", "où", "puis",
         "très", "déjà", "encore", "être", "avoir", "été", "erreur", "introuvable", "choix",
         # codes spelled without their accents: French words as the code keeps them
-        "speciale", "electrik", "poledemos", "energie", "volonte", "vitalite",
+        "speciale", "electrik", "energie", "volonte", "vitalite",
     }
 )  # fmt: skip
 """French words an English reader must not meet (game terms kept in French, `Énergie`,
@@ -133,14 +148,18 @@ FRENCH_WORDS -= {"combat"}  # English too: "Plus Ultra, forum combat" (`webleak`
 
 PROPER_NAMES = frozenset(
     {
-        "jdr", "Typer", "Click", "Rich", "PostgreSQL", "SQLite", "TOML", "JSON", "BBCode",
+        "jdr", "JDR_DATABASE_URL", "JDR_LANG", "Typer", "Click", "Rich", "PostgreSQL",
+        "SQLite", "TOML", "JSON", "BBCode",
         "Markdown", "Discord", "Slack", "Atom", "HTMX", "HMAC", "SHA", "UTC", "SSE", "CSRF",
         "Alembic", "FLINT", "NumPy", "Python", "EDITOR", "Pokémon", "Plus Ultra", "Polédémos",
         "Ilvermorny", "Passion", "Ombres", "Shadows", "Bash", "Zsh", "Fish", "PowerShell",
+        "Ball", "Poké Ball", "Super Ball", "Hyper Ball", "Master Ball",
     }
 )  # fmt: skip
 """Names of programs, formats and games: a name, in either language."""
 
+_CODE = re.compile(r"`[^`\n]+`")
+_PATH = re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[^\s:]+")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.I)
 _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 _DICE = re.compile(r"(?<![\w])\d*[dD]\d+(?:[a-zA-Z<>=!+\-×x*/]*\d+)*[a-z]*(?![\w])")
@@ -164,8 +183,9 @@ def find_leaks(text: str, lang: str, names: Iterable[str] = ()) -> list[str]:
     """
     if lang not in ("fr", "en"):
         raise ValueError(f"no leak rules for language {lang!r}")
-    cleaned = _strip_names(text, {*example_names(), *names, *PROPER_NAMES})
-    for pattern in (_URL, _OPTION, _DICE, _HASH, _NUMBER):
+    cleaned = _strip_command_lines(text)
+    cleaned = _strip_names(cleaned, {*example_names(), *names, *PROPER_NAMES})
+    for pattern in (_CODE, _URL, _PATH, _OPTION, _DICE, _HASH, _NUMBER):
         cleaned = pattern.sub(" ", cleaned)
     found: list[str] = []
     for match in _WORD.finditer(cleaned):
@@ -173,6 +193,48 @@ def find_leaks(text: str, lang: str, names: Iterable[str] = ()) -> list[str]:
         if word and _leaks(word, lang) and word not in found:
             found.append(word)
     return found
+
+
+def _strip_command_lines(text: str) -> str:
+    """`text` without the command names of `jdr …` command lines (`jdr fight act`, `jdr roll
+    pokemon attack`) and of a help's list of commands (`  show   Show a fight.`): what a reader
+    types, not what they read. The words after them are read."""
+    names = cli_names()
+
+    def typed(match: re.Match[str]) -> str:
+        words = match.group(1).split()
+        kept = 0
+        while kept < len(words) and words[kept] in names:
+            kept += 1
+        return " " + " ".join(words[kept:])
+
+    def listed(match: re.Match[str]) -> str:
+        return " " * len(match.group()) if match.group(1) in names else match.group()
+
+    text = re.sub(r"^[ \t]+([\w-]+)(?=[ \t]{2,}\S)", listed, text, flags=re.M)  # help's list
+    return re.sub(r"(?<![\w-])jdr((?:[ \t]+[\w-]+)*)", typed, text)
+
+
+@cache
+def cli_names() -> frozenset[str]:
+    """The names `jdr` commands are typed with: the built-in commands and their sub-commands,
+    the systems' ids, their own commands and their actions (`jdr roll pokemon attack`)."""
+    import typer
+
+    from jdr.cli.app import build_app
+
+    found: set[str] = set()
+    top = typer.main.get_command(build_app())
+    for name, command in getattr(top, "commands", {}).items():
+        found.add(name)
+        found.update(getattr(command, "commands", {}))
+    for system in _registry_systems():
+        found.add(system.id)
+        found.update(getattr(system, "actions", {}))
+        extra = system.commands() if hasattr(system, "commands") else None
+        if extra is not None:
+            found.update(c.name for c in getattr(extra, "registered_commands", []) if c.name)
+    return frozenset(found)
 
 
 def _strip_names(text: str, names: Iterable[str]) -> str:
@@ -184,8 +246,10 @@ def _strip_names(text: str, names: Iterable[str]) -> str:
 
 def _leaks(word: str, lang: str) -> bool:
     low = word.lower()
-    if low in GAME_TERMS:
+    if low in GAME_TERMS or word in CASED_TERMS:
         return False
+    if lang == "en" and word.isupper():
+        return low in FRENCH_WORDS  # a placeholder (`NEW_NAME`): English notation
     if "_" in word or low.startswith("pydantic"):
         return True  # snake_case, or pydantic's own words (`PydanticUndefined`)
     identifiers = code_identifiers()
@@ -213,7 +277,9 @@ def _unaccented(word: str) -> str:
 @cache
 def example_names() -> frozenset[str]:
     """The proper names of the systems' example sheets (characters, figures, moves, spells,
-    weapons: every `name`, `species` and `followers` value)."""
+    weapons: every `name`, `species` and `followers` value) and their texts (any value with a
+    space or a capital, as the table wrote it: "Les corbeaux aveuglent la cible.", `Électrik`;
+    a lower-case word, `target`, is a value of the code)."""
     found: set[str] = set()
     for source in SOURCES:
         for sheet in source.rglob("examples/*.toml"):
@@ -233,6 +299,8 @@ def _names_in(data: Any, found: set[str]) -> None:
     elif isinstance(data, list):
         for item in data:
             _names_in(item, found)
+    elif isinstance(data, str) and (" " in data.strip() or data[:1].isupper()):
+        found.add(data)  # the table's own words: a technique's text, a type as written
 
 
 @cache
@@ -257,6 +325,7 @@ def code_identifiers() -> frozenset[str]:
 
     found.update(KINDS)
     found.update(f"{SHEET_ACTION}{kind}" for kind in KINDS)
+    found -= {system.id for system in _registry_systems()}
     return frozenset(w.lower() for w in found if isinstance(w, str) and len(w) > 1)
 
 

@@ -15,6 +15,16 @@ from cli_run import run, run_json
 from jdr.sheet_check import accepting, example_text, installed
 from jdr.systems import Registry, System, default_registry, set_default_registry
 from jdr.systems.registry import ENTRY_POINT_GROUP
+from leaks import find_leaks
+
+SHORT_NAMES = {
+    "ilvermorny": "Ilvermorny",
+    "passion": "Passion",
+    "plus-ultra": "Plus Ultra",
+    "pokemon": "Pokémon",
+    "poledemos": "Polédémos",
+}
+"""The systems as a sentence names them (`jdr.cli.sheet_files.shown_system`)."""
 
 SRC = Path(__file__).parent.parent / "src" / "jdr"
 SYSTEMS = SRC / "systems"
@@ -183,14 +193,20 @@ def test_validate_says_how_it_knew_the_system(
     code, out, _err = run(capsys, "sheet", "validate", str(HERO))
     assert code == 0
     assert out == (
-        f"{HERO}: OK (plus-ultra sheet Kaito Arashi, recognised: no --system given, the plus-ultra"
+        f"{HERO}: OK (Plus Ultra sheet Kaito Arashi, recognised: no --system given, the Plus Ultra"
         " rules accept it)\n"
     )
     code, out, _err = run(capsys, "sheet", "validate", str(TRAINER), "--lang", "fr")
-    assert out == f"{TRAINER}\u00a0: OK (fiche pokemon Léa, reconnue à son kind)\n"
+    assert out == f"{TRAINER}\u00a0: OK (fiche Pokémon Léa, reconnue à sa clé `kind`)\n"
+    code, out, _err = run(capsys, "sheet", "validate", str(TRAINER))
+    assert out == f"{TRAINER}: OK (Pokémon sheet Léa, recognised by its `kind` key)\n"
     keyed = write(tmp_path, 'system = "plus-ultra"\n' + HERO.read_text("utf-8"))
     code, out, _err = run(capsys, "sheet", "validate", str(keyed))
-    assert out == f"{keyed}: OK (plus-ultra sheet Kaito Arashi, as its system key says)\n"
+    assert out == f"{keyed}: OK (Plus Ultra sheet Kaito Arashi, as its `system` key says)\n"
+    code, out, _err = run(capsys, "sheet", "validate", str(keyed), "--lang", "fr")
+    assert (
+        out == f"{keyed}\u00a0: OK (fiche Plus Ultra Kaito Arashi, comme le dit sa clé `system`)\n"
+    )
     code, payload = run_json(capsys, "sheet", "validate", str(keyed))
     assert payload["system_from"] == "system"
     code, payload = run_json(capsys, "sheet", "validate", str(HERO), "--system", "plus-ultra")
@@ -327,7 +343,15 @@ def test_every_shipped_example_is_printed_as_it_is(
     written = tmp_path / "copy.toml"
     code, out, _err = run(capsys, "sheet", "example", system, kind, "--output", str(written))
     assert code == 0
-    assert out == f"example {kind} sheet ({system}) written to {written}\n"
+    name = tomllib.loads(example.read_text("utf-8")).get("name", kind)
+    shown = SHORT_NAMES[system]
+    assert out == f"example sheet of {name} ({shown}) written to {written}\n"
+    french = tmp_path / "copie.toml"
+    code, out, _err = run(
+        capsys, "sheet", "example", system, kind, "--output", str(french), "--lang", "fr"
+    )
+    assert out == f"fiche d'exemple de {name} ({shown}) écrite dans {french}\n"
+    assert find_leaks(out, "fr", [name]) == []  # not `warband`, `wizard`, `trainer` (issue 30)
     assert written.read_text("utf-8") == example.read_text("utf-8")
     code, payload = run_json(capsys, "sheet", "example", system, kind)
     assert (payload["system"], payload["kind"], payload["output"]) == (system, kind, None)

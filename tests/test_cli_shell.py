@@ -194,7 +194,7 @@ def test_french_help_translates_click_required_and_default(
         (
             ("fight", "show", "abc"),
             "FIGHT: not a valid value (allowed: a whole number)",
-            "FIGHT\u00a0: valeur invalide (permis\u00a0: un nombre entier)",
+            "COMBAT\u00a0: valeur invalide (permis\u00a0: un nombre entier)",
         ),
         (("frobnicate",), "unknown command frobnicate", "commande frobnicate\u00a0: introuvable"),
         (

@@ -77,7 +77,7 @@ def test_campaign_new_text(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run(capsys, "campaign", "new", "Mardi", "--system", "pokemon", "--db", db)
     assert code == 0
     created, pledged = out.strip().splitlines()
-    assert created == "campaign Mardi created (pokemon)"
+    assert created == "campaign Mardi created (Pokémon)"
     store = open_store(db)
     epoch = store.epochs(store.campaign("Mardi").id)[0]
     store.close()
@@ -133,7 +133,9 @@ def test_campaign_show(table: str, capsys: pytest.CaptureFixture[str]) -> None:
     ]
     code, out, _err = run(capsys, "campaign", "show", "Mardi", "--db", table)
     assert code == 0
-    assert "Kaito Arashi" in out and "open" in out
+    assert "Kaito Arashi" in out and "under way" in out
+    code, out, _err = run(capsys, "campaign", "show", "Mardi", "--db", table, "--lang", "fr")
+    assert "Kaito Arashi" in out and "en cours" in out
 
 
 def test_unknown_campaign(db: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -158,7 +158,9 @@ def test_the_json_schema_of_every_command_is_exported(capsys: pytest.CaptureFixt
     assert one[1]["schema"]["properties"]["kind"]["enum"] == ["move", "shoot", "melee"]
     code, out, _err = run(capsys, "fight", "commands", "--system", "plus-ultra", "--lang", "fr")
     assert code == 0 and "  attaque — Attaquer\u00a0: d20 + Volonté" in out
-    assert "      jdr fight act FIGHT ACTOR attaque cible=TARGET" in out
+    assert "      jdr fight act COMBAT ACTEUR attaque cible=CIBLE" in out  # placeholders in French
+    code, out, _err = run(capsys, "fight", "commands", "--system", "plus-ultra", "--lang", "en")
+    assert "      jdr fight act FIGHT ACTOR attack target=TARGET" in out
 
 
 def test_the_command_models_refuse_what_they_cannot_read() -> None:

@@ -268,9 +268,10 @@ def test_an_exploding_d1_is_refused_with_a_clear_message_a_plain_d1_is_not() -> 
     with pytest.raises(LimitError) as refused:
         parse("1d1!")
     assert refused.value.message() == (
-        "explode: 1d1! — a d1 always shows its maximum: it could only explode"
+        "exploding die: 1d1! — a d1 always shows its maximum: it could only explode"
         " (allowed: an exploding die of 2 faces or more)"
     )
+    assert refused.value.field == "explode"  # the JSON's
     assert roll_given("3d1+1d2!", [1, 1, 1, 1]).total == 4
     with pytest.raises(LimitError):
         odds(Expression((DiceTerm(1, 1, explode=True),)))  # built by hand: checked too
@@ -281,8 +282,9 @@ def test_limit_messages_say_what_is_allowed() -> None:
         parse("4d6kh5")
     assert refused.value.allowed == "0..4"
     assert refused.value.message() == (
-        "keep: 5 — 4d6 has only 4 dice to keep or drop (allowed: 0..4)"
+        "dice kept or dropped in 4d6kh5: 5 — 4d6 has only 4 dice to keep or drop (allowed: 0..4)"
     )
+    assert refused.value.field == "keep"  # the JSON's
 
 
 @pytest.mark.parametrize(

@@ -30,21 +30,38 @@ class JdrError(Exception):
 
 
 class InputError(JdrError, ValueError):
-    """A value the user gave is not allowed: names the field, the value and what is allowed."""
+    """A value the user gave is not allowed: names the field, the value and what is allowed.
+
+    `field` is the stable name the JSON answer keeps (`size`); `label`, when given, is how the
+    message names it to a reader, in their language (`faces`):
+
+    >>> from jdr.i18n import language
+    >>> with language("fr"):
+    ...     InputError("size", 0, "1..", "no face", label="faces").message()
+    'faces : 0 — no face (permis : 1..)'
+    """
 
     code = "invalid_input"
 
-    def __init__(self, field: str, value: Any, allowed: str, reason: str | None = None) -> None:
+    def __init__(
+        self,
+        field: str,
+        value: Any,
+        allowed: str,
+        reason: str | None = None,
+        label: str | None = None,
+    ) -> None:
         self.field = field
         self.value = value
         self.allowed = allowed
         self.reason = reason
+        self.label = label
         super().__init__(f"{field}: {value!r} ({reason or 'not allowed'}; allowed: {allowed})")
 
     def message(self) -> str:
         from jdr.i18n import _
 
-        field = self.shown_field()
+        field = self.label or self.shown_field()
         if self.value is None and self.reason:
             return _("{field}: {reason} (allowed: {allowed})").format(
                 field=field, reason=self.reason, allowed=self.allowed

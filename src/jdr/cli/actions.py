@@ -125,6 +125,10 @@ def _action_spellings(system: RuleSystem, names: set[str]) -> dict[str, str]:
     return found
 
 
+MODES = {"roll": N_("roll"), "odds": N_("odds"), "advise": N_("advice")}
+"""What `jdr systems` says an action offers: `jdr roll`, `jdr odds`, `jdr advise`, in words."""
+
+
 def offers(action: Action[Any], mode: str) -> bool:
     """Whether `action` can be asked for in `mode` (roll, odds or advise)."""
     return mode == "roll" or getattr(action, mode) is not None
@@ -390,8 +394,6 @@ def show_systems(as_json: bool) -> None:
         shown = escape(display_name(system, lang), "terminal")
         out.print(f"[bold]{escape(system.id, 'terminal')}[/bold] — {shown}", markup=True)
         for action in system.actions.values():
-            modes = ["roll"] + ["odds"] * (action.odds is not None)
-            modes += ["advise"] * (action.advise is not None)
-            shown_modes = ", ".join(_(mode) for mode in modes)
+            modes = [_(MODES[m]) for m in MODES if offers(action, m)]
             shown = escape(action_label(action), "terminal")
-            out.print(f"  {shown}  [dim]({shown_modes})[/dim]", markup=True)
+            out.print(f"  {shown}  [dim]({', '.join(modes)})[/dim]", markup=True)

@@ -5,7 +5,8 @@ Typer vendors click without its gettext calls: click's words are English literal
 `typer.core` still asks `gettext.gettext` (for `Options`, `Commands`, `Arguments`, `default:`,
 `required` …). `install()` routes that one hook to our catalog and gives every context a help
 formatter that translates the two literals a reader sees in every help page (`Usage: ` and the
-`--help` option's text). `usage_error()` turns click's usage errors into our `JdrError`s, so a
+`--help` option's text), and shows jdr's placeholders in the reader's language (`NAME` → `NOM`:
+`placeholders`). `usage_error()` turns click's usage errors into our `JdrError`s, so a
 mistyped command line reads like every other bad input: one line, in the reader's language.
 
 >>> from jdr.i18n import language
@@ -15,8 +16,8 @@ mistyped command line reads like every other bad input: one line, in the reader'
 ...     formatter.write_usage("jdr", "[OPTIONS] COMMAND")
 ...     formatter.write_dl([("NAME <str>", "A name."), ("--help", HELP_TEXT)])
 >>> print(formatter.getvalue(), end="")
-Utilisation : jdr [OPTIONS] COMMAND
-NAME    A name.
+Utilisation : jdr [OPTIONS] COMMANDE
+NOM     A name.
 --help  Affiche ce message et quitte.
 """
 
@@ -49,6 +50,51 @@ N_("Aborted!")
 
 _TYPE_LABEL = re.compile(r" <[^<>]+>$")
 
+METAVARS = {
+    "ACTOR": N_("ACTOR"),
+    "ADDRESS": N_("ADDRESS"),
+    "COMMAND": N_("COMMAND"),
+    "DEFENDER": N_("DEFENDER"),
+    "DEFENDER2": N_("DEFENDER2"),
+    "FIELD": N_("FIELD"),
+    "FIGHT": N_("FIGHT"),
+    "FILE": N_("FILE"),
+    "HASH": N_("HASH"),
+    "HOST": N_("HOST"),
+    "KEY": N_("KEY"),
+    "KIND": N_("KIND"),
+    "MOVE_TYPE": N_("MOVE_TYPE"),
+    "NAME": N_("NAME"),
+    "NEW_NAME": N_("NEW_NAME"),
+    "OUT": N_("OUT"),
+    "REVISION": N_("REVISION"),
+    "SEQ": N_("SEQ"),
+    "SIDE": N_("SIDE"),
+    "SYSTEM": N_("SYSTEM"),
+    "TEXT": N_("TEXT"),
+    "VALUE": N_("VALUE"),
+}
+"""The placeholders of jdr's own options and arguments (`--campaign NAME`, `FIGHT`), shown in
+the reader's language (`--campaign NOM`, `COMBAT`); an action's and a command's own come from
+their models."""
+
+_PLACEHOLDER = re.compile(r"(?<![\w-])[A-Z][A-Z0-9_]*(?![\w-])")
+
+
+def placeholders(text: str) -> str:
+    """`text` (a usage line, an option's or argument's name) with jdr's placeholders in the
+    reader's language.
+
+    >>> from jdr.i18n import language
+    >>> with language("fr"):
+    ...     placeholders("--campaign NAME"), placeholders("{FIGHT} {ACTOR} [KEY=VALUE]…")
+    ('--campaign NOM', '{COMBAT} {ACTEUR} [CLÉ=VALEUR]…')
+    """
+    return _PLACEHOLDER.sub(
+        lambda found: _(METAVARS[found.group()]) if found.group() in METAVARS else found.group(),
+        text,
+    )
+
 
 class Formatter(_click.HelpFormatter):
     """Click's help formatter, with its own English literals translated, and an argument shown
@@ -58,12 +104,12 @@ class Formatter(_click.HelpFormatter):
         self.write(f"{'':>{self.current_indent}}{_('{heading}:').format(heading=heading)}\n")
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
-        super().write_usage(prog, args, _("Usage: ") if prefix is None else prefix)
+        super().write_usage(prog, placeholders(args), _("Usage: ") if prefix is None else prefix)
 
     def write_dl(self, rows: Any, col_max: int = 30, col_spacing: int = 2) -> None:
         rows = [
             (
-                first if first.startswith("-") else _TYPE_LABEL.sub("", first),
+                placeholders(first if first.startswith("-") else _TYPE_LABEL.sub("", first)),
                 _(second) if second == HELP_TEXT else second,
             )
             for first, second in rows
@@ -92,13 +138,16 @@ def usage_error(error: Any, argv: list[str]) -> JdrError:
         known = sorted(error.possibilities or []) or _option_names(ctx)
         return UnknownNameError(_("option"), error.option_name, known)
     if isinstance(error, exceptions.MissingParameter) and error.param is not None:
-        return InputError(_hint(error.param), None, _needed(error.param, see), _("required"))
+        hint = _hint(error.param)
+        wanted = _needed(error.param, see)
+        return InputError(hint, None, wanted, _("required"), label=placeholders(hint))
     if isinstance(error, exceptions.BadParameter):
         param = error.param
         hint = str(error.param_hint or (_hint(param) if param is not None else ""))
         given = _given(param, argv)
         reason = None if given is not None else _("not a valid value")
-        return InputError(hint.strip("'\""), given, _allowed(param, see), reason)
+        hint = hint.strip("'\"")
+        return InputError(hint, given, _allowed(param, see), reason, label=placeholders(hint))
     message = str(getattr(error, "message", error))
     if found := _EXTRA.match(message):
         return InputError(_("extra argument"), found["value"], see, _("not expected here"))

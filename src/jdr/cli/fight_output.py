@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from jdr.cli.click_words import placeholders
 from jdr.cli.render import console
 from jdr.i18n import _, current_language
 
@@ -147,7 +148,7 @@ def print_commands(
             example = (
                 (lines or {}).get(command.name)
                 if fight is not None
-                else ("jdr fight act FIGHT ACTOR " + commands.line(command.name))
+                else (f"jdr fight act {placeholders('FIGHT ACTOR')} " + commands.line(command.name))
             )
             if example:
                 out.print(f"      {example}", markup=False)

@@ -21,8 +21,10 @@ if TYPE_CHECKING:  # pydantic and the systems load only when a command runs
 
 __all__ = [
     "add_example_command",
+    "example_name",
     "print_example",
     "read_sheet",
+    "shown_system",
     "validate_command",
     "validate_file",
 ]
@@ -31,8 +33,8 @@ Json = dict[str, Any]
 
 # How `sheet validate` knew the system, when no --system was given (`Found.how`).
 _FOUND_BY = {
-    "system": N_("{file}: OK ({system} sheet {name}, as its system key says)"),
-    "kind": N_("{file}: OK ({system} sheet {name}, recognised by its kind)"),
+    "system": N_("{file}: OK ({system} sheet {name}, as its `system` key says)"),
+    "kind": N_("{file}: OK ({system} sheet {name}, recognised by its `kind` key)"),
     "fields": N_(
         "{file}: OK ({system} sheet {name}, recognised: no --system given, the {system} rules"
         " accept it)"
@@ -115,7 +117,8 @@ def validate_command(file: Path, system_id: str | None, json: bool) -> None:
         )
         return
     template = _FOUND_BY.get(found.how, N_("{file}: OK ({system} sheet {name})"))
-    console().print(_(template).format(file=file, system=found.system.id, name=name), markup=False)
+    system_name = shown_system(found.system)
+    console().print(_(template).format(file=file, system=system_name, name=name), markup=False)
 
 
 def add_example_command(app: typer.Typer) -> None:
@@ -158,10 +161,36 @@ def print_example(system_id: str, kind: str | None, output: Path | None, json: b
         output,
         json,
         payload,
-        lambda file: _("example {kind} sheet ({system}) written to {file}").format(
-            kind=shown, system=system.id, file=file
+        lambda file: _("example sheet of {name} ({system}) written to {file}").format(
+            name=example_name(text, shown), system=shown_system(system), file=file
         ),
     )
+
+
+def shown_system(system: "RuleSystem") -> str:
+    """A system as a reader names it in a sentence: its short name, the part of its display name
+    before a comma (`Polédémos, escarmouche` → `Polédémos`); a name without one is a
+    description (`Polédémos skirmish`), so the game's own name then comes from the French name,
+    the game's language, when that one has a comma; else the name as it is (`Shadows`)."""
+    from jdr.i18n import current_language
+    from jdr.systems.protocol import display_name
+
+    shown = display_name(system, current_language())
+    if "," not in shown and "," in system.names.get("fr", ""):
+        shown = system.names["fr"]
+    return shown.split(",")[0].strip()
+
+
+def example_name(text: str, kind: str) -> str:
+    """Whose sheet an example is (its `name`: `Section Perry`), not the id it is asked by
+    (`warband`); the id when the example has no name."""
+    import tomllib
+
+    try:
+        name = tomllib.loads(text).get("name")
+    except tomllib.TOMLDecodeError:
+        name = None
+    return name if isinstance(name, str) and name.strip() else kind
 
 
 def sheet_name(sheet: "BaseModel", file: Path | str) -> str:

@@ -22,7 +22,7 @@ from jdr.answers import fights_json
 from jdr.answers import seed_json as _seed_json
 from jdr.cli import complete
 from jdr.cli.render import console, emit_json
-from jdr.cli.sheet_files import add_example_command, validate_file
+from jdr.cli.sheet_files import add_example_command, shown_system, validate_file
 from jdr.cli.stored import (
     DB_HELP,
     JSON_HELP,
@@ -123,7 +123,7 @@ def build_campaign() -> typer.Typer:
             return
         out = console()
         out.print(
-            _("campaign {name} created ({system})").format(name=name, system=rules.id),
+            _("campaign {name} created ({system})").format(name=name, system=shown_system(rules)),
             markup=False,
         )
         _print_commitment(epochs)
@@ -393,7 +393,7 @@ def build_sheet() -> typer.Typer:
         "validate",
         help=_(
             "Check a TOML sheet against a rule system, without storing it; without --system, the"
-            " sheet's system key, its kind, or the system that accepts it."
+            " sheet's `system` key, its `kind` key, or the system that accepts it."
         ),
     )
     def validate_command(
@@ -490,10 +490,16 @@ def _print_campaign(
         table = _table(_("fight"), _("participants"), _("status"), _("version"))
         for fight in fights:
             participants = ", ".join(map(str, fight["participants"]))
-            table.add_row(str(fight["id"]), participants, fight["status"], str(fight["version"]))
+            status = str(fight["status"])
+            status = _(FIGHT_STATUS[status]) if status in FIGHT_STATUS else status
+            table.add_row(str(fight["id"]), participants, status, str(fight["version"]))
         out.print(table)
     else:
         out.print(_("No fight yet."), markup=False)
+
+
+FIGHT_STATUS = {"open": N_("under way"), "ended": N_("over")}
+"""A stored fight's status (`open`, `ended`: the JSON's) as `campaign show` says it."""
 
 
 def _export(found: "Campaign", character: "Character", output: Path | None, json: bool) -> None:

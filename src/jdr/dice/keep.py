@@ -45,10 +45,11 @@ class KeepPool:
 
     def __post_init__(self) -> None:
         if self.dice < 1:
-            raise InputError("dice", self.dice, "1..", _("a keep pool rolls at least one die"))
+            reason = _("a keep pool rolls at least one die")
+            raise InputError("dice", self.dice, "1..", reason, label=_("dice"))
         if not 1 <= self.keep <= self.dice:
             reason = _("keep some of the dice rolled, not more")
-            raise InputError("keep", self.keep, f"1..{self.dice}", reason)
+            raise InputError("keep", self.keep, f"1..{self.dice}", reason, label=_("dice kept"))
         if self.die.width != 1:
             raise ValueError("a keep pool's die scores one component")
 

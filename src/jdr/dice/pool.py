@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from jdr.dice.source import GivenFaces, RandomSource
 from jdr.errors import InputError
+from jdr.i18n import _
 
 Vector = tuple[int, ...]
 
@@ -51,7 +52,8 @@ class ScoredDie:
 
     def __post_init__(self) -> None:
         if self.size < 1:
-            raise InputError("size", self.size, "1..", "a die needs at least one face")
+            reason = _("a die needs at least one face")
+            raise InputError("size", self.size, "1..", reason, label=_("faces"))
         if len(self.scores) != self.size:
             raise ValueError(f"{len(self.scores)} scores for a d{self.size}")
         widths = {len(v) for v in self.scores}
@@ -164,12 +166,13 @@ class Pool:
     groups: tuple[tuple[ScoredDie, int], ...]
 
     def __post_init__(self) -> None:
-        widths = {die.width for die, _ in self.groups}
+        widths = {die.width for die, _count in self.groups}
         if len(widths) > 1:
             raise ValueError("all dice of a pool must score vectors of the same width")
         for _die, count in self.groups:
             if count < 0:
-                raise InputError("dice", count, "0..", "a pool cannot hold a negative count")
+                reason = _("a pool cannot hold a negative count")
+                raise InputError("dice", count, "0..", reason, label=_("dice"))
 
     @classmethod
     def of(cls, *groups: tuple[ScoredDie, int]) -> Pool:
@@ -181,7 +184,7 @@ class Pool:
 
     @property
     def dice_count(self) -> int:
-        return sum(count for _, count in self.groups)
+        return sum(count for _die, count in self.groups)
 
     def mapped(self, function: Callable[[Vector], Vector]) -> Pool:
         """Every die scoring `function(score)` instead: a sum of scores that `function` maps

@@ -41,6 +41,7 @@ def check_length(text: str) -> None:
             len(text),
             _("at most {max} characters").format(max=MAX_LENGTH),
             _("the expression is too long"),
+            label=_("length"),
         )
 
 
@@ -54,6 +55,7 @@ def check(expression: Expression) -> None:
             total,
             _("at most {max} dice in all").format(max=MAX_DICE),
             _("too many dice"),
+            label=_("dice"),
         )
 
 
@@ -76,20 +78,37 @@ def _check_constant(term: Constant) -> None:
             term.value,
             _("at most {max}").format(max=MAX_CONSTANT),
             _("the number is too large"),
+            label=_("number"),
         )
 
 
 def _check_dice(term: DiceTerm) -> None:
+    """A term's dice, faces, explosion and keep within the budgets; each refusal names the term
+    as typed (`1d0`) and what it holds, in the reader's words (the JSON keeps `size`, `dice` …).
+
+    >>> from jdr.dice.notation import parse
+    >>> from jdr.i18n import language
+    >>> with language("fr"):
+    ...     try:
+    ...         parse("1d0")
+    ...     except LimitError as error:
+    ...         print(error.message())
+    faces de 1d0 : 0 — un dé a au moins une face (permis : 1..1000000)
+    """
+    faces = _("faces of {term}").format(term=term.text)
     if term.size < 1:
-        raise LimitError("size", term.size, f"1..{MAX_SIZE}", _("a die needs at least one face"))
+        raise LimitError(
+            "size", term.size, f"1..{MAX_SIZE}", _("a die needs at least one face"), faces
+        )
     if term.size > MAX_SIZE:
-        raise LimitError("size", term.size, f"1..{MAX_SIZE}", _("too many faces on one die"))
+        raise LimitError("size", term.size, f"1..{MAX_SIZE}", _("too many faces on one die"), faces)
     if term.explode and term.size == 1:
         raise LimitError(
             "explode",
             term.text,
             _("an exploding die of 2 faces or more"),
             _("a d1 always shows its maximum: it could only explode"),
+            label=_("exploding die"),
         )
     if (
         term.reroll is not None
@@ -103,7 +122,13 @@ def _check_dice(term: DiceTerm) -> None:
             _("this die would reroll every face"),
         )
     if term.count < 1:
-        raise LimitError("dice", term.count, f"1..{MAX_DICE}", _("a term needs at least one die"))
+        raise LimitError(
+            "dice",
+            term.count,
+            f"1..{MAX_DICE}",
+            _("a term needs at least one die"),
+            _("dice of {term}").format(term=term.text),
+        )
     if term.keep is not None and not 0 <= term.keep.count <= term.count:
         raise LimitError(
             "keep",
@@ -114,6 +139,7 @@ def _check_dice(term: DiceTerm) -> None:
                 "{notation} has only {count} dice to keep or drop",
                 term.count,
             ).format(notation=f"{term.count}d{term.size}", count=term.count),
+            _("dice kept or dropped in {term}").format(term=term.text),
         )
 
 
@@ -128,4 +154,10 @@ def _rerolls_all(term: DiceTerm) -> bool:
 
 def too_large(expression: Expression, allowed: str) -> LimitError:
     """The refusal of odds whose exact computation would be too much work."""
-    return LimitError("expression", expression.text, allowed, _("too large to compute exactly"))
+    return LimitError(
+        "expression",
+        expression.text,
+        allowed,
+        _("too large to compute exactly"),
+        label=_("expression"),
+    )

@@ -1,0 +1,120 @@
+"""Issue 30, the terminal's own words: a bad die, a missing option, the placeholders of a help,
+what `jdr systems` says an action offers — each in the reader's language, with no identifier
+(the JSON answers keep theirs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_run import run, run_json
+from leaks import find_leaks
+
+
+@pytest.mark.parametrize(
+    ("expression", "field", "french", "english"),
+    [
+        (
+            "1d0",
+            "size",
+            "faces de 1d0\u00a0: 0 — un dé a au moins une face",
+            "faces of 1d0: 0 — a die",
+        ),
+        (
+            "0d4",
+            "dice",
+            "dés de 0d4\u00a0: 0 — un terme a au moins un dé",
+            "dice of 0d4: 0 — a term",
+        ),
+        (
+            "4d6kh5",
+            "keep",
+            "dés gardés ou écartés de 4d6kh5\u00a0: 5",
+            "dice kept or dropped in 4d6kh5",
+        ),
+        ("1d1!", "explode", "dé explosif\u00a0: 1d1! — un d1", "exploding die: 1d1! — a d1"),
+    ],
+)
+def test_a_refused_die_names_its_term_in_words(
+    expression: str, field: str, french: str, english: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = run(capsys, "dice", expression, "--lang", "fr")
+    assert code == 2 and french in err
+    assert find_leaks(err, "fr") == [], err  # not `size : 0` nor `dice : 0`
+    code, _out, err = run(capsys, "dice", expression, "--lang", "en")
+    assert code == 2 and english in err
+    code, payload = run_json(capsys, "dice", expression, "--lang", "fr")
+    assert code == 2 and payload["error"]["field"] == field  # the JSON keeps its identifier
+
+
+def test_a_missing_option_or_argument_says_what_it_wants(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _out, err = run(capsys, "sheet", "show", "Pika", "--lang", "fr")
+    assert code == 2
+    assert (
+        err
+        == "jdr\u00a0: erreur\u00a0: --campaign\u00a0: obligatoire (permis\u00a0: le nom de la campagne)\n"
+    )
+    code, _out, err = run(capsys, "sheet", "show", "Pika", "--lang", "en")
+    assert err == "jdr: error: --campaign: required (allowed: the campaign's name)\n"
+    code, _out, err = run(capsys, "fight", "act", "--lang", "fr")
+    assert (
+        err
+        == "jdr\u00a0: erreur\u00a0: COMBAT\u00a0: obligatoire (permis\u00a0: le numéro du combat)\n"
+    )
+    assert find_leaks(err, "fr") == []  # not "permis : une valeur", not FIGHT
+    code, _out, err = run(capsys, "fight", "act", "--lang", "en")
+    assert err == "jdr: error: FIGHT: required (allowed: the fight's number)\n"
+    code, payload = run_json(capsys, "fight", "act", "--lang", "fr")
+    assert payload["error"]["field"] == "FIGHT"
+
+
+def test_placeholders_are_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run(capsys, "fight", "act", "--help", "--lang", "fr")
+    assert code == 0
+    assert "{COMBAT} {ACTEUR} [[COMMANDE]]" in out and "[[CLÉ=VALEUR]…]" in out
+    assert "COMBAT ACTEUR COMMANDE [clé=valeur …]" in out  # the help's text says them alike
+    assert "FIGHT" not in out and "ACTOR" not in out
+    code, out, _err = run(capsys, "sheet", "show", "--help", "--lang", "fr")
+    assert "{NOM}" in out and "--campaign NOM" in out and "NAME" not in out
+    code, out, _err = run(capsys, "fight", "act", "--help", "--lang", "en")
+    assert "{FIGHT} {ACTOR} [[COMMAND]]" in out and "--campaign" not in out
+
+
+def test_systems_says_what_each_action_offers_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _err = run(capsys, "systems", "--lang", "fr")
+    assert code == 0
+    assert "  action  (jet, chances, conseils)" in out.splitlines()  # passion's action
+    assert "(roll" not in out
+    code, out, _err = run(capsys, "systems", "--lang", "en")
+    assert "  action  (roll, odds, advice)" in out.splitlines()
+
+
+def test_validate_help_quotes_the_sheet_keys_it_reads(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "son kind": `system` and `kind` are keys a sheet file spells, quoted as such."""
+    code, out, _err = run(capsys, "sheet", "validate", "--help", "--lang", "fr")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "la clé `system` de la fiche, sa clé `kind`, ou le système qui l'accepte" in text
+    assert find_leaks(text, "fr") == [], text
+
+
+def test_ps_11_a_dodge_awaited_names_its_commands_as_the_reader_reads_them() -> None:
+    """PS-11: Passion's wait for a dodge names the commands to play as the commands layer shows
+    them in the reader's language, not as the code spells them (`dodge ou no_dodge`)."""
+    from jdr.fights.commands import shown_name
+    from jdr.i18n import language
+    from jdr.systems.passion.fight_models import COMMANDS
+    from jdr.systems.passion.fight_view import WAITS, _commands
+
+    assert "{dodge}" in WAITS["dodge"] and "{no_dodge}" in WAITS["dodge"]
+    for lang in ("fr", "en"):
+        with language(lang):
+            shown = _commands("dodge", "no_dodge")
+            assert shown == {
+                name: shown_name(name, COMMANDS.get(name).fr) for name in ("dodge", "no_dodge")
+            }
+    with language("fr"):
+        assert _commands("dodge")["dodge"] != "dodge"
