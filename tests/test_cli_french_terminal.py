@@ -52,15 +52,15 @@ def test_a_missing_option_or_argument_says_what_it_wants(
     code, _out, err = run(capsys, "sheet", "show", "Pika", "--lang", "fr")
     assert code == 2
     assert (
-        err
-        == "jdr\u00a0: erreur\u00a0: --campaign\u00a0: obligatoire (permis\u00a0: le nom de la campagne)\n"
+        err == "jdr\u00a0: erreur\u00a0: --campaign\u00a0: obligatoire"
+        " (permis\u00a0: le nom de la campagne)\n"
     )
     code, _out, err = run(capsys, "sheet", "show", "Pika", "--lang", "en")
     assert err == "jdr: error: --campaign: required (allowed: the campaign's name)\n"
     code, _out, err = run(capsys, "fight", "act", "--lang", "fr")
     assert (
-        err
-        == "jdr\u00a0: erreur\u00a0: COMBAT\u00a0: obligatoire (permis\u00a0: le numéro du combat)\n"
+        err == "jdr\u00a0: erreur\u00a0: COMBAT\u00a0: obligatoire"
+        " (permis\u00a0: le numéro du combat)\n"
     )
     assert find_leaks(err, "fr") == []  # not "permis : une valeur", not FIGHT
     code, _out, err = run(capsys, "fight", "act", "--lang", "en")

@@ -40,8 +40,10 @@ def test_it_accepts_french_with_names_accents_and_french_words_the_code_also_use
 
 def test_dice_hashes_numbers_urls_and_options_are_not_words() -> None:
     text = (
-        "2d6+3 → 10\u202f; 4d10>=6f1\u202f; 1d20\u202f; graine c1f58a145d5a4fa1f28db3bc52b3a5d2\u202f;"
-        " https://example.org/fight_ended?no_dodge=1\u202f; --max-dice 3\u202f; -h\u202f; 3.5\u202f; 1,5"
+        "2d6+3 → 10\u202f; 4d10>=6f1\u202f; 1d20\u202f; graine"
+        " c1f58a145d5a4fa1f28db3bc52b3a5d2\u202f;"
+        " https://example.org/fight_ended?no_dodge=1\u202f; --max-dice 3\u202f;"
+        " -h\u202f; 3.5\u202f; 1,5"
     )
     assert find_leaks(text, "fr") == []
 
