@@ -36,6 +36,7 @@ __all__ = [
     "Section",
     "SheetWords",
     "Word",
+    "change_text",
     "key_spellings",
     "path_label",
     "words_of",
@@ -97,7 +98,7 @@ class SheetWords:
         """The declared name of `key` (under `parent`), if any."""
         if parent is not None and f"{parent}.{key}" in self.keys:
             return self.keys[f"{parent}.{key}"]
-        return self.keys.get(key)
+        return self.keys.get(key) or _DEFAULT_KEYS.get(key)
 
     def key(self, key: str, parent: str | None = None) -> str:
         """The name of `key` in the current language (see the module's docstring)."""
@@ -142,6 +143,13 @@ def is_gauge(value: Any) -> bool:
     """Whether `value` is a gauge: `{"current": …, "max": …}` and nothing else."""
     return isinstance(value, Mapping) and set(value) == {"current", "max"}
 
+
+_DEFAULT_KEYS = {
+    "current": Word("current", "actuelle"),
+    "max": Word("max", "max"),
+    "name": Word("Name", "Nom"),
+}
+"""Keys every sheet may have, named the same in every system unless it says otherwise."""
 
 GENERIC = SheetWords()
 """The words of a system that declares none: keys through the catalogs, else made readable."""
@@ -195,3 +203,22 @@ def path_label(path: Sequence[str | int], doc: Any, words: SheetWords) -> str:
         current = current.get(part) if isinstance(current, Mapping) else None
         parent = part
     return " › ".join(parts) or _("(sheet)")
+
+
+def change_text(change: Mapping[str, Any], doc: Any, words: SheetWords) -> str:
+    """A change to a sheet as a reader reads it: `Vitalité 14 → 7`, `Altération — → Paralysie`
+    (`doc`, the sheet before, names list items).
+
+    >>> change_text({"path": ["xp"], "before": 3, "after": 6}, {}, SheetWords())
+    'Xp 3 → 6'
+    """
+    path = list(change.get("path", []))
+    keys = [part for part in path if isinstance(part, str)]
+    last = keys[-1] if keys else None
+    if last in ("current", "max") and len(keys) > 1:
+        last = keys[-2]
+
+    def shown(key: str) -> str:
+        return words.value(last, change[key]) if key in change else "—"
+
+    return f"{path_label(path, doc, words)} {shown('before')} → {shown('after')}"

@@ -55,8 +55,11 @@ def set_sheet(
     pairs = [_assignment(text, digits=not check) for text in assignments]
     if not check:
         return sheet
+    from jdr.sheet_words import words_of
+
+    words = words_of(system)
     for path_text, value in pairs:
-        path = parse_path(path_text, sheet)
+        path = parse_path(path_text, sheet, words)
         change: Change = {"path": path} if value is _REMOVE else {"path": path, "after": value}
         sheet = apply(sheet, [change])
     return checked(system, sheet)
@@ -151,7 +154,45 @@ def progression_step(
         allowed = " ".join(f.upper() for f in fields) or "-"
         raise InputError(_("word"), " ".join(words), allowed, _("too many words"))
     raw = {**dict(zip(fields, given, strict=False)), **pairs}
-    return step, validate_params(step.params, raw)
+    return step, validate_params(step.params, _sheet_names(system, step.params, raw))
+
+
+def _sheet_names(system: RuleSystem, params: Any, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """`raw` with each choice given by the sheet's name for it read as its id: `rank Kaito
+    volonté` is `free=willpower` (the names of `System.sheet_words`, any case or accent).
+
+    >>> from jdr.systems import default_registry
+    >>> from jdr.systems.plus_ultra.progress import RankParams
+    >>> _sheet_names(default_registry().get("plus-ultra"), RankParams, {"free": "VOLONTE"})
+    {'free': 'willpower'}
+    """
+    import typing
+
+    from jdr.names import find
+    from jdr.sheet_words import words_of
+
+    words = words_of(system)
+    read = dict(raw)
+    for key, value in raw.items():
+        info = params.model_fields.get(key)
+        if info is None or not isinstance(value, str):
+            continue
+        choices = [c for c in typing.get_args(info.annotation) if isinstance(c, str)]
+        if typing.get_origin(info.annotation) is not typing.Literal or value in choices:
+            continue
+        spellings: dict[str, str] = {}
+        for choice in choices:
+            named = [words.word(choice), words.word(choice + "s")]
+            named += [names.get(choice) for names in words.values.values()]
+            for word in (w for w in named if w is not None):
+                for name in (word.en, word.fr):
+                    spellings.setdefault(name, choice)
+                    spellings.setdefault(name.removesuffix("s"), choice)
+        try:
+            read[key] = find(value, spellings, key) or value
+        except InputError:  # two choices spelt alike: the parameters' own message says
+            continue
+    return read
 
 
 def progressed(system: RuleSystem, step: Progression[Any], params: Any, sheet: Json) -> Progressed:

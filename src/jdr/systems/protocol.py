@@ -139,6 +139,10 @@ class Effect:
     name: str
     sheet: Json
     rules: tuple[str, ...] = ()
+    why: Callable[[], Sequence[str]] | None = None
+    """The change in sentences of the current language, each with its reason and rule id
+    ("Pikachu gains 3 XP: half of Carapuce's level 6 (PK-24)"), called when shown (None: the
+    changes are listed with the rules)."""
 
 
 Lookup = Callable[[str], tuple[str, Json]]
