@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdr.i18n import _
-from jdr.sheet_words import GENERIC, Section, SheetWords, Word, is_gauge
+from jdr.sheet_words import GENERIC, SheetWords, Word, is_gauge
 
 __all__ = ["Entry", "Item", "Layout", "Part", "layout"]
 
@@ -102,7 +102,9 @@ def _empty(value: Any) -> bool:
     return value is None or (isinstance(value, Mapping | list) and not value)
 
 
-def _part(title: Word | str, keys: Sequence[str], sheet: Mapping[str, Any], words: SheetWords) -> Part:
+def _part(
+    title: Word | str, keys: Sequence[str], sheet: Mapping[str, Any], words: SheetWords
+) -> Part:
     entries: list[Entry] = []
     items: list[Item] = []
     for key in keys:

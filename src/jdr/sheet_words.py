@@ -10,7 +10,8 @@ prints and the paths `jdr sheet set` reads all read this one declaration. JSON k
 ... )
 >>> from jdr.i18n import language
 >>> with language("fr"):
-...     words.key("condition"), words.value("condition", "sleep"), path_label(["energy", "max"], {}, words)
+...     words.key("condition"), words.value("condition", "sleep"), path_label(["energy", "max"], {},
+...     words)
 ('statut', 'Sommeil', 'Énergie max')
 >>> path_label(["energy", "current"], {}, words)
 'Énergie'

@@ -55,9 +55,7 @@ def add_outcome_commands(app: typer.Typer) -> None:
         if json:
             emit_json({"fight": fight, "status": status, "outcome": _outcome_json(found)})
             return
-        _print_outcome(
-            found, _("nothing to write on the sheets"), campaign_words(found_campaign)
-        )
+        _print_outcome(found, _("nothing to write on the sheets"), campaign_words(found_campaign))
 
     @app.command(
         "end",

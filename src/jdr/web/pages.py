@@ -482,11 +482,10 @@ def sheet_context(
     store: Store, who: Signed, character_id: int, text: str | None = None
 ) -> dict[str, Any]:
     from jdr.characters.views import history
-    from jdr.toml_write import to_toml
-
     from jdr.sheet_view import layout
     from jdr.sheet_words import words_of
     from jdr.systems import default_registry
+    from jdr.toml_write import to_toml
 
     character = table.character_in(store, who.viewer, who.campaign, character_id)
     _character, lines = history(store, who.campaign, character.name, last=20)

@@ -16,9 +16,9 @@ from jdr.systems.ilvermorny.fight_view import view
 from jdr.systems.ilvermorny.narration import NARRATION
 from jdr.systems.ilvermorny.progress import PROGRESSION
 from jdr.systems.ilvermorny.sheet_rolls import SHEET_ROLLS
+from jdr.systems.ilvermorny.sheet_words import SHEET_WORDS
 from jdr.systems.ilvermorny.sheets import EXAMPLES, Wizard
 from jdr.systems.ilvermorny.tactic import SIMULATION
-from jdr.systems.ilvermorny.sheet_words import SHEET_WORDS
 from jdr.systems.protocol import System
 
 

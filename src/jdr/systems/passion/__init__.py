@@ -15,9 +15,9 @@ from jdr.systems.passion.narration import NARRATION
 from jdr.systems.passion.pool import luck
 from jdr.systems.passion.progress import PROGRESSION
 from jdr.systems.passion.sheet_rolls import SHEET_ROLLS
+from jdr.systems.passion.sheet_words import SHEET_WORDS
 from jdr.systems.passion.sheets import EXAMPLES, Sheet
 from jdr.systems.passion.tactic import SIMULATION
-from jdr.systems.passion.sheet_words import SHEET_WORDS
 from jdr.systems.protocol import System
 
 SYSTEM = System(

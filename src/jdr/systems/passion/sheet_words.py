@@ -59,7 +59,9 @@ SHEET_WORDS = SheetWords(
         "protections": Word("Protections", "Protections"),
         "powers": Word("Powers", "Pouvoirs"),
         "uses": Word("In a fight", "En combat"),
-        "uses.mobility": Word("Mobility potential (initiative)", "Potentiel de mobilité (initiative)"),
+        "uses.mobility": Word(
+            "Mobility potential (initiative)", "Potentiel de mobilité (initiative)"
+        ),
         "uses.body": Word("Body potential", "Potentiel du corps"),
         "uses.mind": Word("Mind potential", "Potentiel de l’esprit"),
         "uses.combat": Word("Attack score", "Score d’attaque"),

@@ -12,9 +12,9 @@ from jdr.systems.plus_ultra.fight_view import view
 from jdr.systems.plus_ultra.narration import NARRATION
 from jdr.systems.plus_ultra.progress import PROGRESSION
 from jdr.systems.plus_ultra.sheet_rolls import SHEET_ROLLS
+from jdr.systems.plus_ultra.sheet_words import SHEET_WORDS
 from jdr.systems.plus_ultra.sheets import EXAMPLES, Character
 from jdr.systems.plus_ultra.tactic import SIMULATION
-from jdr.systems.plus_ultra.sheet_words import SHEET_WORDS
 from jdr.systems.protocol import System
 
 SYSTEM = System(

@@ -24,7 +24,9 @@ def describe_technique(technique: dict[str, Any], words: SheetWords) -> list[str
     cooldown = int(technique.get("cooldown", 0))
     parts = [_("costs {n} Volonté").format(n=technique.get("cost", 0))]
     if cooldown:
-        parts.append(ngettext("cooldown: {n} turn", "cooldown: {n} turns", cooldown).format(n=cooldown))
+        parts.append(
+            ngettext("cooldown: {n} turn", "cooldown: {n} turns", cooldown).format(n=cooldown)
+        )
     if technique.get("equipment"):
         parts.append(_("equipment"))
     effects = technique.get("effects") or {}

@@ -23,9 +23,9 @@ from jdr.systems.pokemon.narration import NARRATION
 from jdr.systems.pokemon.progress import PROGRESSION
 from jdr.systems.pokemon.sheet_files import sheet_of
 from jdr.systems.pokemon.sheet_rolls import SHEET_ROLLS
+from jdr.systems.pokemon.sheet_words import SHEET_WORDS
 from jdr.systems.pokemon.sheets import EXAMPLES, Pokemon
 from jdr.systems.pokemon.tactic import SIMULATION
-from jdr.systems.pokemon.sheet_words import SHEET_WORDS
 from jdr.systems.protocol import Action, Odds, Record, System
 
 

@@ -24,7 +24,6 @@ XP: the GM awards it (`jdr sheet award NAME defeated=LEVEL`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from jdr.systems.pokemon.xp import fight_award
 from jdr.systems.protocol import Effect, FightEnd, Json
@@ -79,9 +78,7 @@ def fight_outcome(end: FightEnd) -> dict[str, Effect]:
     return done
 
 
-def _why(
-    name: str, before: Json, after: Json, awards: list[Award]
-) -> Callable[[], list[str]]:
+def _why(name: str, before: Json, after: Json, awards: list[Award]) -> Callable[[], list[str]]:
     """The sentences of one Pokémon's outcome, in the language of the moment they are read."""
 
     def sentences() -> list[str]:
@@ -108,7 +105,7 @@ def _why(
                     name=name, condition=condition
                 )
                 if after.get("condition")
-                else _("{name} leaves the fight cured (PK-16)").format(name=name)
+                else _("{name} leaves the fight with no condition (PK-16)").format(name=name)
             )
         for amount, level, whom, won in awards:
             text = (

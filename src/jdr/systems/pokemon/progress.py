@@ -65,8 +65,7 @@ def buy(sheet: Json, params: BuyParams) -> Progressed:
             getattr(effective_stats(after), stat),
         )
         text = N_(
-            "{name} buys 1 EV in {what} for {cost} XP: {what} {before} → {after},"
-            " XP {xp} → {left}"
+            "{name} buys 1 EV in {what} for {cost} XP: {what} {before} → {after}, XP {xp} → {left}"
         )
         rules = ("PK-21", "PK-22")
     else:
@@ -176,9 +175,7 @@ def _award_sentence(name: str, amount: int, params: AwardParams) -> str:
     if params.scenario is not None:
         return _("{name} gains {n} XP at the end of the scenario").format(name=name, n=amount)
     if params.reason:
-        return _("{name} gains {n} XP: {reason}").format(
-            name=name, n=amount, reason=params.reason
-        )
+        return _("{name} gains {n} XP: {reason}").format(name=name, n=amount, reason=params.reason)
     return _("{name} gains {n} XP").format(name=name, n=amount)
 
 

@@ -8,8 +8,9 @@ damage dice and effects).
 ...         "damage_dice": 5, "accuracy": 70, "high_crit": False,
 ...         "inflicts": {"condition": "paralysis", "chance": 30}, "stat_change": None}
 >>> with language("fr"):
-...     describe_move(move, SHEET_WORDS)
-['Électrik', 'spéciale', '4 Énergie', '5d10 de dégâts', 'précision 70 %', 'inflige Paralysie (30 %)']
+...     describe_move(move, SHEET_WORDS)  # doctest: +NORMALIZE_WHITESPACE
+['Électrik', 'spéciale', '4 Énergie', '5d10 de dégâts', 'précision 70 %',
+ 'inflige Paralysie (30 %)']
 """
 
 from __future__ import annotations

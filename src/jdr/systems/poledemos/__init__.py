@@ -14,9 +14,9 @@ from jdr.systems.poledemos.fight_view import view
 from jdr.systems.poledemos.narration import NARRATION
 from jdr.systems.poledemos.play import play_rules
 from jdr.systems.poledemos.sheet_rolls import SHEET_ROLLS
+from jdr.systems.poledemos.sheet_words import SHEET_WORDS
 from jdr.systems.poledemos.tactic import SIMULATION
 from jdr.systems.poledemos.warband import EXAMPLES, Warband
-from jdr.systems.poledemos.sheet_words import SHEET_WORDS
 from jdr.systems.protocol import System
 
 SYSTEM = System(

@@ -5,7 +5,7 @@ figure reads (its VAL, a leader and its followers, PD-8, PD-9).
 >>> perry = {"name": "Sergent Perry", "val": 3, "leader": True, "followers": ["Caporal"]}
 >>> with language("fr"):
 ...     describe_figure(perry, SHEET_WORDS)
-['VAL 3+', 'chef', 'suivi par Caporal']
+['VAL 3+', 'chef', 'suivants : Caporal']
 """
 
 from __future__ import annotations
@@ -25,13 +25,15 @@ def describe_figure(figure: dict[str, Any], words: SheetWords) -> list[str]:
         parts.append(_("leader"))
     followers = figure.get("followers") or []
     if followers:
-        parts.append(_("followed by {names}").format(names=", ".join(followers)))
+        parts.append(_("followers: {names}").format(names=", ".join(followers)))
     return parts
 
 
 SHEET_WORDS = SheetWords(
     keys={
-        "shared_followers": Word("Followers shared between leaders", "Suivants partagés entre chefs"),
+        "shared_followers": Word(
+            "Followers shared between leaders", "Suivants partagés entre chefs"
+        ),
         "figures": Word("Figures", "Figurines"),
         "val": Word("VAL", "VAL"),
         "leader": Word("Leader", "Chef"),
