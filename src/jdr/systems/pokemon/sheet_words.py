@@ -103,7 +103,7 @@ SHEET_WORDS = SheetWords(
         "inflicts": Word("Inflicts", "Inflige"),
         "chance": Word("Chance", "Chance"),
         "stat_change": Word("Stat change", "Modification de caractéristique"),
-        "target": Word("Whose", "Qui"),
+        "target": Word("Target", "Cible"),
         "stat": Word("Stat", "Caractéristique"),
         "stages": Word("Stages", "Crans"),
     },
