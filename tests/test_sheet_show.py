@@ -27,46 +27,93 @@ from web_helpers import example_table, join
 # What each system's sheet shows, by language: a section heading, and lines of the layout.
 EXPECTED: dict[tuple[str, str], dict[str, list[str]]] = {
     ("pokemon", "pokemon"): {
-        "fr": ["Jauges", "  Vitalité  14/14", "Capacités", "Caractéristiques",
-               "  • Fatal-Foudre — Électrik · spéciale · 4 Énergie · 5d10 de dégâts · "
-               "précision 70 % · inflige Paralysie (30 %)"],
-        "en": ["Gauges", "  Vitalité  14/14", "Moves", "Stats",
-               "  • Fatal-Foudre — Electric · special · 4 Énergie · 5d10 damage · "
-               "accuracy 70 % · inflicts Paralysis (30 %)"],
+        "fr": [
+            "Jauges",
+            "  Vitalité  14/14",
+            "Capacités",
+            "Caractéristiques",
+            "  • Fatal-Foudre — Électrik · spéciale · 4 Énergie · 5d10 de dégâts · "
+            "précision 70 % · inflige Paralysie (30 %)",
+        ],
+        "en": [
+            "Gauges",
+            "  Vitalité  14/14",
+            "Moves",
+            "Stats",
+            "  • Fatal-Foudre — Electric · special · 4 Énergie · 5d10 damage · "
+            "accuracy 70 % · inflicts Paralysis (30 %)",
+        ],
     },
     ("pokemon", "trainer"): {
         "fr": ["Profil", "  Pokémon portés  Pikachu", "Compétences", "  Énergie  6/6"],
         "en": ["Profile", "  Pokémon carried  Pikachu", "Skills", "  Énergie  6/6"],
     },
     ("plus-ultra", "hero"): {
-        "fr": ["Héros", "  Rang  C", "Jauges (maximum)", "  Volonté  8",
-               "  • Rafale — coûte 2 Volonté · temps de recharge : 1 tour · "
-               "1 attaque supplémentaire"],
-        "en": ["Hero", "  Rank  C", "Gauges (maximum)", "  Volonté  8",
-               "  • Rafale — costs 2 Volonté · cooldown: 1 turn · 1 extra attack"],
+        "fr": [
+            "Héros",
+            "  Rang  C",
+            "Jauges (maximum)",
+            "  Volonté  8",
+            "  • Rafale — coûte 2 Volonté · temps de recharge : 1 tour · 1 attaque supplémentaire",
+        ],
+        "en": [
+            "Hero",
+            "  Rank  C",
+            "Gauges (maximum)",
+            "  Volonté  8",
+            "  • Rafale — costs 2 Volonté · cooldown: 1 turn · 1 extra attack",
+        ],
     },
     ("plus-ultra", "villain"): {"fr": ["Techniques"], "en": ["Techniques"]},
     ("poledemos", "warband"): {
-        "fr": ["Bande", "Figurines",
-               "  • Sergent Perry — VAL 3+ · chef · suivants : Caporal, Recrue 1, Recrue 2"],
-        "en": ["Warband", "Figures",
-               "  • Sergent Perry — VAL 3+ · leader · followers: Caporal, Recrue 1, Recrue 2"],
+        "fr": [
+            "Bande",
+            "Figurines",
+            "  • Sergent Perry — VAL 3+ · chef · suivants : Caporal, Recrue 1, Recrue 2",
+        ],
+        "en": [
+            "Warband",
+            "Figures",
+            "  • Sergent Perry — VAL 3+ · leader · followers: Caporal, Recrue 1, Recrue 2",
+        ],
     },
     ("ilvermorny", "wizard"): {
-        "fr": ["Élève", "  Année  2", "Caractéristiques", "  Force physique  3", "Sorts",
-               "  • Lumos — difficulté 1 · neutre · apprentissage 3/5 · 12 PX",
-               "  • Stupefix — difficulté 3 · feu · pas encore appris · 0 PX"],
-        "en": ["Student", "  School year  2", "Stats", "  Strength  3", "Spells",
-               "  • Lumos — difficulty 1 · neutral · level 3/5 · 12 XP"],
+        "fr": [
+            "Élève",
+            "  Année  2",
+            "Caractéristiques",
+            "  Force physique  3",
+            "Sorts",
+            "  • Lumos — difficulté 1 · neutre · apprentissage 3/5 · 12 PX",
+            "  • Stupefix — difficulté 3 · feu · pas encore appris · 0 PX",
+        ],
+        "en": [
+            "Student",
+            "  School year  2",
+            "Stats",
+            "  Strength  3",
+            "Spells",
+            "  • Lumos — difficulty 1 · neutral · level 3/5 · 12 XP",
+        ],
     },
     ("passion", "romuald"): {
-        "fr": ["Réserves", "  Passion  5/5", "Armes",
-               "  • Multi-shurikens — score 3 · physique · Violence 1 · Énergie 5/5",
-               "  • Costume renforcé — score 2 · physique · Robustesse 1 · Énergie 3/3",
-               "En combat", "  Score d’attaque  Coup de pied circulaire"],
-        "en": ["Pools", "  Passion  5/5", "Weapons",
-               "  • Multi-shurikens — score 3 · physical · Violence 1 · Énergie 5/5",
-               "In a fight", "  Attack score  Coup de pied circulaire"],
+        "fr": [
+            "Réserves",
+            "  Passion  5/5",
+            "Armes",
+            "  • Multi-shurikens — score 3 · physique · Violence 1 · Énergie 5/5",
+            "  • Costume renforcé — score 2 · physique · Robustesse 1 · Énergie 3/3",
+            "En combat",
+            "  Score d’attaque  Coup de pied circulaire",
+        ],
+        "en": [
+            "Pools",
+            "  Passion  5/5",
+            "Weapons",
+            "  • Multi-shurikens — score 3 · physical · Violence 1 · Énergie 5/5",
+            "In a fight",
+            "  Attack score  Coup de pied circulaire",
+        ],
     },
     ("passion", "cyber-ninja"): {"fr": ["Réserves", "Talents"], "en": ["Pools", "Talents"]},
 }
@@ -79,6 +126,10 @@ def stored(system: str, kind: str) -> dict[str, Any]:
     return checked(default_registry().get(system), tomllib.loads(systems_example(system, kind)))
 
 
+def _code(value: Any) -> bool:
+    return isinstance(value, str) and re.fullmatch(r"[a-z][a-z_]*", value) is not None
+
+
 def identifiers(sheet: Any, words: SheetWords, parent: str | None = None) -> set[str]:
     """The code's own words in `sheet` that the reader's words name otherwise, in the current
     language: keys (`willpower`, `damage_dice`) and values (`speciale`, `paralysis`)."""
@@ -89,15 +140,13 @@ def identifiers(sheet: Any, words: SheetWords, parent: str | None = None) -> set
                 continue
             if re.fullmatch(r"[a-z][a-z_]*", key) and words.key(key, parent).lower() != key:
                 found.add(key)
-            if isinstance(value, str) and re.fullmatch(r"[a-z][a-z_]*", value):
-                if words.value(key, value).lower() != value:
-                    found.add(value)
+            if _code(value) and words.value(key, value).lower() != value:
+                found.add(value)
             found |= identifiers(value, words, key)
     elif isinstance(sheet, list):
         for item in sheet:
-            if isinstance(item, str) and re.fullmatch(r"[a-z][a-z_]*", item):
-                if words.value(parent, item).lower() != item:
-                    found.add(item)
+            if _code(item) and words.value(parent, item).lower() != item:
+                found.add(item)
             found |= identifiers(item, words, parent)
     return found
 

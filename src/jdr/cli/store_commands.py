@@ -467,10 +467,10 @@ def _show_sheet(
     from jdr.systems.protocol import display_name
 
     system = _system(found.system)
-    shown = layout({**view.sheet, "name": view.name}, words_of(system))
+    laid_out = layout({**view.sheet, "name": view.name}, words_of(system))
     heading = f"{found.name} ({display_name(system, current_language())})"
     revision = _("revision {revision} of {last}").format(revision=view.revision, last=view.last)
-    print_sheet(shown, heading, revision)
+    print_sheet(laid_out, heading, revision)
 
 
 def _print_campaign(
