@@ -169,6 +169,56 @@ def test_poledemos(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert shown["legal_commands"] == ["action", "end_activation"]
 
 
+def test_a_fight_command_refuses_faces_it_never_used(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """Issue 29: `--faces` a command does not use are refused as `jdr roll` refuses them (the
+    same message), exit 2, and nothing is written: neither the fight nor the journal."""
+    campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
+    run_json(capsys, "fight", "new", "--campaign", "C", "--with", "Kaito,Corbeau", "--db", db)
+    act(capsys, db, "Kaito", "attack", "target=Corbeau", "--faces", "15")
+
+    def written() -> tuple[int, int]:
+        log = run_json(capsys, "fight", "log", "1", "--db", db)["events"]
+        journal = json.loads(run(capsys, "journal", "export", "C", "--db", db)[1])["entries"]
+        return len(log), len(journal)
+
+    before = written()
+    code, out, err = run(capsys, "fight", "act", "1", "Corbeau", "defend", "--faces", "5,5,5",
+                         "--db", db)  # fmt: skip
+    assert (code, out) == (2, "")
+    assert "faces: 5,5,5 — 3 faces given, the roll used only 0 (allowed: 0 faces)" in err
+    rolled = run(capsys, "roll", "pokemon", "check", "--dice", "1", "--faces", "5,5,5")[2]
+    assert "3 faces given, the roll used only 1" in rolled  # the same words as `jdr roll`
+    code, _out, err = run(capsys, "fight", "act", "1", "Corbeau", "defend", "--faces", "5",
+                          "--db", db, "--lang", "fr")  # fmt: skip
+    assert code == 2 and "1 face donnée, le jet n'en a utilisé que 0" in err
+    assert written() == before
+    act(capsys, db, "Corbeau", "defend")  # the command itself was fine
+    events, entries = written()
+    assert events > before[0] and entries == before[1] + 1
+
+
+def test_a_fight_command_using_two_of_three_faces_is_refused(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    campaign(capsys, db, "poledemos", "warband.toml:Alice", "warband.toml:Bob")
+    run_json(
+        capsys, "fight", "new", "--campaign", "C", "--with", "Alice,Bob", "--faces", "6,1",
+        "--db", db,
+    )  # fmt: skip
+    activate = ("fight", "act", "1", "Alice", "activate", "figure=Sergent Perry", "dice=2")
+    code, out, err = run(capsys, *activate, "--faces", "5,6,4", "--db", db)
+    assert (code, out) == (2, "")
+    assert "faces: 5,6,4 — 3 faces given, the roll used only 2 (allowed: 2 faces)" in err
+    assert run_json(capsys, "fight", "show", "1", "--db", db)["legal_commands"] == ["activate"]
+    code, _out, err = run(capsys, "fight", "new", "--campaign", "C", "--with", "Alice,Bob",
+                          "--faces", "6,1,3", "--db", db)  # fmt: skip
+    assert code == 2 and "3 faces given, the roll used only 2" in err
+    rolled = act(capsys, db, *activate[3:], "--faces", "5,6")
+    assert rolled["events"][0]["action_points"] == 2
+
+
 def test_pk_2_a_d10s_0_typed_in_a_fight_counts_10(
     capsys: pytest.CaptureFixture[str], db: str
 ) -> None:

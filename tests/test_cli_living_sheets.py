@@ -369,6 +369,31 @@ def test_pk_23_pk_24_awards(capsys: pytest.CaptureFixture[str], db: str, tmp_pat
     assert code == 2 and "an award is one of xp=N, scenario=… or defeated=LEVEL" in err
 
 
+def test_pk_23_the_automatic_xp_alone_and_the_words_in_french(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    """« Un personnage acquière au minimum un PX à la fin d'un scénario »: `scenario=automatic`
+    gives that 1 XP alone; the words read in French; an unknown one lists the words (issue 29)."""
+    table(capsys, db, tmp_path, "pokemon", "pokemon", "trainer")
+    award = ("sheet", "award", "Léa", "--campaign", "C", "--db", db)
+    alone = answer(capsys, *award, "scenario=automatic")
+    assert alone["changes"] == [{"field": "xp", "before": 5, "after": 6}]
+    assert alone["rules"] == ["PK-23"]
+    french = answer(capsys, *award, "scenario=Automatique")
+    assert french["changes"] == [{"field": "xp", "before": 6, "after": 7}]
+    every = answer(capsys, *award, "scenario=informations,Héroïque,échec,role-play")
+    assert every["changes"] == [{"field": "xp", "before": 7, "after": 12}]  # 1 + 4
+    words = "automatic, vital, roleplay, heroic, failure"
+    code, out, err = run(capsys, *award, "scenario=vital,bravoure")
+    assert (code, out) == (2, "")
+    assert f"scenario[2]: bravoure — not one of the choices (allowed: one of {words})" in err
+    code, _out, err = run(capsys, *award, "scenario=heroque", "--lang", "fr")
+    assert code == 2 and "vouliez-vous dire heroic ?" in err
+    assert f"(permis : au choix : {words})" in err
+    history = answer(capsys, "sheet", "history", "Léa", "--campaign", "C", "--db", db)
+    assert len(history["revisions"]) == 4  # the refused awards wrote nothing
+
+
 def test_il_4_il_8_year_grant_and_award(
     capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
 ) -> None:

@@ -106,7 +106,9 @@ def test_an_odds_table_says_what_it_left_out(capsys: pytest.CaptureFixture[str])
     code, out, _ = run(capsys, "dice", "--odds", "30d6", "--lang", "fr")
     last = out.splitlines()[-1]
     assert code == 0 and last.startswith("… 91 lignes de plus, trop improbables")
-    assert last.split(" : ")[1].startswith("0,12 % en tout")
+    assert last.split(" : ")[1].startswith(  # the 0,12 % left out, tail by tail, in words
+        "0,07 % des chances en dessous de 76, 0,05 % au-dessus de 135 (--json"
+    )
     code, out, _ = run(capsys, "dice", "--odds", "3d6")
     assert "more row" not in out  # 16 totals: every row shown
 

@@ -49,7 +49,8 @@ def test_pu_4_simulate_json_from_stored_sheets_and_same_seed_in_a_subprocess_wit
     here = simulate(capsys, db, "--seed", "9")
     wins = here["wins"]
     assert isinstance(wins, dict)
-    assert wins["a"]["count"] + wins["b"]["count"] + here["undecided"]["count"] == 300
+    # the sides carry their fighters' names (issue 29), not "a" and "b"
+    assert wins["Kaito"]["count"] + wins["Corbeau"]["count"] + here["undecided"]["count"] == 300
     assert set(here["fighters"]) == {"Kaito", "Corbeau"}
     args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
     done = subprocess.run(
@@ -68,7 +69,7 @@ def test_pu_2_simulate_vary_reports_the_difference_and_table_in_french(
 ) -> None:
     campaign(capsys, db, "plus-ultra", "hero.toml:Kaito", "villain.toml:Corbeau")
     varied = simulate(capsys, db, "--vary", "kaito.willpower=+2", "--vary", "Kaito.energy=-2")
-    (difference,) = [d for d in varied["compare"] if d["side"] == "a"]
+    (difference,) = [d for d in varied["compare"] if d["side"] == "Kaito"]
     assert difference["low"] <= difference["difference"] <= difference["high"]
     args = ["simulate", "plus-ultra", "--campaign", "C", "--with", "Kaito", "--against", "Corbeau"]
     code, out, err = run(
@@ -175,8 +176,11 @@ def test_ps_9_passion_simulates_from_stored_sheets_and_sheet_files_alike(
         k: v for k, v in stored.items() if k != "campaign"
     }
     wins = stored["wins"]
-    assert wins["a"]["count"] + wins["b"]["count"] + stored["undecided"]["count"] == 200
-    assert wins["a"]["rate"] > wins["b"]["rate"]
+    assert (
+        wins["Romuald"]["count"] + wins["Cyber-ninja"]["count"] + stored["undecided"]["count"]
+        == 200
+    )
+    assert wins["Romuald"]["rate"] > wins["Cyber-ninja"]["rate"]
     assert set(stored["fighters"]) == {"Romuald", "Cyber-ninja"}
     code, out, err = run(
         capsys, "simulate", "passion", "--campaign", "C", "--with", "Romuald",
@@ -279,8 +283,10 @@ def test_pu_2_compare_another_sheet_for_a_fighter(
         capsys, "simulate", "plus-ultra", "--with", str(hero), "--against", str(villain), *common
     )
     [a, _b] = compared["compare"]
-    assert a["side"] == "a"
-    assert a["difference"] == pytest.approx(alone["wins"]["a"]["rate"] - base["wins"]["a"]["rate"])
+    assert a["side"] == "Kaito Arashi"
+    assert a["difference"] == pytest.approx(
+        alone["wins"]["Kaito Arashi"]["rate"] - base["wins"]["Kaito Arashi"]["rate"]
+    )
     assert a["low"] <= a["difference"] <= a["high"]
     code, _out, err = run(
         capsys, "simulate", "plus-ultra", "--with", str(hero), "--against", str(villain),

@@ -272,7 +272,7 @@ def test_pk_11_english_types_in_an_attack_and_the_types_command(
         "--faces", ",".join("9" * 11),
     )  # fmt: skip
     assert (attack["multiplier"], attack["damage"]) == (4, 28)
-    assert [r["against"] for r in attack["multiplier_reasons"]] == ["eau", "vol"]
+    assert [r["against"] for r in attack["details"]["multiplier_reasons"]] == ["eau", "vol"]
 
 
 def test_pk_11_an_unknown_type_lists_french_names_in_french(

@@ -57,3 +57,26 @@ def test_messages_in_french() -> None:
     with language("fr"), pytest.raises(InputError) as caught:
         validate_params(Params, {"dice": "0"})
     assert "au moins 1" in caught.value.message()
+
+
+class Listed(BaseModel):
+    balls: list[Literal["poke", "super"]] = []
+    by_name: dict[str, Literal["poke", "super"]] = {}
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [({"balls": ["poke", "supper"]}, "balls[2]"), ({"by_name": {"A": "ultra"}}, "by_name.A")],
+)
+def test_a_choice_inside_a_list_or_a_table_lists_the_choices(
+    raw: dict[str, object], field: str
+) -> None:
+    """Issue 29: an item of a list (`scenario=vital,bravoure`) said "allowed: -"."""
+    with pytest.raises(InputError) as caught:
+        validate_params(Listed, raw)
+    assert caught.value.field == field
+    assert caught.value.allowed == "one of poke, super"
+    with language("fr"):
+        with pytest.raises(InputError) as caught:
+            validate_params(Listed, raw)
+        assert "(permis : au choix : poke, super)" in caught.value.message()

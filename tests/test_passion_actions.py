@@ -230,11 +230,11 @@ def test_cli_roll_json_keys(passion_actions: Registry, capsys: pytest.CaptureFix
     code, out = cli_json(capsys, "roll", "passion", "action", *ROW_4, "--faces", "4,3,1,2,5")
     assert code == 0
     assert {"faces", "outcome", "positives", "negatives", "margin", "passion_needed"} <= set(out)
-    assert {"steps", "explanation", "params"} <= set(out)
+    assert {"details", "explanation", "params"} <= set(out) and "steps" not in out
     assert (out["positives"], out["negatives"], out["margin"]) == (2, 6, -4)
     assert (out["outcome"], out["passion_needed"]) == ("failure", 5)
     assert out["faces"] == [4, 3, 1, 2, 5]
-    assert out["steps"]["cancelled_by_talent"] == 4
+    assert out["details"]["steps"]["cancelled_by_talent"] == 4
 
 
 def test_pk_2_a_d10s_0_counts_10_in_passion_too(

@@ -873,7 +873,9 @@ def test_pk_16_freeze_thaw_roll_thawing_moves_and_fire_hits() -> None:
 
 
 def test_pk_16_sleep_wakes_by_20_percent_or_at_the_latest_after_7_turns() -> None:
-    wake_rolls = [21, 100, 50, 99, 30, 80, 21]
+    """« Il se réveille au bout de 1 à 7 tours »: the first turn asleep is slept through with no
+    roll, then 20 % at each turn, and no roll either at the turn after 7 turns lost."""
+    wake_rolls = [100, 50, 99, 30, 80, 21]
     source = GivenFaces([5, 5, 5, wake_rolls[0], 20, *wake_rolls[1:]])
     fight = Fight.start(
         RULES,
@@ -886,16 +888,30 @@ def test_pk_16_sleep_wakes_by_20_percent_or_at_the_latest_after_7_turns() -> Non
         },
         source,
     )
-    for _ in range(7):
+    first_turn = {"roll": None, "woke": False, "turns_asleep": 1, "min_turns": 1}
+    check(
+        fight.events[7:],
+        [
+            slot(0, "Ronflex"),
+            ("wake_checked", {"pokemon": "Ronflex", "chance": 20} | first_turn),
+            ("action_lost", {"pokemon": "Ronflex", "reason": "sleep"}),
+            slot(1, "Rondoudou"),
+            ("wake_checked", {"pokemon": "Rondoudou", "chance": 20} | first_turn),
+            ("action_lost", {"pokemon": "Rondoudou", "reason": "sleep"}),
+            slot(2, "Rattata"),
+        ],
+    )
+    fight.act(order("Rattata"), source)
+    for _ in range(6):
         fight.act(order("Rondoudou"), source)
         fight.act(order("Rattata"), source)
     fight.act(order("Ronflex"), source)
     events = fight.events[7:]
     check(
-        events[:7],
+        events[11:18],
         [
             slot(0, "Ronflex"),
-            ("wake_checked", {"pokemon": "Ronflex", "roll": 21, "woke": False, "turns_asleep": 1}),
+            ("wake_checked", {"pokemon": "Ronflex", "roll": 100, "woke": False, "turns_asleep": 2}),
             ("action_lost", {"pokemon": "Ronflex", "reason": "sleep"}),
             slot(1, "Rondoudou"),
             ("wake_checked", {"pokemon": "Rondoudou", "chance": 20, "roll": 20, "woke": True}),
@@ -904,10 +920,10 @@ def test_pk_16_sleep_wakes_by_20_percent_or_at_the_latest_after_7_turns() -> Non
         ],
     )
     checks = [e for e in events if e["type"] == "wake_checked" and e["pokemon"] == "Ronflex"]
-    assert [e["roll"] for e in checks] == [*wake_rolls, None]
+    assert [e["roll"] for e in checks] == [None, *wake_rolls, None]
     assert [e["turns_asleep"] for e in checks] == [1, 2, 3, 4, 5, 6, 7, 7]
     lost = [e for e in events if e["type"] == "action_lost"]
-    assert len(lost) == 7
+    assert len(lost) == 8  # Ronflex's 7 turns, Rondoudou's first
     check(
         fight.events[-5:],
         [
@@ -920,6 +936,103 @@ def test_pk_16_sleep_wakes_by_20_percent_or_at_the_latest_after_7_turns() -> Non
     )
     assert fight.state["round"] == 8
     finish(fight, source)
+
+
+LULLABY = move("Berceuse", "Normal", "statut", inflicts={"condition": "sleep"})
+
+
+def _lullaby_fight(settings: dict[str, Any] | None = None) -> tuple[Fight, GivenFaces]:
+    """Rondoudou (first) sings Berceuse on Rattata, whose turn comes later in the same round."""
+    source = GivenFaces([5, 5])
+    setup: dict[str, Any] = {
+        "pokemon": [
+            mon("Rondoudou", "a", moves=(LULLABY,), dexterity=5),
+            mon("Rattata", "b", moves=(CHARGE,), dexterity=2),
+        ]
+    }
+    if settings is not None:
+        setup["settings"] = settings
+    return Fight.start(RULES, setup, source), source
+
+
+def test_pk_16_put_to_sleep_earlier_in_the_round_it_cannot_act_on_its_next_turn() -> None:
+    fight, source = _lullaby_fight()
+    fight.act(order("Rondoudou", "move", move="Berceuse", target="Rattata"), source)
+    check(
+        fight.events[-8:-4],  # then the round's phases and round 2
+        [
+            ("condition_inflicted", {"pokemon": "Rattata", "condition": "sleep"}),
+            slot(1, "Rattata"),
+            (
+                "wake_checked",
+                {"pokemon": "Rattata", "roll": None, "woke": False, "turns_asleep": 1}
+                | {"min_turns": 1},
+            ),
+            ("action_lost", {"pokemon": "Rattata", "reason": "sleep"}),
+        ],
+    )
+    assert fight.state["to_play"] == ["Rondoudou"]  # round 2: Rattata did not act
+    assert fight.state["pokemon"]["Rattata"]["condition"] == "sleep"
+    source = GivenFaces([20])  # its next turn rolls: 20 ≤ 20 %, it wakes and acts
+    fight.act(order("Rondoudou"), source)
+    check(
+        fight.events[-3:],
+        [
+            slot(1, "Rattata"),
+            ("wake_checked", {"pokemon": "Rattata", "roll": 20, "woke": True, "turns_asleep": 1}),
+            ("condition_cured", {"pokemon": "Rattata", "condition": "sleep", "reason": "roll"}),
+        ],
+    )
+    assert fight.state["to_play"] == ["Rattata"]
+    finish(fight, source)
+
+
+def test_pk_16_sleep_min_turns_is_a_table_setting() -> None:
+    """`--setting sleep_min_turns=0`: the roll at its very next turn; 2: two turns slept through."""
+    fight, source = _lullaby_fight({"sleep_min_turns": 0})
+    source = GivenFaces([20])
+    fight.act(order("Rondoudou", "move", move="Berceuse", target="Rattata"), source)
+    assert fight.state["to_play"] == ["Rattata"]  # woke at once (20 ≤ 20 %)
+    finish(fight, source)
+    fight, source = _lullaby_fight({"sleep_min_turns": 2})
+    fight.act(order("Rondoudou", "move", move="Berceuse", target="Rattata"), source)
+    fight.act(order("Rondoudou"), source)  # Rattata's second turn: still no roll
+    checks = [e for e in fight.events if e["type"] == "wake_checked"]
+    assert [(e["roll"], e["turns_asleep"], e["min_turns"]) for e in checks] == [
+        (None, 1, 2),
+        (None, 2, 2),
+    ]
+    finish(fight, source)
+
+
+def test_pk_16_a_fight_stored_before_sleep_min_turns_replays_unchanged() -> None:
+    """A journal's `fight_started` without `sleep_min_turns` is a fight from before: its
+    sleepers rolled at their very next turn, and its events fold and decide as they did."""
+    events = RULES.start(
+        {
+            "pokemon": [
+                mon("Rondoudou", "a", moves=(LULLABY,), dexterity=5),
+                mon("Rattata", "b", moves=(CHARGE,), dexterity=2),
+            ]
+        },
+        GivenFaces([5, 5]),
+    )
+    del events[0]["settings"]["sleep_min_turns"]
+    state = fold(RULES, json.loads(json.dumps(events)))
+    assert state["settings"]["sleep_min_turns"] == 0
+    source = GivenFaces([21])
+    lullaby = order("Rondoudou", "move", move="Berceuse", target="Rattata")
+    decided = RULES.decide(state, lullaby, source)
+    source.finish()  # the wake roll was made at once
+    check(
+        decided[-7:-4],
+        [
+            slot(1, "Rattata"),
+            ("wake_checked", {"pokemon": "Rattata", "roll": 21, "woke": False, "turns_asleep": 1}),
+            ("action_lost", {"pokemon": "Rattata", "reason": "sleep"}),
+        ],
+    )
+    assert "min_turns" not in decided[-6]
 
 
 SNORE = move("Ronflement", "Normal", "physique", 1)
@@ -1148,7 +1261,7 @@ SACRED = move("Feu Sacré", "Feu", "physique", 2)
 
 
 def test_pk_7_illegal_orders_are_refused_with_their_rule_and_change_nothing() -> None:
-    source = GivenFaces([4, 4, 4, 4, 6, 6, 6, 6, 6, 100, 100])
+    source = GivenFaces([4, 4, 4, 4, 6, 6, 6, 6, 6, 100])
     fight = Fight.start(
         RULES,
         {
@@ -1199,7 +1312,7 @@ def test_pk_7_illegal_orders_are_refused_with_their_rule_and_change_nothing() ->
             ("damage_taken", {"pokemon": "Magicarpe", "amount": 4}),
             ("knocked_out", {"pokemon": "Magicarpe"}),
             slot(2, "Ronflex"),
-            ("wake_checked", {"roll": 100, "woke": False, "turns_asleep": 1}),
+            ("wake_checked", {"roll": None, "woke": False, "turns_asleep": 1}),
             passed("Ronflex"),
             slot(3, "Lokhlass"),
             ("thaw_checked", {"roll": 100, "thawed": False}),
@@ -1472,13 +1585,13 @@ def test_pk_12_a_tables_default_answer_keeps_the_old_speed(
     target = mon("Ronflex", "b", vitality=20, **extra)
     setup = {"pokemon": [MACHOC, target], "settings": {"reactions": default}}
     fight = Fight.start(ASKED, setup, GivenFaces([9, 5]))
-    # attack, damage, two defence dice, and a sleeper's wake roll when its slot opens
-    source = recorded([8, 9, 2, 7, 7, 10, 3, 6, 6, *([50] if asleep else [])])
+    # attack, damage, two defence dice (no wake roll at a sleeper's first turn asleep, PK-16)
+    source = recorded([8, 9, 2, 7, 7, 10, 3, 6, 6])
     fight.act(order("Machoc", "move", move="Poing Karaté", target="Ronflex"), source)
     kinds = [e["type"] for e in fight.events]
     assert "reaction_asked" not in kinds and "reaction_given" not in kinds
     assert (kind or "endure_rolled") in kinds
-    assert source.owners == ["Machoc"] * 7 + ["Ronflex"] * (3 if asleep else 2)
+    assert source.owners == ["Machoc"] * 7 + ["Ronflex"] * 2
 
 
 def test_pk_12_a_fight_from_before_answers_were_asked_plays_as_it_did() -> None:

@@ -198,7 +198,7 @@ def test_act_gives_up_clearly_after_its_retries(
         raise ConflictError(append.fight_id, append.expected_version, append.expected_version + 1)
 
     monkeypatch.setattr(store, "record", always_late)
-    command = {"actor": "Ana", "action": "attack", "dice": 1}
+    command = {"actor": "Ana", "action": "attack", "dice": 3}
     with pytest.raises(ConflictError, match=r"kept changing .* \(3 attempts\): try again"):
         service.act(store, fight, RULES, command, GivenFaces([6, 6, 6]), retries=2)
 

@@ -45,7 +45,7 @@ def test_pu_4_the_page_reports_what_jdr_simulate_reports(
         "--with", HERO, "--against", VILLAIN, "--runs", "300", "--seed", "7", "--workers", "1",
         "--db", str(store.engine.url.render_as_string(hide_password=False)),
     )  # fmt: skip
-    expected = [f"{100 * cli['wins'][side]['rate']:.1f} %" for side in ("a", "b")]
+    expected = [f"{100 * cli['wins'][side]['rate']:.1f} %" for side in (HERO, VILLAIN)]
     assert _percents(page.text)[:2] == expected
     spectator = join(app, store, campaign_id, "spectator")
     assert spectator.client.get(f"/c/{campaign_id}/simulate").status_code == 200  # the form
@@ -97,7 +97,8 @@ def test_ps_9_a_passion_fight_is_simulated_on_the_page_as_jdr_simulate_does(
             "--workers", "1",
             "--db", str(store.engine.url.render_as_string(hide_password=False)),
         )  # fmt: skip
-        expected = [f"{100 * cli['wins'][side]['rate']:.1f} %" for side in ("a", "b")]
+        sides = ("Romuald", "Cyber-ninja")
+        expected = [f"{100 * cli['wins'][side]['rate']:.1f} %" for side in sides]
         assert _percents(page.text)[:2] == expected
     finally:
         store.close()

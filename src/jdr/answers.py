@@ -93,13 +93,30 @@ def add_own(payload: Json, extra: Mapping[str, Any], exact: bool = False) -> Non
         payload.setdefault(key, jsonable(value, exact))
 
 
+ROLL_KEYS = ("system", "action", "params", "faces", "outcome", "details", "explanation", "journal")
+"""The keys of every roll's answer: a system's totals, top-level keys beside them, take others."""
+
+
 def record_json(
     system: RuleSystem, action: Action[Any], params: Any, record: Any, explanation: str
 ) -> Json:
-    """A roll's answer: its parameters, faces, outcome, totals and explanation."""
+    """A roll's answer: its parameters, faces, outcome, the system's totals as top-level keys,
+    its `details` under `details`, and the explanation. A total named like one of `ROLL_KEYS`
+    is the plug-in's mistake, refused by name (never dropped in silence)."""
+    from jdr.systems.registry import PluginError
+
+    taken = sorted(set(record.totals) & set(ROLL_KEYS))
+    if taken:
+        raise PluginError(
+            system.id,
+            f"action {action.name!r} has totals named {', '.join(taken)}, "
+            f"keys every roll answers with ({', '.join(ROLL_KEYS)}): rename them, "
+            "or give them in `details`",
+        )
     payload = action_json(system, action, params)
     payload.update(faces=list(record.faces), outcome=record.outcome)
-    add_own(payload, {**record.totals, **record.details})
+    payload.update({str(key): jsonable(value) for key, value in record.totals.items()})
+    payload["details"] = jsonable(dict(record.details))
     payload["explanation"] = explanation
     return payload
 

@@ -83,9 +83,10 @@ class SheetWords:
     `keys` names each key, by its id (`energy`) or, where one id means two things, by its
     parent's and its own (`moves.energy`); `values` names each value a key may take (`condition`:
     `paralysis` → Paralysie); `sections` lays the sheet out (a key no section lists gets a
-    section of its own, or goes under "Character" for a plain value); `items` words a list's items (by the list's key), where the generic "name value"
-    reading would not do; `hidden` keys are never shown (the sheet's kind); `aliases` are more
-    spellings accepted as input (`{"current": ("actuel",)}`).
+    section of its own, or goes under "Character" for a plain value); `items` words a list's
+    items (by the list's key), where the generic "name value" reading would not do; `hidden`
+    keys are never shown (the sheet's kind); `aliases` are more spellings accepted as input
+    (`{"current": ("actuel",)}`).
     """
 
     keys: Mapping[str, Word] = field(default_factory=dict)

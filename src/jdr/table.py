@@ -496,23 +496,41 @@ def simulate(
     runs: int,
     seed: int,
     tactic: str | None = None,
+    as_is: bool = False,
+    sides: dict[str, str] | None = None,
 ) -> Any:
     """`jdr simulate` at the table: the campaign's stored characters, one side against the
     other, `runs` fights (at most `WEB_MAX_RUNS`) in this process, every fighter playing
-    `tactic` (a name of the system's; None, its default); any member may ask (it changes nothing
-    and reads only sheets they can read)."""
-    from jdr.simulate.service import run, sides_checked, stored_fighter
+    `tactic` (a name of the system's; None, its default), from full gauges unless `as_is`,
+    `sides` naming side "a" and side "b" (else their fighters name them); any member may ask
+    (it changes nothing and reads only sheets they can read)."""
+    from jdr.simulate.service import MAX_SIDE_NAME, run, sides_checked, stored_fighter
 
     viewer.require_campaign(campaign.id)
     if not 1 <= runs <= WEB_MAX_RUNS:
         raise InputError("runs", runs, f"1 … {WEB_MAX_RUNS}")
+    named = {key: name.strip() for key, name in (sides or {}).items() if name.strip()}
+    for key, name in named.items():
+        if len(name) > MAX_SIDE_NAME:
+            raise InputError(f"side_{key}", name[:40], f"≤ {MAX_SIDE_NAME}")
+    if len(named) == 2 and len(set(named.values())) == 1:
+        raise InputError("side_b", named["b"], _("two names"), _("both sides named alike"))
     system = system_of(campaign)
     fighters = [
         stored_fighter(store, campaign.id, name, side)
         for names, side in ((with_, "a"), (against, "b"))
         for name in names
     ]
-    return run(system, sides_checked(fighters), runs=runs, seed=seed, workers=1, tactic=tactic)
+    return run(
+        system,
+        sides_checked(fighters),
+        runs=runs,
+        seed=seed,
+        workers=1,
+        tactic=tactic,
+        as_is=as_is,
+        sides=named,
+    )
 
 
 def simulation_tactics(campaign: Campaign) -> list[str]:

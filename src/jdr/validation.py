@@ -123,7 +123,7 @@ def _problem(
     limit = next((context[key] for key in _LIMITS if key in context), None)
     reason = _(REASONS[kind]).format(limit=limit) if kind in REASONS else str(detail["msg"])
     reason = reason.removeprefix("Value error, ")
-    owner, info = _walk(model, loc)
+    owner, info, reached = _walk(model, loc)
     annotation = _bare(info.annotation) if info else None
     if kind == "extra_forbidden" and owner is not None:
         allowed = ", ".join(owner.model_fields)
@@ -134,6 +134,10 @@ def _problem(
         allowed = describe_allowed(info)
         if kind in ("literal_error", "enum"):  # a choice mistyped: the closest one
             reason += hint(value, choices_of(info.annotation))
+    elif kind in ("literal_error", "enum") and choices_of(reached):  # an item of a list
+        choices = choices_of(reached)
+        allowed = _("one of {choices}").format(choices=", ".join(choices))
+        reason += hint(value, choices)
     else:
         allowed = f"{context.get('ge', '')}..{context.get('le', '')}" if limit is not None else ""
     return InputError(path, value, allowed or "-", reason)
@@ -152,8 +156,9 @@ def _path(loc: Sequence[str | int], name: Callable[[str], str]) -> str:
 
 def _walk(
     model: type[BaseModel] | None, loc: Sequence[str | int]
-) -> tuple[type[BaseModel] | None, FieldInfo | None]:
-    """The model holding the field at `loc`, and that field (None inside a list or a table)."""
+) -> tuple[type[BaseModel] | None, FieldInfo | None, Any]:
+    """The model holding the field at `loc`, that field (None inside a list or a table), and
+    the type found at `loc` (an item's inside a list: `Literal["a", "b"]`), None if unknown."""
     current: Any = model
     owner, info = model, None
     for part in loc:
@@ -163,8 +168,8 @@ def _walk(
         elif typing.get_origin(current) in (list, dict):
             current, info = _bare(typing.get_args(current)[-1]), None
         else:
-            return owner, None
-    return owner, info
+            return owner, None, None
+    return owner, info, current
 
 
 def _bare(annotation: Any) -> Any:

@@ -138,46 +138,31 @@ def distribution_table(
     if exact:
         table.add_column(_("exact"), justify="right")
     table.add_column("")
+    from jdr.prob.shown import shown_rows, tails_text
+
     rows = list(distribution)
     top = max((float(p) for _v, p in rows), default=1.0) or 1.0
+    held = shown_rows(rows, floor=0, limit=limit)
     tail: Any = sum(
         (p for _v, p in rows), Fraction(0) if rows and isinstance(rows[0][1], Fraction) else 0.0
     )
-    shown = range(len(rows)) if len(rows) <= limit else _central(rows, limit)
-    left_out: Any = 0
-    for index, (value, p) in enumerate(rows):
-        if index in shown:
+    shown = {value for value, _p in held.rows}
+    for value, p in rows:  # P(≥) counts every value, shown or not
+        if value in shown:
             cells = [_value_text(value), percent(p), percent(tail)]
             if exact:
                 cells.append(exact_text(p))
             cells.append("█" * round(30 * float(p) / top))
             table.add_row(*cells)
-        else:
-            left_out += p
         tail -= p
-    if len(shown) < len(rows):
-        count = len(rows) - len(shown)
+    if held.left_out:
         table.caption = ngettext(
-            "… {count} more row, too unlikely to show: {p} (--json lists every row)",
-            "… {count} more rows, too unlikely to show: {p} together (--json lists every row)",
-            count,
-        ).format(count=count, p=percent(left_out))
+            "… {count} more row, too unlikely to show: {tails} (--json lists every row)",
+            "… {count} more rows, too unlikely to show: {tails} (--json lists every row)",
+            held.left_out,
+        ).format(count=held.left_out, tails=tails_text(held))
         table.caption_justify = "left"
     return table
-
-
-def _central(rows: list[tuple[Any, Any]], limit: int) -> set[int]:
-    """The indices of the `limit` most likely rows (a long distribution's tails are shown in the
-    JSON only), found in linear time: a 2,000,000-row distribution is shown in a second.
-
-    >>> sorted(_central([(1, 0.1), (2, 0.5), (3, 0.3), (4, 0.1)], 2))
-    [1, 2]
-    """
-    import numpy as np
-
-    chances = np.fromiter((float(p) for _value, p in rows), float, len(rows))
-    top = np.argpartition(-chances, limit - 1)[:limit]
-    return {int(index) for index in top}
 
 
 def _value_text(value: Any) -> str:

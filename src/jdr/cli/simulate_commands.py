@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -37,7 +37,10 @@ def register(app: typer.Typer) -> None:
         "simulate",
         help=_(
             "Play a fight between stored characters many times, each playing the system's"
-            " default tactic: each side's chance to win, rounds, knock-outs, damage."
+            " default tactic: each side's chance to win, rounds, knock-outs, damage. Fighters"
+            " start from their sheets with every gauge full and no condition, as a fresh fight"
+            " (--as-is: from their current gauges); the report shows each one's starting"
+            " gauges and warns of a gauge at 0."
         ),
     )
     def simulate_command(
@@ -85,6 +88,27 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option("--seed", metavar="N", help=_("Seed: the same seed, the same report.")),
         ] = 0,
+        as_is: Annotated[
+            bool,
+            typer.Option(
+                "--as-is",
+                help=_(
+                    "Start from the sheets' current gauges and conditions (right after a"
+                    " fight: what it left) rather than full ones."
+                ),
+            ),
+        ] = False,
+        side: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--side",
+                metavar="NAME=SIDE",
+                help=_(
+                    "Name the side of a fighter, as jdr fight new does (--side"
+                    " Pikachu=héros); default: its fighters' names."
+                ),
+            ),
+        ] = None,
         workers: Annotated[
             int | None,
             typer.Option(
@@ -133,7 +157,7 @@ def register(app: typer.Typer) -> None:
             campaign,
             with_,
             against,
-            Plan(runs, seed, workers, scheduler, tactic),
+            Plan(runs, seed, workers, scheduler, tactic, as_is, side or []),
             vary,
             chart,
             db,
@@ -150,6 +174,8 @@ class Plan:
     workers: int | None
     scheduler: str | None
     tactic: str | None
+    as_is: bool = False
+    sides: list[str] = field(default_factory=list)
 
 
 def simulate_cli(
@@ -166,7 +192,13 @@ def simulate_cli(
     from jdr.cli.sheet_files import read_sheet
     from jdr.errors import InputError
     from jdr.simulate.core import DEFAULT_RUNS, simulation_of, tactic_named
-    from jdr.simulate.service import run, sheet_fighter, sides_checked, stored_fighter
+    from jdr.simulate.service import (
+        run,
+        sheet_fighter,
+        side_names,
+        sides_checked,
+        stored_fighter,
+    )
     from jdr.systems import default_registry
 
     if chart is not None:
@@ -208,6 +240,7 @@ def simulate_cli(
         else:
             fighters.append(by_name[typed])
     fighters = sides_checked(fighters)
+    named = side_names(fighters, plan.sides)
     changes, swaps = [], []
     for change in vary or ():
         name, equals, value = change.partition("=")
@@ -229,6 +262,8 @@ def simulate_cli(
             progress=progress,
             swaps=swaps,
             tactic=plan.tactic,
+            as_is=plan.as_is,
+            sides=named,
         )
     if chart is not None:
         draw_chart(report, chart)
@@ -286,29 +321,41 @@ def print_report(report: Report, vary: list[str] | None) -> None:
 
     from jdr.simulate.view import (
         differences,
+        fighter_headers,
         fighter_rows,
         heading,
         mean_rounds,
         round_rows,
+        rounds_header,
         side_rows,
+        start_note,
+        start_rows,
+        start_warnings,
         undecided_note,
     )
 
     out = console()
     out.print(heading(report), markup=False)
+    out.print(start_note(report), markup=False)
+    gauges = start_rows(report)
+    if gauges:
+        start = Table(_("fighter"), _("starting gauges"))
+        for gauge_row in gauges:
+            start.add_row(*gauge_row)
+        out.print(start)
+    for warning in start_warnings(report):
+        out.print(warning, markup=False, style="bold")
     sides = Table(_("side"), _("wins"), _("95 % interval"))
     for row in side_rows(report):
         sides.add_row(*row)
     out.print(sides)
     if report.undecided.hits:
         out.print(undecided_note(report), markup=False)
-    fighters = Table(
-        _("fighter"), _("side"), _("knocked out"), _("damage dealt"), _("damage taken")
-    )
+    fighters = Table(*fighter_headers(report))
     for fighter in fighter_rows(report):
         fighters.add_row(*fighter)
     out.print(fighters)
-    rounds = Table(_("rounds"), _("fights"))
+    rounds = Table(rounds_header(report), _("fights"))
     for line in round_rows(report):
         rounds.add_row(*line)
     out.print(rounds)
@@ -366,7 +413,7 @@ def draw_chart(report: Report, path: Path) -> None:
     wins.set_ylim(0, 1)
     wins.set_title(_("wins"))
     rounds.bar([str(r) for r in report.rounds], [n / report.runs for n in report.rounds.values()])
-    rounds.set_title(_("rounds"))
+    rounds.set_title(_(report.columns.rounds))
     figure.tight_layout()
     image = io.BytesIO()
     try:

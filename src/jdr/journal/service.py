@@ -114,7 +114,8 @@ def journaled(
     public in the same transaction (the choices an action opens).
 
     Faces given (`GivenFaces`) or seeded are the same on every attempt: each one rolls from a
-    fresh copy of `rng`, never from what an attempt left of it.
+    fresh copy of `rng`, never from what an attempt left of it. Given faces the action did not
+    use are refused (`GivenFaces.finish`), as `jdr roll` refuses them: nothing is written.
     """
     attempts = 0
     while True:
@@ -169,6 +170,8 @@ def _attempt(
     inner = copy.deepcopy(rng) if rng is not None else Derived(epoch.seed, context)
     recording = Recording(inner)
     result, value, fight = run(recording)
+    if isinstance(inner, GivenFaces):  # a roll or a fight command: faces it never used refused
+        inner.finish()
     rolls = list(zip(recording.sizes, recording.rolled, strict=True))
     source = "derived" if rng is None else source_name(rng)
     rolled = dice(rolls, source, others(recording.owners, context.get("actor")))
@@ -381,9 +384,6 @@ def _roll_through(
 
     def run(source: RandomSource) -> tuple[Json, Any, Writes | None]:
         record = roll_with(source)
-        inner = source.inner if isinstance(source, Recording) else source
-        if isinstance(inner, GivenFaces):
-            inner.finish()
         if then is None:
             return result_of(record), record, None
         extra, writes = then(record)

@@ -34,7 +34,7 @@ from typing import Any
 from jdr.dice.source import Seeded
 from jdr.errors import JdrError, RulesError
 from jdr.i18n import _
-from jdr.systems.protocol import Ending, Json, RuleSystem, Simulation, Tactic
+from jdr.systems.protocol import Columns, Ending, Gauge, Json, RuleSystem, Simulation, Tactic
 from jdr.systems.registry import default_registry
 
 Z95 = 1.959963984540054
@@ -122,7 +122,10 @@ class Difference:
 @dataclass(frozen=True)
 class Report:
     """What `jdr simulate` reports: each side's wins (and fights with no winner), the rounds
-    distribution, each fighter's chance of being knocked out and mean damage dealt and taken."""
+    distribution, each fighter's chance of being knocked out and mean damage dealt and taken
+    (as the system's `columns` name them: Polédémos's are PA gained and activations), and each
+    fighter's gauges as the fights start (`start`; `as_is`: from the sheets' current gauges
+    rather than full ones, `jdr simulate --as-is`)."""
 
     runs: int
     seed: int
@@ -137,34 +140,73 @@ class Report:
     precision: float | None = None
     """The precision it played to (`DEFAULT_PRECISION`), None when its number of runs was given."""
     tactic: str = "default"
+    start: dict[str, list[Gauge]] = field(default_factory=dict)
+    """Each fighter's gauges as the fights start (none for a system without gauges)."""
+    as_is: bool = False
+    """Whether the fighters started from their sheets' current gauges (else: full ones)."""
+    columns: Columns = field(default_factory=Columns)
 
     @property
     def mean_rounds(self) -> float:
         return sum(r * n for r, n in self.rounds.items()) / self.runs if self.runs else 0.0
 
+    @property
+    def at_zero(self) -> list[tuple[str, Gauge]]:
+        """The gauges that start the fights empty (a maximum of 0 is no gauge to fill), by
+        fighter."""
+        return [
+            (name, gauge)
+            for name, gauges in self.start.items()
+            for gauge in gauges
+            if gauge.current == 0 and gauge.max > 0
+        ]
+
     def to_json(self) -> Json:
+        ko_key, dealt_key, taken_key = self.columns.keys
+        fighters: Json = {}
+        for name, side in self.sides.items():
+            fighter: Json = {"side": side}
+            if self.columns.knocked_out is not None:
+                fighter[ko_key] = self.knocked_out[name].to_json()
+            fighter[dealt_key] = self.dealt[name]
+            if self.columns.taken is not None:
+                fighter[taken_key] = self.taken[name]
+            fighter["start"] = [_gauge_json(gauge) for gauge in self.start.get(name, [])]
+            fighters[name] = fighter
         return {
             "runs": self.runs,
             "seed": self.seed,
             "precision": self.precision,
             "tactic": self.tactic,
+            "as_is": self.as_is,
             "wins": {side: rate.to_json() for side, rate in self.wins.items()},
             "undecided": self.undecided.to_json(),
             "rounds": {
                 "mean": self.mean_rounds,
                 "distribution": [[r, n / self.runs] for r, n in sorted(self.rounds.items())],
             },
-            "fighters": {
-                name: {
-                    "side": side,
-                    "knocked_out": self.knocked_out[name].to_json(),
-                    "dealt": self.dealt[name],
-                    "taken": self.taken[name],
-                }
-                for name, side in self.sides.items()
-            },
+            "fighters": fighters,
+            "at_zero": [{"fighter": name, **_gauge_json(gauge)} for name, gauge in self.at_zero],
             "compare": [d.to_json() for d in self.compare],
         }
+
+
+def _gauge_json(gauge: Gauge) -> Json:
+    shown: Json = {"name": gauge.name, "current": gauge.current, "max": gauge.max}
+    if gauge.item is not None:
+        shown["item"] = gauge.item
+    return shown
+
+
+def with_sides(report: Report, names: dict[str, str]) -> Report:
+    """`report` with its sides renamed (`names`: a side as the system names it → its name for
+    the reader), in its wins, its fighters' sides and its differences."""
+    return replace(
+        report,
+        sides={fighter: names.get(side, side) for fighter, side in report.sides.items()},
+        wins={names.get(side, side): rate for side, rate in report.wins.items()},
+        compare=[replace(d, side=names.get(d.side, d.side)) for d in report.compare],
+    )
 
 
 @dataclass(frozen=True)
@@ -364,6 +406,11 @@ def simulate(
     for event in probe:
         state = system.fight.evolve(state, event)  # type: ignore[union-attr]
     sides = dict(simulation.sides(state))
+    starting = (
+        {name: list(gauges) for name, gauges in simulation.gauges(state).items()}
+        if simulation.gauges is not None
+        else {}
+    )
     marks = [runs] if runs is not None else checkpoints()
     shipped = _by_id(system) if executor is not None else system
     sent = tactic if isinstance(tactic, str) or tactic is None else chosen
@@ -391,7 +438,13 @@ def simulate(
         name = tactic_named(simulation, tactic)
     else:
         name = DEFAULT_TACTIC if tactic is None else getattr(tactic, "__name__", "?")
-    return replace(report, precision=precision if runs is None else None, tactic=name)
+    return replace(
+        report,
+        precision=precision if runs is None else None,
+        tactic=name,
+        start=starting,
+        columns=simulation.columns,
+    )
 
 
 def summarise(endings: Sequence[Ending], sides: dict[str, str], seed: int) -> Report:

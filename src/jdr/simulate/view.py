@@ -7,6 +7,8 @@ and the web table's simulation page shows (one place, so the two cannot drift).
 ...                 {"Ann": 4.0, "Bo": 2.5}, {"Ann": 2.5, "Bo": 4.0})
 >>> side_rows(report)[0][:2], round_rows(report)[0], fighter_rows(report)[1][2]
 (('a', '70.0 %'), ('2', '60.0 %'), '70.0 %')
+>>> fighter_headers(report)
+['fighter', 'side', 'knocked out', 'damage dealt', 'damage taken']
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from jdr.i18n import N_, _
 from jdr.numbers import decimal, significant
 from jdr.simulate.core import DEFAULT_TACTIC, MAX_ACTIONS, Report
+from jdr.systems.protocol import Gauge
 
 
 def percent(value: float) -> str:
@@ -71,6 +74,9 @@ def undecided_note(report: Report) -> str:
 
 
 def mean_rounds(report: Report) -> str:
+    """The mean number of rounds (of hands, in Polédémos)."""
+    if report.columns.rounds == "hands":
+        return _("mean hands: {mean}").format(mean=decimal(report.mean_rounds, 2))
     return _("mean rounds: {mean}").format(mean=decimal(report.mean_rounds, 2))
 
 
@@ -88,17 +94,85 @@ def side_rows(report: Report) -> list[tuple[str, str, str]]:
     return rows
 
 
-def fighter_rows(report: Report) -> list[tuple[str, str, str, str, str]]:
-    """Each fighter: side, chance of being knocked out, mean damage dealt and taken."""
-    return [
-        (
-            name,
-            side,
-            percent(report.knocked_out[name].rate),
-            decimal(report.dealt[name], 2),
-            decimal(report.taken[name], 2),
+def fighter_headers(report: Report) -> list[str]:
+    """The fighters table's headers, as the system names its measures (`Columns`: Polédémos's
+    are PA gained and activations)."""
+    columns = report.columns
+    measures = [columns.knocked_out, columns.dealt, columns.taken]
+    return [_("fighter"), _("side"), *(_(label) for label in measures if label is not None)]
+
+
+def fighter_rows(report: Report) -> list[tuple[str, ...]]:
+    """Each fighter: side, chance of being knocked out, mean damage dealt and taken (the
+    system's measures: `fighter_headers`)."""
+    rows = []
+    for name, side in report.sides.items():
+        row = [name, side]
+        if report.columns.knocked_out is not None:
+            row.append(percent(report.knocked_out[name].rate))
+        row.append(decimal(report.dealt[name], 2))
+        if report.columns.taken is not None:
+            row.append(decimal(report.taken[name], 2))
+        rows.append(tuple(row))
+    return rows
+
+
+def rounds_header(report: Report) -> str:
+    """What the system's rounds are called (Polédémos: hands)."""
+    return _(report.columns.rounds)
+
+
+def gauge_text(gauge: Gauge) -> str:
+    """`Énergie 3/10`; an item's: `Multi-shurikens Énergie 5/5`."""
+    if gauge.item is not None:
+        return _("{item} Énergie {now}/{max}").format(
+            item=gauge.item, now=gauge.current, max=gauge.max
         )
-        for name, side in report.sides.items()
+    return f"{_(gauge.name)} {gauge.current}/{gauge.max}"
+
+
+def start_note(report: Report) -> str:
+    """What the fights start from: the sheets at full gauges, or as they are (`--as-is`); a
+    system without gauges (Ilvermorny, Polédémos) says it has none to fill.
+
+    >>> from jdr.simulate.core import Rate, Report
+    >>> start_note(Report(1, 0, {}, {}, Rate(0, 1), {}, {}, {}, {}, start={"A": [Gauge("Énergie",
+    ...     1, 2)]}))
+    'start: the sheets with every gauge full (--as-is keeps their current gauges)'
+    """
+    if not any(report.start.values()):
+        return _("start: the sheets as they are (they have no gauges to fill)")
+    if report.as_is:
+        return _("start: the sheets as they are, with their current gauges (--as-is)")
+    return _("start: the sheets with every gauge full (--as-is keeps their current gauges)")
+
+
+def start_rows(report: Report) -> list[tuple[str, str]]:
+    """Each fighter's gauges as the fights start (none for a system without gauges)."""
+    return [
+        (name, ", ".join(gauge_text(gauge) for gauge in gauges))
+        for name, gauges in report.start.items()
+        if gauges
+    ]
+
+
+def start_warnings(report: Report) -> list[str]:
+    """One warning per gauge that starts the fights at 0 (`Report.at_zero`).
+
+    >>> from jdr.simulate.core import Rate, Report
+    >>> report = Report(1, 0, {}, {}, Rate(0, 1), {}, {}, {}, {}, as_is=True,
+    ...                 start={"Pika": [Gauge("Énergie", 0, 10)]})
+    >>> start_warnings(report)
+    ['warning: Pika starts at 0 Énergie (0/10)']
+    """
+    return [
+        _("warning: {fighter} starts at 0 {gauge} ({now}/{max})").format(
+            fighter=name,
+            gauge=gauge.item + " " + _(gauge.name) if gauge.item else _(gauge.name),
+            now=gauge.current,
+            max=gauge.max,
+        )
+        for name, gauge in report.at_zero
     ]
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_check
 from pydantic import BaseModel
 
 from jdr.dice.source import RandomSource
-from jdr.i18n import Catalog
+from jdr.i18n import N_, Catalog
 from jdr.sheet_words import SheetWords
 
 if TYPE_CHECKING:
@@ -49,7 +49,8 @@ class Record:
     through the catalogs (`_(outcome)`), so give it a French word (`System.messages`)."""
     totals: Mapping[str, Any]
     """The roll's numbers by name (`{"kept": 5, "sixes": 0}`), JSON values: top-level keys of
-    `jdr roll --json`, and what the journal records."""
+    `jdr roll --json` (so never `outcome`, `faces`, `details` or another key every roll's answer
+    has: `jdr.answers.ROLL_KEYS`), and what the journal records."""
     faces: Sequence[int]
     """Every face rolled, in the order the random source gave them (the journal verifies them)."""
     explain: Callable[[], str]
@@ -244,13 +245,66 @@ class Ending:
 
 
 @dataclass(frozen=True)
+class Gauge:
+    """One of a fighter's gauges as a fight starts: its name (a game term, `N_`-marked and shown
+    through the catalog: `Énergie`), what is left and its maximum."""
+
+    name: str
+    current: int
+    max: int
+    item: str | None = None
+    """The item it belongs to (a weapon's Énergie), None for the fighter's own."""
+
+
+@dataclass(frozen=True)
+class Columns:
+    """What a system's simulation report calls its measures, each an `N_`-marked label (None:
+    the system has no such measure, the column is not shown), with the key a JSON answer gives
+    it: `knocked_out` (a fighter's chance of ending the fight out), `dealt` and `taken` (the
+    two numbers of `Ending.dealt` and `Ending.taken`, per fighter) and `rounds`."""
+
+    knocked_out: str | None = N_("knocked out")
+    dealt: str = N_("damage dealt")
+    taken: str | None = N_("damage taken")
+    rounds: str = N_("rounds")
+    keys: tuple[str, str, str] = ("knocked_out", "dealt", "taken")
+
+
+def full_gauges(sheet: Json) -> Json:
+    """`sheet` with every gauge (a table holding `current` and `max`, anywhere in it: Énergie,
+    Vitalité, an item's Énergie …) back at its maximum: the generic part of a fresh fight.
+
+    >>> full_gauges({"energy": {"current": 0, "max": 5}, "items": [{"energy": {"current": 1,
+    ...     "max": 2}}]})
+    {'energy': {'current': 5, 'max': 5}, 'items': [{'energy': {'current': 2, 'max': 2}}]}
+    """
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, dict):
+            if "current" in value and isinstance(value.get("max"), int):
+                return {**{k: walk(v) for k, v in value.items()}, "current": value["max"]}
+            return {key: walk(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        return value
+
+    rested: Json = walk(sheet)
+    return rested
+
+
+@dataclass(frozen=True)
 class Simulation:
     """What `jdr simulate` needs of a system: its default `tactic`, `sides(state)` (each fighter's
     side, by name, from the started fight), `over(state)` and `ending(events, state)` (read from
     a finished fight's events and final state); `tactics`, other tactics a user may choose by
     name (`jdr simulate --tactic NAME`), each a module-level function so that it pickles;
     `stalled(state)`, whether a fight that is not over can no longer end (nobody can hurt anybody
-    any more): a simulation stops it there, with no winner, rather than play it to its cut."""
+    any more): a simulation stops it there, with no winner, rather than play it to its cut.
+
+    What a report says of it: `fresh(sheet)`, a stored sheet as it starts a fresh fight (gauges
+    full, what lasts only a fight cleared; `jdr simulate` plays from it unless `--as-is`; the
+    default is `full_gauges`); `gauges(state)`, each fighter's gauges in the started fight (by
+    name; None: the system has none to show); `columns`, the names of its measures."""
 
     tactic: Tactic
     sides: Callable[[Json], Mapping[str, str]]
@@ -258,6 +312,9 @@ class Simulation:
     ending: Callable[[Sequence[Json], Json], Ending]
     tactics: Mapping[str, Tactic] = field(default_factory=dict)
     stalled: Callable[[Json], bool] | None = None
+    fresh: Callable[[Json], Json] = full_gauges
+    gauges: Callable[[Json], Mapping[str, Sequence[Gauge]]] | None = None
+    columns: Columns = field(default_factory=Columns)
 
 
 Late = Callable[[Json, str, Sequence[str]], "tuple[str, Mapping[str, Any]] | None"]

@@ -6,7 +6,7 @@ Its OpenAPI document is /api/openapi.json. A state change carries the session's 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
@@ -36,6 +36,7 @@ from jdr.web.schemas import (
     JournalAnswer,
     OddsAnswer,
     RollAnswer,
+    SimulateAnswer,
     ok,
 )
 
@@ -131,6 +132,43 @@ def advise(who: CampaignOf, asked: OddsAsk) -> Json:
     """An advisor's ranked choices (as `jdr advise SYSTEM ACTION --json`)."""
     action, params, found = table.advise(who.campaign, asked.action, asked.params)
     return advice_json(table.system_of(who.campaign), action, params, found, False)
+
+
+class SimulateAsk(BaseModel):
+    """A simulation, as `jdr simulate SYSTEM --campaign NAME --with … --against … --json`: the
+    stored characters of each side, at most `table.WEB_MAX_RUNS` fights."""
+
+    with_: list[str] = Field(alias="with", min_length=1, max_length=20)
+    against: list[str] = Field(min_length=1, max_length=20)
+    runs: int = Field(default=1000, ge=1, le=table.WEB_MAX_RUNS)
+    seed: int = Field(default=0, ge=-(2**62), le=2**62)
+    tactic: str | None = Field(default=None, max_length=100)
+    as_is: bool = False
+    """Start from the sheets' current gauges (else every gauge full, as a fresh fight)."""
+    sides: dict[Literal["a", "b"], str] = Field(default_factory=dict)
+    """The names of side a (`with`) and side b (`against`); else their fighters' names."""
+
+
+@router.post(
+    "/c/{campaign_id}/simulate", response_model=None, responses=ok(SimulateAnswer) | ERRORS
+)
+def simulate(store: StoreDep, who: CampaignOf, asked: SimulateAsk) -> Json:
+    """Who wins, and how often (as `jdr simulate … --json`; it changes nothing)."""
+    report = table.simulate(
+        store,
+        who.viewer,
+        who.campaign,
+        asked.with_,
+        asked.against,
+        asked.runs,
+        asked.seed,
+        asked.tactic,
+        asked.as_is,
+        {str(side): name for side, name in asked.sides.items()},
+    )
+    answer: Json = {"system": who.campaign.system, "campaign": who.campaign.name}
+    answer |= report.to_json()
+    return answer
 
 
 @router.get("/c/{campaign_id}/journal", response_model=None, responses=ok(JournalAnswer) | ERRORS)

@@ -19,7 +19,7 @@ from jdr.store import Store
 from jdr.web.deps import CampaignOf, Signed, StoreDep, seats_of, session_token
 from jdr.web.forms import fields_of, raw_of
 from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
-from jdr.web.views import recap_texts, svg_bars
+from jdr.web.views import chart, recap_texts
 
 router = APIRouter(include_in_schema=False)
 
@@ -263,7 +263,7 @@ def odds_partial(request: Request, store: StoreDep, who: CampaignOf, action: str
         sheet, uses = _sheet_of(form, table.sheet_uses(system, chosen))
         raw = raw_of(chosen.params, form)
         found = table.odds(who.campaign, chosen.name, raw, store, sheet, uses)[2]
-        context.update(odds=found, bars=svg_bars(found.distribution))
+        context.update(odds=found, chart=chart(found.distribution) if found.distribution else None)
         if chosen.advise is not None:
             raw = raw_of(chosen.advise.params, form)
             advice = table.advise(who.campaign, chosen.name, raw, store, sheet, uses)
@@ -557,10 +557,22 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
     runs = _whole("runs", query.get("runs"), 1000)
     seed = _whole("seed", query.get("seed"), 0)
     tactic = str(query.get("tactic") or "").strip()[:100] or None
+    as_is = str(query.get("as_is") or "") not in ("", "0", "false")
+    names = {key: str(query.get(f"side_{key}") or "").strip()[:200] for key in ("a", "b")}
     report = None
     if with_ or against:
         report = await run_in_threadpool(
-            table.simulate, store, who.viewer, who.campaign, with_, against, runs, seed, tactic
+            table.simulate,
+            store,
+            who.viewer,
+            who.campaign,
+            with_,
+            against,
+            runs,
+            seed,
+            tactic,
+            as_is,
+            names,
         )
     return _page(
         request,
@@ -574,7 +586,14 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
         tactic=report.tactic if report else (tactic or "default"),
         most=table.WEB_MAX_RUNS,
         report=report,
+        as_is=as_is,
+        names=names,
         sides=view.side_rows(report) if report else [],
+        start_note=view.start_note(report) if report else "",
+        start=view.start_rows(report) if report else [],
+        warnings=view.start_warnings(report) if report else [],
+        headers=view.fighter_headers(report) if report else [],
+        rounds_header=view.rounds_header(report) if report else "",
         fighters=view.fighter_rows(report) if report else [],
         rounds=view.round_rows(report) if report else [],
         mean=view.mean_rounds(report) if report else "",

@@ -89,10 +89,12 @@ class ActionAnswer(Open):
 
 
 class RollAnswer(ActionAnswer):
-    """`POST /api/c/{campaign_id}/roll`: the roll, its outcome and totals, its journal line."""
+    """`POST /api/c/{campaign_id}/roll`: the roll, its outcome and totals (the system's own
+    top-level keys), its `details`, its journal line."""
 
     faces: list[int]
     outcome: str | None
+    details: Json
     explanation: str
     journal: JournalLine
 
@@ -176,6 +178,23 @@ class ExportAnswer(Open):
     entries: list[Json]
     fights: list[Json]
     sheets: list[Json]
+
+
+class SimulateAnswer(Open):
+    """`POST /api/c/{campaign_id}/simulate` (as `jdr simulate … --json`): each side's wins by
+    the side's name, each fighter's starting gauges and measures, the gauges that start at 0."""
+
+    system: str
+    runs: int
+    seed: int
+    tactic: str
+    as_is: bool
+    wins: dict[str, Json]
+    undecided: Json
+    rounds: Json
+    fighters: dict[str, Json]
+    at_zero: list[Json]
+    compare: list[Json]
 
 
 def ok(model: type[BaseModel]) -> dict[int | str, dict[str, Any]]:

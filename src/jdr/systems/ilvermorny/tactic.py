@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
+from jdr.i18n import N_
 from jdr.systems.ilvermorny.duel import DuelParams, duel_odds
 from jdr.systems.ilvermorny.rules import DIE
 from jdr.systems.ilvermorny.spells import Cast
-from jdr.systems.protocol import Ending, Json, Simulation
+from jdr.systems.protocol import Columns, Ending, Json, Simulation
 
 
 def tactic(state: Json) -> Json:
@@ -89,14 +90,24 @@ def over(state: Json) -> bool:
 
 
 def ending(events: Sequence[Json], state: Json) -> Ending:
-    """The winner (the first spell that landed), rounds, and spells landed (dealt/taken)."""
+    """The winner (the first spell that landed), the rounds played — counted from 1 as the
+    rules count them (IL-11): a duel whose first round lands a spell lasted 1 round, though
+    the decider has opened the next one when the GM ends it — and spells landed
+    (dealt/taken)."""
     dealt = dict.fromkeys(state["wizards"], 0)
     taken = dict.fromkeys(state["wizards"], 0)
     for hit in state["hits"]:
         dealt[hit["caster"]] += 1
         taken[hit["target"]] += 1
     knocked = tuple(name for name in state["wizards"] if taken[name])
-    return Ending(state["winner"], state["round"], knocked, dealt, taken)
+    played = next((e["round"] for e in reversed(events) if e["type"] == "round_over"), 0)
+    return Ending(state["winner"], played, knocked, dealt, taken)
 
 
-SIMULATION = Simulation(tactic=tactic, sides=sides, over=over, ending=ending)
+SIMULATION = Simulation(
+    tactic=tactic,
+    sides=sides,
+    over=over,
+    ending=ending,
+    columns=Columns(N_("hit"), N_("spells landed"), None, keys=("hit", "landed", "suffered")),
+)

@@ -69,6 +69,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from jdr.i18n import N_
 from jdr.systems.passion.damage import DamageType, cut_violence
 from jdr.systems.passion.fight_attacks import weapon_damage
 from jdr.systems.passion.fight_flow import defence
@@ -77,7 +78,7 @@ from jdr.systems.passion.fight_state import has_chosen, item, score
 from jdr.systems.passion.initiative import MARKERS
 from jdr.systems.passion.params import Conditions
 from jdr.systems.passion.pool import SIZES
-from jdr.systems.protocol import Ending, Json, Simulation
+from jdr.systems.protocol import Columns, Ending, Gauge, Json, Simulation, full_gauges
 
 if TYPE_CHECKING:
     from jdr.systems.passion.advise import Choice
@@ -450,4 +451,38 @@ def ending(events: Sequence[Json], state: Json) -> Ending:
     return Ending(state["winner"], state["round"], knocked, dealt, taken)
 
 
-SIMULATION = Simulation(tactic=tactic, sides=sides, over=over, ending=ending)
+def fresh(sheet: Json) -> Json:
+    """A fighter as it starts a fresh fight: Passion, Énergie and every item's Énergie full, no
+    marker ticked off (PS-12 ticks them for the rest of a fight). Passion is spent for good by
+    the rules (PS-5); a simulation asks who wins at full strength, `--as-is` keeps what is left."""
+    rested = full_gauges(sheet)
+    rested["ticked_markers"] = []
+    return rested
+
+
+def gauges(state: Json) -> dict[str, list[Gauge]]:
+    """Each fighter's Passion, Énergie and items' Énergie as the fight starts."""
+    shown = {}
+    for name, fighter in state["fighters"].items():
+        own = [
+            Gauge(N_("Passion"), fighter["passion"], fighter["passion_max"]),
+            Gauge(N_("Énergie"), fighter["energy"], fighter["energy_max"]),
+        ]
+        items = [
+            Gauge(N_("Énergie"), item["energy"], item["energy_max"], item["name"])
+            for item in [*fighter["weapons"], *fighter["protections"]]
+            if item.get("energy") is not None
+        ]
+        shown[name] = own + items
+    return shown
+
+
+SIMULATION = Simulation(
+    tactic=tactic,
+    sides=sides,
+    over=over,
+    ending=ending,
+    fresh=fresh,
+    gauges=gauges,
+    columns=Columns(N_("down"), N_("wounds dealt"), N_("wounds taken")),
+)

@@ -27,9 +27,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
+from jdr.i18n import N_
 from jdr.systems.plus_ultra.fight_commands import usable
 from jdr.systems.plus_ultra.rules import damage, defense, hit_chance
-from jdr.systems.protocol import Ending, Json, Simulation
+from jdr.systems.protocol import Columns, Ending, Gauge, Json, Simulation
 
 ATTACK_EFFECTS = (
     "extra_attacks",
@@ -113,4 +114,23 @@ def ending(events: Sequence[Json], state: Json) -> Ending:
     return Ending(state["winner"], state["round"], knocked, dealt, taken)
 
 
-SIMULATION = Simulation(tactic=tactic, sides=sides, over=over, ending=ending)
+def gauges(state: Json) -> dict[str, list[Gauge]]:
+    """Each character's Énergie and Volonté as the fight starts (a sheet holds only their
+    maxima, PU-1: a fight always starts full)."""
+    return {
+        name: [
+            Gauge(N_("Énergie"), c["energy"], c["energy_max"]),
+            Gauge(N_("Volonté"), c["willpower"], c["willpower_max"]),
+        ]
+        for name, c in state["characters"].items()
+    }
+
+
+SIMULATION = Simulation(
+    tactic=tactic,
+    sides=sides,
+    over=over,
+    ending=ending,
+    gauges=gauges,
+    columns=Columns(N_("knocked out"), N_("Énergie dealt"), N_("Énergie lost")),
+)

@@ -71,10 +71,16 @@ turn start: `thaw_checked`, `wake_checked`, `paralysis_checked`, `confusion_chec
   penalty with the command's `range_penalty`) with no defence. Asleep or frozen: endure only.
 - The dice follow `attack.resolve_attack`: no defence roll when the final damage is 0; a negative
   endure score adds to the damage (PK-12 as written: max(0, damage − score)).
-- Sleep wakes without a roll at the turn after 7 turns lost asleep; confusion's 1d4 turns count the
-  Pokémon's turns with a check; flinch forbids physical and special moves for the rest of the round,
-  and takes hold only on a Pokémon whose slot comes later this round; infatuation applies to the one
-  who inflicted it (anyone of the other sides if the sheet had it).
+- Sleep (« il se réveille au bout de 1 à 7 tours »): the sleeper's first turn asleep is slept
+  through with no wake roll, even when it was put to sleep earlier in the same round (setting
+  `sleep_min_turns`, 1; a fight stored without it keeps 0, a roll at the very next turn, so its
+  journal replays as it was); it rolls at each turn after, and wakes without a roll at the turn
+  after 7 turns lost asleep (`sleep_max_turns`). A sleep a sheet brings in counts from the
+  fight's start, as its 7 turns do.
+- Confusion's 1d4 turns count the Pokémon's turns with a check; flinch forbids physical and
+  special moves for the rest of the round, and takes hold only on a Pokémon whose slot comes
+  later this round; infatuation applies to the one who inflicted it (anyone of the other sides
+  if the sheet had it).
 - Conditions a sheet brings in are the GM's: no immunity check. A condition's d100 is rolled only
   when its chance is below 100, after the checks that would refuse it.
 - The accuracy check applies to moves with a target; a status move that only affects its user

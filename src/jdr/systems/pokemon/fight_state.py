@@ -70,6 +70,12 @@ class FightSettings(BaseModel):
     wake_chance: Annotated[int, PERCENT] = Field(
         default=20, ge=0, le=100, description=N_("% chance to wake at each turn")
     )
+    sleep_min_turns: int = Field(
+        default=1,
+        ge=0,
+        le=100,
+        description=N_("turns slept through before the first wake roll"),
+    )
     sleep_max_turns: int = Field(
         default=7, ge=0, le=100, description=N_("turns lost asleep at most")
     )
@@ -96,6 +102,9 @@ ASK = "ask"
 LEGACY = "attacker"
 """`reactions` of a fight started before defenders were asked: the attacker's command gives the
 answer (none by default), and no `reaction_given` is written. Its journal replays as it was."""
+LEGACY_SLEEP_MIN_TURNS = 0
+"""`sleep_min_turns` of a fight started before a sleeper slept through a turn of its own first
+(issue 29): it rolled to wake at its very next turn. Its journal replays as it was."""
 
 
 def accuracy(move_accuracy: int, stage: int) -> int:
@@ -232,8 +241,10 @@ def _start(event: Json) -> Json:
 
 def _settings(given: Json) -> Json:
     """A fight's settings: those `fight_started` gives, the defaults for the others; `reactions`
-    left out is a fight from before defenders were asked (`LEGACY`). Worked out once per
-    distinct settings (a simulation starts the same fight thousands of times), then copied."""
+    left out is a fight from before defenders were asked (`LEGACY`), `sleep_min_turns` left out
+    one from before a sleeper slept through its first turn (`LEGACY_SLEEP_MIN_TURNS`). Worked
+    out once per distinct settings (a simulation starts the same fight thousands of times), then
+    copied."""
     frozen = json_keys.key(given)
     if frozen is None:
         return _validated_settings(given)
@@ -249,6 +260,8 @@ def _validated_settings(given: Json) -> Json:
     settings = FightSettings.model_validate(given).model_dump()
     if "reactions" not in given:
         settings["reactions"] = LEGACY
+    if "sleep_min_turns" not in given:
+        settings["sleep_min_turns"] = LEGACY_SLEEP_MIN_TURNS
     return settings
 
 

@@ -157,8 +157,9 @@ def _open_slot(script: Script, index: int) -> None:
 def turn_start(script: Script, name: str) -> None:
     """PK-16, PK-17 at the start of `name`'s turn: thaw, wake or paralysis roll, then confusion.
 
-    Faces: one d100 for freeze, sleep (none once 7 turns were lost asleep) or paralysis; then, if
-    still able to act and confused, one d100 and, on a self-hit, Force d10s.
+    Faces: one d100 for freeze, sleep (none at its first turn asleep, nor once 7 turns were lost
+    asleep) or paralysis; then, if still able to act and confused, one d100 and, on a self-hit,
+    Force d10s.
     """
     pokemon = script.pokemon(name)
     condition = pokemon["condition"]
@@ -199,17 +200,24 @@ def _thaws(script: Script, name: str) -> bool:
 
 
 def _wakes(script: Script, name: str) -> bool:
-    """True when `name` may act: awake, or asleep with Ronflement / Blabla Dodo to use."""
+    """True when `name` may act: awake, or asleep with Ronflement / Blabla Dodo to use.
+
+    PK-16 « il se réveille au bout de 1 à 7 tours »: no roll before it has slept through
+    `sleep_min_turns` turns of its own (1; 0 in a fight from before this reading), a roll at
+    each turn after, and no roll either once `sleep_max_turns` were lost: it wakes."""
     asleep = script.pokemon(name)["condition_turns"]
     chance = script.settings["wake_chance"]
+    event: Json = {"type": "wake_checked", "pokemon": name, "chance": chance}
     if asleep >= script.settings["sleep_max_turns"]:
         roll, woke = None, True
+    elif asleep < script.settings["sleep_min_turns"]:
+        roll, woke = None, False
+        event["min_turns"] = script.settings["sleep_min_turns"]
     else:
         roll = script.d100(name)
         woke = roll <= chance
     script.emit(
-        {"type": "wake_checked", "pokemon": name, "chance": chance, "roll": roll, "woke": woke}
-        | {"turns_asleep": asleep if woke else asleep + 1}
+        event | {"roll": roll, "woke": woke, "turns_asleep": asleep if woke else asleep + 1}
     )
     if woke:
         reason = "roll" if roll is not None else "max_turns"

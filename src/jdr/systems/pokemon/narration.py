@@ -153,6 +153,13 @@ def _thaw(event: Json, words: Words) -> str:
 
 
 def _wake(event: Json, words: Words) -> str:
+    if event["roll"] is None and not event["woke"]:  # PK-16: too soon to roll
+        least = int(event["min_turns"])
+        return ngettext(
+            "{pokemon} sleeps on: no wake roll before it has slept {n} turn.",
+            "{pokemon} sleeps on: no wake roll before it has slept {n} turns.",
+            least,
+        ).format(pokemon=words.name(event["pokemon"]), n=least)
     if event["roll"] is None:
         turns = int(event["turns_asleep"])
         return ngettext(

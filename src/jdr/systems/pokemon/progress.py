@@ -4,8 +4,10 @@
   refused when the XP is short; XP are spent, not accumulated.
 - `award NAME xp=N [REASON]`: the GM's XP (training, a scenario); `award NAME scenario=vital,
   roleplay,heroic,failure` for a human at the end of a scenario (PK-23: 1 plus one per thing
-  that happened); `award NAME defeated=LEVEL [won=no]` for a Pokémon after a fight (PK-24: half
-  the defeated Pokémon's level, a loser a quarter).
+  that happened; `scenario=automatic` alone gives the automatic 1; the words in French too:
+  `automatique`, `informations`, `roleplay`, `héroïque`, `échec`); `award NAME defeated=LEVEL
+  [won=no]` for a Pokémon after a fight (PK-24: half the defeated Pokémon's level, a loser a
+  quarter).
 
 >>> import tomllib
 >>> from jdr.sheet_check import systems_example
@@ -21,9 +23,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from jdr.i18n import N_, _
+from jdr.names import fold
 from jdr.systems.pokemon.sheet_files import sheet_of
 from jdr.systems.pokemon.sheets import STAT_LABELS, Pokemon, effective_stats, stat_id
 from jdr.systems.pokemon.xp import add_xp, fight_award, price, scenario_award
@@ -33,7 +36,22 @@ from jdr.validation import fail
 
 __all__ = ["PROGRESSION", "AwardParams", "BuyParams", "award", "buy"]
 
-Happening = Literal["vital", "roleplay", "heroic", "failure"]
+Happening = Literal["automatic", "vital", "roleplay", "heroic", "failure"]
+"""PK-23's end of scenario: `automatic` (the 1 XP every human gets, nothing more: the award
+given alone), then one XP for each of the four things that happened."""
+HAPPENING_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "automatic": ("automatique", "auto"),
+    "vital": ("informations", "information", "info", "infos", "vitale", "informations capitales"),
+    "roleplay": ("role-play", "jeu de rôle"),
+    "heroic": ("héroïque", "acte héroïque", "héroïsme"),
+    "failure": ("échec", "échecs"),
+}
+"""The French (and other) words a GM may type for each, compared folded (no case, accents)."""
+_HAPPENINGS = {
+    fold(word): happening
+    for happening, words in HAPPENING_SPELLINGS.items()
+    for word in (happening, *words)
+}
 
 
 class BuyParams(BaseModel):
@@ -96,13 +114,24 @@ class AwardParams(BaseModel):
     xp: int | None = Field(default=None, ge=0, le=100_000, description=N_("XP the GM gives"))
     scenario: list[Happening] | None = Field(
         default=None,
-        description=N_("a human's end of scenario: vital, roleplay, heroic, failure (PK-23)"),
+        description=N_(
+            "a human's end of scenario: automatic (the 1 XP alone), or any of vital, roleplay,"
+            " heroic, failure (PK-23)"
+        ),
     )
     defeated: int | None = Field(
         default=None, ge=1, le=1000, description=N_("the defeated Pokémon's level (PK-24)")
     )
     won: bool = Field(default=True, description=N_("the Pokémon won the fight (PK-24)"))
     reason: str | None = Field(default=None, description=N_("why, for the history"))
+
+    @field_validator("scenario", mode="before")
+    @classmethod
+    def _words(cls, value: Any) -> Any:
+        """`scenario=Héroïque,échec`: each word read in French or English, folded."""
+        if not isinstance(value, list | tuple):
+            return value
+        return [_HAPPENINGS.get(fold(v), v) if isinstance(v, str) else v for v in value]
 
     @model_validator(mode="after")
     def _one_kind(self) -> AwardParams:
@@ -193,7 +222,8 @@ PROGRESSION: dict[str, Progression[Any]] = {
         award,
         words=("reason",),
         help=N_(
-            "Give XP: xp=N, scenario=vital,roleplay,heroic,failure (PK-23), defeated=LEVEL (PK-24)."
+            "Give XP: xp=N, scenario=vital,roleplay,heroic,failure or scenario=automatic (the"
+            " automatic 1 alone) (PK-23), defeated=LEVEL (PK-24)."
         ),
     ),
 }

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
+from jdr.i18n import N_
 from jdr.systems.pokemon.attack import Defence, defence_difficulty
 from jdr.systems.pokemon.attack_odds import attack_odds
 from jdr.systems.pokemon.fight_moves import ATTACK_STAT, TOUGHNESS
@@ -48,7 +49,7 @@ from jdr.systems.pokemon.fight_orders import counter_moves, is_attack, may_dodge
 from jdr.systems.pokemon.fight_state import accuracy, opponents, stat
 from jdr.systems.pokemon.stalemate import stalled
 from jdr.systems.pokemon.types import default_chart
-from jdr.systems.protocol import Ending, Json, Simulation
+from jdr.systems.protocol import Columns, Ending, Gauge, Json, Simulation, full_gauges
 
 
 def tactic(state: Json) -> list[Json]:
@@ -209,6 +210,27 @@ def ending(events: Sequence[Json], state: Json) -> Ending:
     return Ending(state["winner"], state["round"], knocked, dealt, taken)
 
 
+def fresh(sheet: Json) -> Json:
+    """A Pokémon as it starts a fresh fight: Vitalité and Énergie full, no condition (PK-16,
+    PK-17: what a Pokémon Center gives back; `jdr simulate --as-is` keeps them)."""
+    rested = full_gauges(sheet)
+    if rested.get("kind", "pokemon") == "pokemon":
+        rested["condition"] = None
+        rested["volatile"] = []
+    return rested
+
+
+def gauges(state: Json) -> dict[str, list[Gauge]]:
+    """Each Pokémon's Vitalité and Énergie as the fight starts."""
+    return {
+        name: [
+            Gauge(N_("Vitalité"), p["vitality"], p["vitality_max"]),
+            Gauge(N_("Énergie"), p["energy"], p["energy_max"]),
+        ]
+        for name, p in state["pokemon"].items()
+    }
+
+
 SIMULATION = Simulation(
     tactic=tactic,
     sides=sides,
@@ -216,4 +238,7 @@ SIMULATION = Simulation(
     ending=ending,
     tactics={"countering": countering},
     stalled=stalled,
+    fresh=fresh,
+    gauges=gauges,
+    columns=Columns(N_("knocked out"), N_("Vitalité dealt"), N_("Vitalité lost")),
 )

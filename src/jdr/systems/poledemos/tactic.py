@@ -11,16 +11,18 @@ A tactic is a plain function `tactic(state) -> commands`, best first (see docs/p
 
 Where the rules are silent (a reading of this simulation): Polédémos play resolves no shot and
 declares no winner, so a simulated game is one hand for each player, won by the player whose
-figures gained the most PA (no winner on a tie); "damage dealt" is the PA a player gained.
+figures gained the most PA (no winner on a tie); a report gives each player's PA gained and
+activations (nobody is knocked out), and its "rounds" are the hands played.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from jdr.i18n import N_
 from jdr.systems.poledemos.hand import best_policy
 from jdr.systems.poledemos.play_state import available_figures, open_kinds
-from jdr.systems.protocol import Ending, Json, Simulation
+from jdr.systems.protocol import Columns, Ending, Json, Simulation
 
 
 def val_of(figure: Json) -> int:
@@ -52,17 +54,28 @@ def over(state: Json) -> bool:
 
 
 def ending(events: Sequence[Json], state: Json) -> Ending:
-    """The player whose figures gained the most PA (none on a tie), PA by player."""
+    """The player whose figures gained the most PA (none on a tie), PA by player (`dealt`) and
+    activations by player (`taken`, as `SIMULATION.columns` names them)."""
     gained = dict.fromkeys(state["seats"], 0)
+    activations = dict.fromkeys(state["seats"], 0)
     for event in events:
         if event["type"] == "activation_rolled":
+            activations[event["player"]] += 1
             gained[event["player"]] += event["action_points"] + sum(
                 member["action_points"] for member in event["members"]
             )
     best = max(gained.values())
     leaders = [name for name, points in gained.items() if points == best]
     winner = leaders[0] if len(leaders) == 1 else None
-    return Ending(winner, len(state["seats"]), (), gained, {})
+    return Ending(winner, len(state["seats"]), (), gained, activations)
 
 
-SIMULATION = Simulation(tactic=tactic, sides=sides, over=over, ending=ending)
+SIMULATION = Simulation(
+    tactic=tactic,
+    sides=sides,
+    over=over,
+    ending=ending,
+    columns=Columns(
+        None, N_("PA gained"), N_("activations"), N_("hands"), ("-", "action_points", "activations")
+    ),
+)
