@@ -404,13 +404,15 @@ def test_il_4_il_8_year_grant_and_award(
     year = answer(
         capsys, "sheet", "year", name, "magie=1", "intuition=1", "--campaign", "C", "--db", db
     )
-    assert year["summary"] == "school year 2 → 3: Magic 7 → 8, Intuition 6 → 7"
+    assert year["summary"] == ("Seraphina Quill — school year 2 → 3: Magic 7 → 8, Intuition 6 → 7")
     code, _out, err = run(capsys, "sheet", "grant", name, "Lumos", "--campaign", "C", "--db", db)
     assert code == 2 and "Lumos is already at level 3: only level 0 → 1 is granted (IL-8)" in err
     award = answer(
         capsys, "sheet", "award", name, "tarentallegra", "xp=25", "--campaign", "C", "--db", db
     )
-    assert award["summary"] == "Tarentallegra: XP 0 → 25, level 1 → 2, XP 25 → 15"
+    assert award["summary"] == (
+        "Seraphina Quill gains 25 XP — Tarentallegra: XP 0 → 25, level 1 → 2, XP 25 → 15"
+    )
 
 
 def test_ps_19_scenario_points_buy_passion_and_talents(
@@ -438,7 +440,7 @@ def test_ps_19_scenario_points_buy_passion_and_talents(
         db,
     )
     assert talent["summary"] == (
-        "1 point of Crochetage for 3 scenario points: Crochetage 7 → 8, points 3 → 0"
+        "Romuald buys 1 point of Crochetage for 3 scenario points: Crochetage 7 → 8, points 3 → 0"
     )
 
 

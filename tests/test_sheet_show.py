@@ -493,3 +493,40 @@ def test_ps_5_an_outcome_without_sentences_lists_its_changes_in_words(
         "Romuald, depuis la révision 1 : (PS-5)",
         "  Énergie 6 → 2",
     ]
+
+
+def test_il_4_il_8_ps_19_progressions_are_sentences_naming_who_in_french(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path}/t.db"
+    table(capsys, db, tmp_path, "ilvermorny", "wizard")
+    base = ("--campaign", "C", "--db", db, "--lang", "fr")
+    code, out, err = run(
+        capsys, "sheet", "award", "Seraphina Quill", "lumos", "xp=5", "un beau sort", *base
+    )
+    assert code == 0, err
+    assert out.splitlines()[1:3] == [
+        "  Seraphina Quill gagne 5 PX — Lumos : PX 12 → 17 — pourquoi : un beau sort (IL-8)",
+        "  Sorts › Lumos › PX 12 → 17",
+    ]
+    code, out, err = run(capsys, "sheet", "grant", "Seraphina Quill", "stupefix", *base)
+    assert out.splitlines()[1:3] == [
+        "  Seraphina Quill — Stupefix : apprentissage 0 → 1 (IL-8)",
+        "  Sorts › Stupefix › Apprentissage 0 → 1",
+    ]
+    db = f"sqlite:///{tmp_path}/p.db"
+    table(capsys, db, tmp_path, "passion", "romuald")
+    base = ("--campaign", "C", "--db", db, "--lang", "fr")
+    code, out, err = run(capsys, "sheet", "award", "Romuald", "points=5", "le méchant", *base)
+    assert code == 0, err
+    assert out.splitlines()[1] == (
+        "  Romuald gagne 5 points de scénario : le méchant (points 0 → 5) (PS-19)"
+    )
+    code, out, err = run(capsys, "sheet", "buy", "Romuald", "passion", *base)
+    assert out.splitlines()[1] == (
+        "  Romuald achète 1 point de Passion pour 2 points de scénario : Passion 5 → 6,"
+        " points 5 → 3 (PS-19)"
+    )
+    assert {"  Passion 5 → 6", "  Passion max 5 → 6", "  Points de scénario 5 → 3"} <= set(
+        out.splitlines()
+    )
