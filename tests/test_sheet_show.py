@@ -382,6 +382,11 @@ def test_pu_2_sheet_rank_takes_volonte_in_french(
         in out.splitlines()
     )
     assert "  Volonté 8 → 10" in out.splitlines() and "willpower" not in out
+    code, _out, err = run(
+        capsys, "sheet", "rank", "Kaito Arashi", "volnté", "--campaign", "C", "--db", db,
+        "--lang", "fr",
+    )  # fmt: skip
+    assert code == 2 and "vouliez-vous dire Volonté ? (au choix : Énergie, Volonté)" in err
     ranked = answer(
         capsys, "sheet", "rank", "Kaito Arashi", "énergie", "--campaign", "C", "--db", db
     )

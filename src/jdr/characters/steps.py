@@ -165,6 +165,10 @@ def _sheet_names(system: RuleSystem, params: Any, raw: Mapping[str, Any]) -> dic
     >>> from jdr.systems.plus_ultra.progress import RankParams
     >>> _sheet_names(default_registry().get("plus-ultra"), RankParams, {"free": "VOLONTE"})
     {'free': 'willpower'}
+    >>> _sheet_names(default_registry().get("plus-ultra"), RankParams, {"free": "volnté"})
+    Traceback (most recent call last):
+    ...
+    jdr.errors.UnknownNameError: free: 'volnté' (not allowed; allowed: Énergie, Volonté)
     """
     import typing
 
@@ -181,17 +185,26 @@ def _sheet_names(system: RuleSystem, params: Any, raw: Mapping[str, Any]) -> dic
         if typing.get_origin(info.annotation) is not typing.Literal or value in choices:
             continue
         spellings: dict[str, str] = {}
+        shown: dict[str, str] = {}
         for choice in choices:
             named = [words.word(choice), words.word(choice + "s")]
             named += [names.get(choice) for names in words.values.values()]
             for word in (w for w in named if w is not None):
+                shown.setdefault(choice, str(word))
                 for name in (word.en, word.fr):
                     spellings.setdefault(name, choice)
                     spellings.setdefault(name.removesuffix("s"), choice)
         try:
-            read[key] = find(value, spellings, key) or value
+            found = find(value, spellings, key)
         except InputError:  # two choices spelt alike: the parameters' own message says
             continue
+        if found is None and len(shown) == len(choices):  # every choice has its sheet's name
+            from jdr.errors import UnknownNameError
+            from jdr.names import closest
+
+            near = closest(value, spellings)
+            raise UnknownNameError(key, value, list(shown.values()), shown[near] if near else None)
+        read[key] = found or value
     return read
 
 
