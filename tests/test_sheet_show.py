@@ -535,3 +535,62 @@ def test_il_4_il_8_ps_19_progressions_are_sentences_naming_who_in_french(
     assert {"  Passion 5 → 6", "  Passion max 5 → 6", "  Points de scénario 5 → 3"} <= set(
         out.splitlines()
     )
+
+
+# --- every key and value named, in every system ---------------------------------------------------
+
+
+def _fields(model: Any, parent: str | None = None) -> Iterator[tuple[str | None, str, Any]]:
+    """`(parent, key, annotation)` of every field of a sheet model, nested models included."""
+    import typing
+
+    from pydantic import BaseModel
+
+    for key, info in model.model_fields.items():
+        yield parent, key, info.annotation
+        stack = [info.annotation]
+        while stack:
+            kind = stack.pop()
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                yield from _fields(kind, key)
+            else:
+                stack += list(typing.get_args(kind))
+
+
+def _models(system: Any) -> list[Any]:
+    import typing
+
+    from pydantic import BaseModel
+
+    model = system.sheet
+    models = [m for m in typing.get_args(model) if isinstance(m, type)] or [model]
+    if system.id == "pokemon":
+        from jdr.systems.pokemon.sheets import Trainer
+
+        models.append(Trainer)
+    return [m for m in models if issubclass(m, BaseModel)]
+
+
+@pytest.mark.parametrize("system_id", ["pokemon", "plus-ultra", "poledemos", "ilvermorny", "passion"])
+def test_every_sheet_key_and_choice_has_a_french_and_an_english_name(system_id: str) -> None:
+    """Part 1: each key of the sheet's models, and each value a key chooses from (a `Literal`
+    of ids), is named in `System.sheet_words`, beside the model."""
+    import typing
+
+    system = default_registry().get(system_id)
+    words = words_of(system)
+    assert words is not GENERIC
+    unnamed = []
+    for model in _models(system):
+        for parent, key, annotation in _fields(model):
+            if key in (*words.hidden, "name"):
+                continue
+            if words.word(key, parent) is None:
+                unnamed.append(f"{parent}.{key}" if parent else key)
+            literals = [annotation, *typing.get_args(annotation)]
+            for kind in literals:
+                if typing.get_origin(kind) is typing.Literal:
+                    for value in typing.get_args(kind):
+                        if _code(value) and value not in words.values.get(key, {}):
+                            unnamed.append(f"{key}={value}")
+    assert unnamed == []
