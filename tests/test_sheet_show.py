@@ -571,7 +571,9 @@ def _models(system: Any) -> list[Any]:
     return [m for m in models if issubclass(m, BaseModel)]
 
 
-@pytest.mark.parametrize("system_id", ["pokemon", "plus-ultra", "poledemos", "ilvermorny", "passion"])
+@pytest.mark.parametrize(
+    "system_id", ["pokemon", "plus-ultra", "poledemos", "ilvermorny", "passion"]
+)
 def test_every_sheet_key_and_choice_has_a_french_and_an_english_name(system_id: str) -> None:
     """Part 1: each key of the sheet's models, and each value a key chooses from (a `Literal`
     of ids), is named in `System.sheet_words`, beside the model."""
