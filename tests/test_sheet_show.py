@@ -272,6 +272,8 @@ def web_tables(database_url: str) -> Iterator[dict[str, Any]]:
         kinds = tuple(k for s, k in EXAMPLES if s == system)
         tables[system] = example_table(database_url, "Feuilles", system, kinds)
     yield tables
+    for app, _store, _id in tables.values():
+        app.state.store.close()
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
