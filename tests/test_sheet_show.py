@@ -484,7 +484,7 @@ def test_pk_10_pk_12_pk_16_pk_24_a_fights_outcome_in_sentences_fr_en() -> None:
 def test_ps_5_an_outcome_without_sentences_lists_its_changes_in_words(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A fight outcome a system words no further (Passion's) lists each change by the sheet's
+    """A fight outcome a system words no further (a plug-in's) lists each change by the sheet's
     names, the rules on its line: `Énergie 6 → 2`, never `energy.current: 6 → 2`."""
     from jdr.characters.fights import FighterOutcome
     from jdr.cli.fight_outcome import _print_outcome
@@ -598,3 +598,30 @@ def test_every_sheet_key_and_choice_has_a_french_and_an_english_name(system_id: 
                         if _code(value) and value not in words.values.get(key, {}):
                             unnamed.append(f"{key}={value}")
     assert unnamed == []
+
+
+def test_ps_5_ps_17_il_7_il_8_passion_and_duel_outcomes_in_sentences() -> None:
+    from jdr.systems.ilvermorny.fight_outcome import fight_outcome as duel_outcome
+    from jdr.systems.passion.fight_outcome import _why
+    from jdr.systems.protocol import FightEnd
+
+    romuald = stored("passion", "romuald")
+    after = romuald | {
+        "energy": {"current": 2, "max": 6},
+        "talents": {**romuald["talents"], "Crochetage": 8},
+    }
+    with language("fr"):
+        assert _why("Romuald", romuald, after)() == [
+            "Romuald garde ce que ses jets lui ont appris : Talents › Crochetage 7 → 8"
+            " (PS-17, PS-18)",
+            "Romuald garde ce que le combat a dépensé : Énergie 6 → 2 (PS-5)",
+        ]
+    mary = stored("ilvermorny", "wizard")
+    final = {"spells": {"Mary": {"Expelliarmus": {"level": 3, "xp": 4}}}}
+    why = duel_outcome(FightEnd({"Mary": mary}, {}, final))["Mary"].why
+    assert why is not None
+    with language("fr"):
+        assert why() == [
+            "Expelliarmus de Mary après les sorts lancés en duel : PX 31 → 4,"
+            " apprentissage 2 → 3 (IL-7, IL-8)"
+        ]
