@@ -149,6 +149,12 @@ SECTIONS: list[tuple[str, str, str, list[str]]] = [
         ["RulesError", "InputError"],
     ),
     ("Sheets", "jdr.sheets", "Sheets read from TOML.", ["shipped_examples"]),
+    (
+        "Sheet words",
+        "jdr.sheet_words",
+        "How a sheet reads: its keys' and values' names in French and English, its sections.",
+        ["SheetWords", "Section", "Word"],
+    ),
 ]
 """(title, module, what it holds, the public names documented from it, in reading order)."""
 

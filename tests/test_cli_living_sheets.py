@@ -94,7 +94,7 @@ def test_show_at_a_revision_and_the_history(
     assert history["revisions"][1]["changes"] == [{"field": "xp", "before": 4, "after": 30}]
     assert history["revisions"][1]["reason"] == "gift"
     code, out, _err = run(capsys, "sheet", "history", "Pikachu", "--campaign", "C", "--db", db)
-    assert code == 0 and "xp 4 → 30" in out and "gift" in out
+    assert code == 0 and "XP 4 → 30" in out and "gift" in out
     code, _out, err = run(
         capsys, "sheet", "show", "Pikachu", "--campaign", "C", "--at", "9", "--db", db
     )
@@ -266,8 +266,8 @@ def test_edit_keeps_a_refused_sheet_and_opens_it_again(
     assert code == 0, err
     assert (
         "continuing the edit kept in" in out
-        and "stats.magic: 7 → 8" in out
-        and "year: 2 → 3" in out
+        and "Stats › Magic 7 → 8" in out
+        and "School year 2 → 3" in out
     )
     assert not kept.exists()
     shown = sheet(capsys, db, name)["character"]["sheet"]
@@ -327,10 +327,13 @@ def test_pk_21_buying_shows_the_cost_and_is_refused_when_xp_is_short(
         capsys, "sheet", "buy", "Pikachu", "ev", "Dextérité", "--campaign", "C", "--db", db
     )
     assert code == 0
-    assert "1 EV in dexterity for 11 XP: dexterity 5 → 6, XP 24 → 13 (PK-21, PK-22)" in out
+    assert (
+        "Pikachu buys 1 EV in Dextérité for 11 XP: Dextérité 5 → 6, XP 24 → 13 (PK-21, PK-22)"
+        in out
+    )
     bought = answer(capsys, "sheet", "buy", "Pikachu", "level", "--campaign", "C", "--db", db)
     assert bought["cost"] == {"xp": 6} and bought["rules"] == ["PK-21"]
-    assert bought["summary"] == "1 level for 6 XP: level 5 → 6, XP 13 → 7"
+    assert bought["summary"] == "Pikachu buys 1 level for 6 XP: level 5 → 6, XP 13 → 7"
     answer(capsys, "sheet", "award", "Léa", "xp=2", "--campaign", "C", "--db", db)
     skill = answer(
         capsys, "sheet", "buy", "Léa", "skill", "Natation", "--campaign", "C", "--db", db
@@ -401,13 +404,15 @@ def test_il_4_il_8_year_grant_and_award(
     year = answer(
         capsys, "sheet", "year", name, "magie=1", "intuition=1", "--campaign", "C", "--db", db
     )
-    assert year["summary"] == "school year 2 → 3: Magic 7 → 8, Intuition 6 → 7"
+    assert year["summary"] == ("Seraphina Quill — school year 2 → 3: Magic 7 → 8, Intuition 6 → 7")
     code, _out, err = run(capsys, "sheet", "grant", name, "Lumos", "--campaign", "C", "--db", db)
     assert code == 2 and "Lumos is already at level 3: only level 0 → 1 is granted (IL-8)" in err
     award = answer(
         capsys, "sheet", "award", name, "tarentallegra", "xp=25", "--campaign", "C", "--db", db
     )
-    assert award["summary"] == "Tarentallegra: XP 0 → 25, level 1 → 2, XP 25 → 15"
+    assert award["summary"] == (
+        "Seraphina Quill gains 25 XP — Tarentallegra: XP 0 → 25, level 1 → 2, XP 25 → 15"
+    )
 
 
 def test_ps_19_scenario_points_buy_passion_and_talents(
@@ -435,7 +440,7 @@ def test_ps_19_scenario_points_buy_passion_and_talents(
         db,
     )
     assert talent["summary"] == (
-        "1 point of Crochetage for 3 scenario points: Crochetage 7 → 8, points 3 → 0"
+        "Romuald buys 1 point of Crochetage for 3 scenario points: Crochetage 7 → 8, points 3 → 0"
     )
 
 
@@ -444,7 +449,9 @@ def test_pu_2_the_next_rank(capsys: pytest.CaptureFixture[str], db: str, tmp_pat
     ranked = answer(
         capsys, "sheet", "rank", "Kaito Arashi", "willpower", "--campaign", "C", "--db", db
     )
-    assert ranked["summary"] == "rank C → C+: Énergie 8 → 9, Volonté 8 → 10"
+    assert ranked["summary"] == (
+        "Kaito Arashi moves up from rank C to C+: Énergie 8 → 9, Volonté 8 → 10"
+    )
     code, _out, err = run(
         capsys, "sheet", "buy", "Kaito Arashi", "ev", "--campaign", "C", "--db", db
     )

@@ -228,7 +228,8 @@ def test_sheet_show(table: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert payload["character"]["sheet"]["name"] == "Kaito Arashi"
     code, out, _err = run(capsys, *args)
     assert code == 0
-    assert "rank" in out and "willpower" in out and "Poing Tempête" in out
+    assert "Rank  C" in out and "Volonté  8" in out and "• Poing Tempête — costs 3 Volonté" in out
+    assert "willpower" not in out and "{" not in out
 
 
 def test_unknown_sheet(table: str, capsys: pytest.CaptureFixture[str]) -> None:

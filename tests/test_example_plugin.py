@@ -198,3 +198,25 @@ def test_the_docs_try_it_lines_run_as_written(site: Path, tmp_path: Path) -> Non
     assert "réussite partielle" in done.stdout
     assert "Bram joins the fight on side b." in done.stdout
     assert "Lys (b) — stress" in done.stdout
+
+
+def test_om_3_the_sheet_reads_by_the_plugins_own_words(site: Path, tmp_path: Path) -> None:
+    """`System(sheet_words=…)` (docs/plugins.md §5): `sheet show` lays the sheet out in the
+    plug-in's sections and names, and `sheet set` reads them in French."""
+    db = tmp_path / "ombres.db"
+    ok(jdr(site, "campaign", "new", "nuit", "--system", "ombres", db=db))
+    corvo = tmp_path / "corvo.toml"
+    corvo.write_text(ok(jdr(site, "sheet", "example", "ombres", db=db)), encoding="utf-8")
+    ok(jdr(site, "sheet", "add", str(corvo), "--campaign", "nuit", db=db))
+    changed = ok(jdr(site, "sheet", "set", "Corvo", "résolution=3", "stress maximum=10",
+                     "--campaign", "nuit", "--lang", "fr", db=db))  # fmt: skip
+    assert "  Résolution 1 → 3" in changed.splitlines()
+    assert "  Stress maximum 9 → 10" in changed.splitlines()
+    shown = ok(jdr(site, "sheet", "show", "Corvo", "--campaign", "nuit", "--lang", "fr", db=db))
+    lines = [" ".join(line.split()) for line in shown.splitlines()]
+    assert lines[0] == "Corvo — nuit (Ombres)"
+    assert "Cotes" in lines and "Stress" in lines and "Résolution 3" in lines
+    assert "Stress maximum 10" in lines
+    assert "resolve" not in shown and "stress_max" not in shown and "{" not in shown
+    english = ok(jdr(site, "sheet", "show", "Corvo", "--campaign", "nuit", db=db))
+    assert "Ratings" in english.splitlines() and "Resolve" in english

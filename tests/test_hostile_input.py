@@ -269,7 +269,7 @@ def test_sheet_set_value_within_the_limits_is_set(
     capsys: pytest.CaptureFixture[str], wizard: list[str]
 ) -> None:
     code, out, err = run(capsys, *wizard, "stats.magic=8")
-    assert code == 0 and "stats.magic: 7 → 8" in out, err
+    assert code == 0 and "Stats › Magic 7 → 8" in out, err
     code, _out, err = run(capsys, *wizard, "stats.magic=" + "9" * 30)  # read, then the rules say
     assert "0..10" in _one_line_error(code, err)
     code, _out, err = run(capsys, *wizard, "year=Il dort" + "." * 40)  # a text's dots: no nesting

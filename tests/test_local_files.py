@@ -297,7 +297,7 @@ def test_edit_with_binary_or_too_large_content_is_kept_for_another_try(
     assert code == 2 and "votre modification est gardée" in err
     editor("magic")
     code, out, err = _edit(capsys, wizard, "--discard")
-    assert code == 0 and "stats.magic: 7 → 8" in out, err
+    assert code == 0 and "Stats › Magic 7 → 8" in out, err
 
 
 def test_edit_left_as_a_folder_is_refused_and_discard_removes_it(
@@ -330,7 +330,7 @@ def test_edit_never_follows_a_link_at_its_path(
     assert code == 2 and "a symbolic link, not a regular file" in err and "--discard" in err
     assert target.read_text() == "keep me\n" and kept.is_symlink()
     code, out, err = _edit(capsys, wizard, "--discard")  # the link goes, never its target
-    assert code == 0 and "stats.magic: 7 → 8" in out, err
+    assert code == 0 and "Stats › Magic 7 → 8" in out, err
     assert target.read_text() == "keep me\n" and not os.path.lexists(kept)
     editor("link", target=target)  # an editor that leaves a link: its target is never read
     code, _out, err = _edit(capsys, wizard)
@@ -348,7 +348,7 @@ def test_edit_refuses_a_pipe_at_its_path_without_waiting(
     code, _out, err = _edit(capsys, wizard)
     assert code == 2 and "a named pipe, not a regular file" in err
     code, out, err = _edit(capsys, wizard, "--discard")
-    assert code == 0 and "stats.magic: 7 → 8" in out, err
+    assert code == 0 and "Stats › Magic 7 → 8" in out, err
 
 
 def test_edit_refuses_a_linked_edits_folder(

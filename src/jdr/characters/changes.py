@@ -241,20 +241,27 @@ def path_text(path: Sequence[str | int], doc: Any = None) -> str:
     return text or _("(sheet)")
 
 
-def parse_path(text: str, doc: Any) -> Path:
+def parse_path(text: str, doc: Any, words: Any = None) -> Path:
     """A field path as typed (`stats.magic`, `moves[2].energy`, `spells[Lumos].xp`,
     `skills."Déplacements rapides"`) as a path into `doc`; list items by position (from 1) or by
-    name (as people type it, `jdr.names`).
+    name (as people type it, `jdr.names`); keys by their id or, with the system's `words`
+    (`jdr.sheet_words.SheetWords`), by their French or English name (`énergie.actuelle`).
 
     >>> doc = {"spells": [{"name": "Lumos", "xp": 1}], "skills": {"Vol": 1}}
     >>> parse_path("spells[lumos].xp", doc), parse_path('skills."Vol"', doc)
     (['spells', 0, 'xp'], ['skills', 'Vol'])
+    >>> from jdr.sheet_words import SheetWords, Word
+    >>> words = SheetWords(keys={"spells": Word("Spells", "Sorts"), "xp": Word("XP", "PX")})
+    >>> parse_path("Sorts[Lumos].px", doc, words)
+    ['spells', 0, 'xp']
     """
     from jdr.names import find
+    from jdr.sheet_words import GENERIC, key_spellings
 
     parts = split_path(text)
     path: Path = []
     current = doc
+    parent: str | None = None
     for part, bracketed in parts:
         if bracketed:
             if not isinstance(current, list):
@@ -265,12 +272,33 @@ def parse_path(text: str, doc: Any) -> Path:
             continue
         key = part
         if isinstance(current, dict) and part not in current:
-            key = find(part, list(current), _("field")) or part
+            spellings = key_spellings(words or GENERIC, list(current), parent)
+            key = find(part, spellings, _("field")) or _new_key(
+                part, current, spellings, words, parent
+            )
         path.append(key)
+        parent = key
         current = current.get(key) if isinstance(current, dict) else None
     if not path:
         raise InputError(_("field"), text, _("a field path, e.g. stats.magic"), _("empty"))
     return path
+
+
+def _new_key(
+    part: str, table: dict[str, Any], spellings: dict[str, str], words: Any, parent: str | None
+) -> str:
+    """A key `table` does not hold yet (a new skill): refused with the closest known key, in the
+    reader's words, when `table` is a sheet's own (its keys named by `words`) and one is close."""
+    from jdr.errors import UnknownNameError
+    from jdr.names import closest
+
+    if words is None or not any(words.word(key, parent) for key in table):
+        return part
+    near = closest(part, spellings)
+    if near is None:
+        return part
+    shown = [words.key(key, parent) for key in table if key not in words.hidden]
+    raise UnknownNameError(_("field"), part, shown, words.key(near, parent))
 
 
 def _item_index(part: str, items: list[Any], text: str, find: Any) -> int:

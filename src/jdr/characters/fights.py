@@ -44,6 +44,8 @@ class FighterOutcome:
     start_revision: int
     wanted: list[Change] = field(default_factory=list)
     revised: Revised | None = None
+    why: tuple[str, ...] = ()
+    """The outcome in sentences of the current language, with reasons and rule ids."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,7 @@ def outcome(store: Store, fight_id: int) -> tuple[Campaign, list[FighterOutcome]
                     effect.rules,
                     fighter.revision,
                     changes,
+                    why=tuple(effect.why()) if effect.why is not None else (),
                 )
             )
     return campaign, found
@@ -163,6 +166,7 @@ def apply_outcome(
                 each.start_revision,
                 each.wanted,
                 revised,
+                each.why,
             )
         )
     return campaign, applied

@@ -55,8 +55,11 @@ def set_sheet(
     pairs = [_assignment(text, digits=not check) for text in assignments]
     if not check:
         return sheet
+    from jdr.sheet_words import words_of
+
+    words = words_of(system)
     for path_text, value in pairs:
-        path = parse_path(path_text, sheet)
+        path = parse_path(path_text, sheet, words)
         change: Change = {"path": path} if value is _REMOVE else {"path": path, "after": value}
         sheet = apply(sheet, [change])
     return checked(system, sheet)
@@ -151,7 +154,58 @@ def progression_step(
         allowed = " ".join(f.upper() for f in fields) or "-"
         raise InputError(_("word"), " ".join(words), allowed, _("too many words"))
     raw = {**dict(zip(fields, given, strict=False)), **pairs}
-    return step, validate_params(step.params, raw)
+    return step, validate_params(step.params, _sheet_names(system, step.params, raw))
+
+
+def _sheet_names(system: RuleSystem, params: Any, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """`raw` with each choice given by the sheet's name for it read as its id: `rank Kaito
+    volonté` is `free=willpower` (the names of `System.sheet_words`, any case or accent).
+
+    >>> from jdr.systems import default_registry
+    >>> from jdr.systems.plus_ultra.progress import RankParams
+    >>> _sheet_names(default_registry().get("plus-ultra"), RankParams, {"free": "VOLONTE"})
+    {'free': 'willpower'}
+    >>> _sheet_names(default_registry().get("plus-ultra"), RankParams, {"free": "volnté"})
+    Traceback (most recent call last):
+    ...
+    jdr.errors.UnknownNameError: free: 'volnté' (not allowed; allowed: Énergie, Volonté)
+    """
+    import typing
+
+    from jdr.names import find
+    from jdr.sheet_words import words_of
+
+    words = words_of(system)
+    read = dict(raw)
+    for key, value in raw.items():
+        info = params.model_fields.get(key)
+        if info is None or not isinstance(value, str):
+            continue
+        choices = [c for c in typing.get_args(info.annotation) if isinstance(c, str)]
+        if typing.get_origin(info.annotation) is not typing.Literal or value in choices:
+            continue
+        spellings: dict[str, str] = {}
+        shown: dict[str, str] = {}
+        for choice in choices:
+            named = [words.word(choice), words.word(choice + "s")]
+            named += [names.get(choice) for names in words.values.values()]
+            for word in (w for w in named if w is not None):
+                shown.setdefault(choice, str(word))
+                for name in (word.en, word.fr):
+                    spellings.setdefault(name, choice)
+                    spellings.setdefault(name.removesuffix("s"), choice)
+        try:
+            found = find(value, spellings, key)
+        except InputError:  # two choices spelt alike: the parameters' own message says
+            continue
+        if found is None and len(shown) == len(choices):  # every choice has its sheet's name
+            from jdr.errors import UnknownNameError
+            from jdr.names import closest
+
+            near = closest(value, spellings)
+            raise UnknownNameError(key, value, list(shown.values()), shown[near] if near else None)
+        read[key] = found or value
+    return read
 
 
 def progressed(system: RuleSystem, step: Progression[Any], params: Any, sheet: Json) -> Progressed:

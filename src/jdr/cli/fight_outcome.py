@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli.render import console, emit_json
-from jdr.cli.sheet_render import changes_json, changes_lines
+from jdr.cli.sheet_render import campaign_words, changes_json, changes_lines
 from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
 from jdr.i18n import _
+from jdr.sheet_words import GENERIC
 
 if TYPE_CHECKING:
     from jdr.characters.fights import FighterOutcome
+    from jdr.sheet_words import SheetWords
 
 __all__ = ["add_outcome_commands"]
 
@@ -49,11 +51,11 @@ def add_outcome_commands(app: typer.Typer) -> None:
 
         with opened(db) as store:
             status = store.fight(fight).status
-            _campaign, found = outcome(store, fight)
+            found_campaign, found = outcome(store, fight)
         if json:
             emit_json({"fight": fight, "status": status, "outcome": _outcome_json(found)})
             return
-        _print_outcome(found, _("nothing to write on the sheets"))
+        _print_outcome(found, _("nothing to write on the sheets"), campaign_words(found_campaign))
 
     @app.command(
         "end",
@@ -123,7 +125,7 @@ def add_outcome_commands(app: typer.Typer) -> None:
                 out.print(line, markup=False, style="dim")
         if found and not apply:
             out.print(_("its outcome was not written on the sheets (--no-apply):"), markup=False)
-        _print_outcome(found, None)
+        _print_outcome(found, None, campaign_words(campaign))
 
 
 def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:
@@ -147,7 +149,9 @@ def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:
     return shown
 
 
-def _print_outcome(found: "list[FighterOutcome]", empty: str | None) -> None:
+def _print_outcome(
+    found: "list[FighterOutcome]", empty: str | None, words: "SheetWords | None" = None
+) -> None:
     out = console()
     if not found and empty:
         out.print(empty, markup=False)
@@ -162,8 +166,11 @@ def _print_outcome(found: "list[FighterOutcome]", empty: str | None) -> None:
                 name=each.character.name, revision=each.start_revision
             )
         out.print(head + rules, markup=False)
-        for line in changes_lines(each.changes, each.character.sheet):
-            out.print(line, markup=False)
+        for sentence in each.why:
+            out.print(f"  {sentence}", markup=False)
+        if not each.why:
+            for line in changes_lines(each.changes, each.character.sheet, words or GENERIC):
+                out.print(line, markup=False)
         if each.conflicts:
             from jdr.characters.fights import describe_conflicts
 

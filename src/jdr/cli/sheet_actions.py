@@ -119,9 +119,11 @@ def changed_json(changed: list[dict[str, Any]], docs: list[Any]) -> list[dict[st
     ]
 
 
-def changed_lines(changed: list[dict[str, Any]], docs: list[Any]) -> list[str]:
-    """`Pikachu: revision 2 (PK-10)` and its changes, for each sheet a roll changed."""
+def changed_lines(changed: list[dict[str, Any]], docs: list[Any], words: Any = None) -> list[str]:
+    """`Pikachu: revision 2 (PK-10)` and its changes in the system's `words` (`Énergie 10 → 8`),
+    for each sheet a roll changed."""
     from jdr.cli.sheet_render import changes_lines
+    from jdr.sheet_words import GENERIC
 
     lines = []
     for each, doc in zip(changed, docs, strict=False):
@@ -130,7 +132,7 @@ def changed_lines(changed: list[dict[str, Any]], docs: list[Any]) -> list[str]:
         )
         rules = each.get("rules") or []
         lines.append(head + (f" ({', '.join(rules)})" if rules else ""))
-        lines += changes_lines(each["changes"], doc)
+        lines += changes_lines(each["changes"], doc, words or GENERIC)
     return lines
 
 
@@ -167,7 +169,10 @@ def roll_from_sheet(
         return
     out = title(system, action, post=getattr(params, "recap", None) is not None)
     out.print(explanation, markup=False)
-    for line in [*sheet_lines(done.source), *changed_lines(done.changed, done.after)]:
+    from jdr.sheet_words import words_of
+
+    changed = changed_lines(done.changed, done.after, words_of(system))
+    for line in [*sheet_lines(done.source), *changed]:
         out.print(line, markup=False)
     for line in journal_footer(params, rolled):
         out.print(line, markup=False, style="dim")

@@ -15,9 +15,9 @@ import typer
 
 from jdr.cli import complete
 from jdr.cli.render import console, emit_json
-from jdr.cli.sheet_render import show_revised, value_text
+from jdr.cli.sheet_render import show_revised
 from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, OUTPUT_HELP, deliver, opened
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, joined
 
 if TYPE_CHECKING:
     pass
@@ -364,19 +364,18 @@ def _history(name: str, campaign: str, last: int | None, db: str | None, json: b
             }
         )
         return
+    from jdr.cli.sheet_render import campaign_words
+
+    words = campaign_words(found)
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in ("#", _("when"), _("what"), _("who"), _("changes"), _("why"), _("journal")):
         table.add_column(column, no_wrap=column in ("#", _("when"), _("journal")))
     for line in lines:
         kind = kind_name(line.kind) + (" " + _("(undone)") if line.undone else "")
-        changes = _history_changes(line.data, character.sheet)
         shown = (
             _("the whole sheet")
             if line.kind == "created"
-            else ", ".join(
-                f"{c['field']} {value_text(c['before'])} → {value_text(c['after'])}"
-                for c in changes
-            )
+            else joined(_history_texts(line.data, character.sheet, words))
         )
         table.add_row(
             str(line.revision),
@@ -384,7 +383,7 @@ def _history(name: str, campaign: str, last: int | None, db: str | None, json: b
             kind,
             line.actor or "-",
             shown or "-",
-            _why(line.data) or "-",
+            _why(line.data, words) or "-",
             f"#{line.journal_seq}" if line.journal_seq is not None else "-",
         )
     out = console()
@@ -410,7 +409,18 @@ def _history_changes(data: Any, sheet: Any = None) -> list[Any]:
     return shown
 
 
-def _why(data: Any) -> str:
+def _history_texts(data: Any, sheet: Any, words: Any) -> list[str]:
+    """A revision's changes in the system's words (`Vitalité 14 → 7`); a rename as one."""
+    from jdr.sheet_words import change_text
+
+    texts = [change_text(c, sheet, words) for c in data.get("changes", []) if c["path"]]
+    if data.get("rename"):
+        before, after = data["rename"]
+        texts.insert(0, f"{_('name')} {before} → {after}")
+    return texts
+
+
+def _why(data: Any, words: Any = None) -> str:
     parts = []
     if data.get("reason"):
         parts.append(str(data["reason"]))
@@ -422,7 +432,13 @@ def _why(data: Any) -> str:
     if data.get("target"):
         parts.append(_("revision {revision}").format(revision=data["target"]))
     if data.get("cost"):
-        parts.append(", ".join(f"{k} {v}" for k, v in data["cost"].items()))
+        from jdr.sheet_words import GENERIC
+
+        named = words or GENERIC
+        paid = {k: v for k, v in data["cost"].items() if isinstance(v, int | float) and v > 0}
+        if paid:
+            cost = ", ".join(f"{v} {named.key(str(k))}" for k, v in paid.items())
+            parts.append(_("cost: {cost}").format(cost=cost))
     if data.get("rules"):
         parts.append(", ".join(data["rules"]))
     return " · ".join(parts)

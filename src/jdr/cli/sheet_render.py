@@ -2,7 +2,7 @@
 entry that records it. Nothing here decides anything: the sheet service did.
 
 >>> changes_lines([{"path": ["xp"], "before": 4, "after": 7}, {"path": ["year"], "after": 3}])
-['  xp: 4 → 7', '  year: — → 3']
+['  Xp 4 → 7', '  Year — → 3']
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from jdr.cli.render import console, emit_json
 from jdr.i18n import _
+from jdr.sheet_words import GENERIC, SheetWords, change_text, words_of
 
 if TYPE_CHECKING:
     from jdr.characters.service import Revised
@@ -48,12 +49,22 @@ def changes_json(changes: Sequence[Mapping[str, Any]], sheet: Any = None) -> lis
     return [dict(describe(change, sheet)) for change in changes]
 
 
-def changes_lines(changes: Sequence[Mapping[str, Any]], sheet: Any = None) -> list[str]:
-    """One line per change: `  field: before → after`."""
-    return [
-        f"  {c['field']}: {value_text(c['before'])} → {value_text(c['after'])}"
-        for c in changes_json(changes, sheet)
-    ]
+def changes_lines(
+    changes: Sequence[Mapping[str, Any]], sheet: Any = None, words: SheetWords = GENERIC
+) -> list[str]:
+    """One line per change, in the system's words: `  Vitalité 14 → 7`."""
+    return [f"  {change_text(change, sheet, words)}" for change in changes]
+
+
+def campaign_words(campaign: Campaign) -> SheetWords:
+    """The sheet words of the campaign's system (`GENERIC` if it is not installed)."""
+    from jdr.errors import JdrError
+    from jdr.systems import default_registry
+
+    try:
+        return words_of(default_registry().get(campaign.system))
+    except JdrError:
+        return GENERIC
 
 
 def revised_json(campaign: Campaign, revised: Revised, summary: str | None = None) -> Json:
@@ -81,7 +92,9 @@ def revised_json(campaign: Campaign, revised: Revised, summary: str | None = Non
     return payload
 
 
-def print_revised(name: str, revised: Revised, summary: str | None = None) -> None:
+def print_revised(
+    name: str, revised: Revised, summary: str | None = None, words: SheetWords = GENERIC
+) -> None:
     """`Pikachu: revision 3 (buy)`, the step in words, each change, the journal line."""
     from jdr.cli.journal_commands import journal_lines
 
@@ -92,8 +105,11 @@ def print_revised(name: str, revised: Revised, summary: str | None = None) -> No
     out.print(head, markup=False)
     rules = revised.data.get("rules") or []
     if summary:
+        reason = revised.data.get("reason")
+        if reason and str(reason) not in summary:
+            summary = _("{summary} — why: {reason}").format(summary=summary, reason=reason)
         out.print(f"  {summary}" + (f" ({', '.join(rules)})" if rules else ""), markup=False)
-    for line in changes_lines(revised.changes, revised.before):
+    for line in changes_lines(revised.changes, revised.before, words):
         out.print(line, markup=False)
     for line in journal_lines(revised.entry):
         out.print(line, markup=False, style="dim")
@@ -106,4 +122,4 @@ def show_revised(
     if as_json:
         emit_json(revised_json(campaign, revised, summary))
         return
-    print_revised(name, revised, summary)
+    print_revised(name, revised, summary, campaign_words(campaign))

@@ -385,9 +385,12 @@ def build_sheet() -> typer.Typer:
         ] = None,
         db: db_option = None,
         json: json_option = False,
+        toml: Annotated[
+            bool, typer.Option("--toml", help=_("The sheet's data as TOML, as stored."))
+        ] = False,
         lang: lang_option = None,
     ) -> None:
-        _show_sheet(name, campaign, at, db, json)
+        _show_sheet(name, campaign, at, db, json, toml)
 
     @app.command(
         "validate",
@@ -441,7 +444,9 @@ def build_sheet() -> typer.Typer:
     return app
 
 
-def _show_sheet(name: str, campaign: str, at: int | None, db: str | None, json: bool) -> None:
+def _show_sheet(
+    name: str, campaign: str, at: int | None, db: str | None, json: bool, toml: bool = False
+) -> None:
     from jdr.characters.views import show  # reading only: no rules, no pydantic
 
     with opened(db) as store:
@@ -452,19 +457,20 @@ def _show_sheet(name: str, campaign: str, at: int | None, db: str | None, json: 
         shown.update(name=view.name, sheet=view.sheet)
         emit_json({"campaign": found.name, "revision": view.revision, "character": shown})
         return
-    out = console()
-    out.print(
-        f"[bold]{escape(view.name)}[/bold] — {escape(found.name)} ({escape(found.system)})",
-        markup=True,
-    )
-    out.print(
-        _("revision {revision} of {last}").format(revision=view.revision, last=view.last),
-        markup=False,
-    )
-    table = _table(_("field"), _("value"))
-    for key, value in view.sheet.items():
-        table.add_row(str(key), _shown(value))
-    out.print(table)
+    if toml:
+        console().print(to_toml(view.sheet), markup=False, end="")
+        return
+    from jdr.cli.sheet_show import print_sheet
+    from jdr.i18n import current_language
+    from jdr.sheet_view import layout
+    from jdr.sheet_words import words_of
+    from jdr.systems.protocol import display_name
+
+    system = _system(found.system)
+    laid_out = layout({**view.sheet, "name": view.name}, words_of(system))
+    heading = f"{found.name} ({display_name(system, current_language())})"
+    revision = _("revision {revision} of {last}").format(revision=view.revision, last=view.last)
+    print_sheet(laid_out, heading, revision)
 
 
 def _print_campaign(

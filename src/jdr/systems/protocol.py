@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from jdr.dice.source import RandomSource
 from jdr.i18n import N_, Catalog
+from jdr.sheet_words import SheetWords
 
 if TYPE_CHECKING:
     from jdr.prob.distribution import Probability
@@ -142,6 +143,10 @@ class Effect:
     name: str
     sheet: Json
     rules: tuple[str, ...] = ()
+    why: Callable[[], Sequence[str]] | None = None
+    """The change in sentences of the current language, each with its reason and rule id
+    ("Pikachu gains 3 XP: half of Carapuce's level 6 (PK-24)"), called when shown (None: the
+    changes are listed with the rules)."""
 
 
 Lookup = Callable[[str], tuple[str, Json]]
@@ -426,6 +431,11 @@ class System:
     """`fighters(state) -> {name: {field: value}}`: what `jdr fight show` lists on each fighter's
     line when the system gives no `fight_view` (None: read from the state, see
     `jdr.fights.view.fighters_of`)."""
+
+    sheet_words: SheetWords | None = None
+    """The sheet's words (`jdr.sheet_words.SheetWords`): each key's and value's name in French
+    and English, and the sheet's sections, for `jdr sheet show`, the web's sheet page, the lines
+    a revision prints and the paths `jdr sheet set` reads (None: keys through the catalogs)."""
 
     simulation: Simulation | None = None
     """What `jdr simulate` plays the fight with: the default tactic and how a fight ended."""

@@ -499,13 +499,18 @@ def sheet_context(
     store: Store, who: Signed, character_id: int, text: str | None = None
 ) -> dict[str, Any]:
     from jdr.characters.views import history
+    from jdr.sheet_view import layout
+    from jdr.sheet_words import words_of
+    from jdr.systems import default_registry
     from jdr.toml_write import to_toml
 
     character = table.character_in(store, who.viewer, who.campaign, character_id)
     _character, lines = history(store, who.campaign, character.name, last=20)
+    words = words_of(default_registry().get(who.campaign.system))
     return {
         **_signed_context(who),
         "character": character,
+        "layout": layout({**character.sheet, "name": character.name}, words),
         "toml": text if text is not None else to_toml(character.sheet),
         "history": list(reversed(lines)),
         "editable": who.viewer.may_act_for(character.name),

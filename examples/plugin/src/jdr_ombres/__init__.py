@@ -21,7 +21,7 @@ from jdr_ombres.fight import FIGHT, fight_setup
 from jdr_ombres.french import MESSAGES
 from jdr_ombres.narration import COMMANDS, NARRATION, fighters
 from jdr_ombres.rolls import Check, odds, roll
-from jdr_ombres.sheet import Scoundrel
+from jdr_ombres.sheet import SHEET_WORDS, Scoundrel
 
 SYSTEM = System(
     id="ombres",
@@ -38,6 +38,7 @@ SYSTEM = System(
         )
     },
     sheet=Scoundrel,
+    sheet_words=SHEET_WORDS,
     examples=shipped_examples(__name__, ["scoundrel"]),
     fight=FIGHT,
     fight_setup=fight_setup,

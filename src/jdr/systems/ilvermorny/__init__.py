@@ -16,6 +16,7 @@ from jdr.systems.ilvermorny.fight_view import view
 from jdr.systems.ilvermorny.narration import NARRATION
 from jdr.systems.ilvermorny.progress import PROGRESSION
 from jdr.systems.ilvermorny.sheet_rolls import SHEET_ROLLS
+from jdr.systems.ilvermorny.sheet_words import SHEET_WORDS
 from jdr.systems.ilvermorny.sheets import EXAMPLES, Wizard
 from jdr.systems.ilvermorny.tactic import SIMULATION
 from jdr.systems.protocol import System
@@ -32,6 +33,7 @@ SYSTEM = System(
     names={"fr": "Ilvermorny, école de sorcellerie", "en": "Ilvermorny wizard school"},
     actions=ACTIONS,
     sheet=Wizard,
+    sheet_words=SHEET_WORDS,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
     simulation=SIMULATION,

@@ -12,7 +12,9 @@ XP and level as the casts left them (IL-7, IL-8).
 
 from __future__ import annotations
 
-from jdr.systems.protocol import Effect, FightEnd
+from collections.abc import Callable
+
+from jdr.systems.protocol import Effect, FightEnd, Json
 
 __all__ = ["fight_outcome"]
 
@@ -31,5 +33,35 @@ def fight_outcome(end: FightEnd) -> dict[str, Effect]:
             for spell in sheet.get("spells", [])
         ]
         if spells != sheet.get("spells", []):
-            done[name] = Effect(name, {**sheet, "spells": spells}, ("IL-7", "IL-8"))
+            after = {**sheet, "spells": spells}
+            done[name] = Effect(name, after, ("IL-7", "IL-8"), _why(name, sheet, after))
     return done
+
+
+def _why(name: str, before: Json, after: Json) -> Callable[[], list[str]]:
+    """One sentence per spell the duel changed, in the language it is read in.
+
+    >>> spell = {"name": "Lumos", "level": 1, "xp": 8}
+    >>> _why("Mary", {"spells": [spell]}, {"spells": [spell | {"xp": 11}]})()
+    ["Mary's Lumos after the duel's casts: XP 8 → 11 (IL-7, IL-8)"]
+    """
+
+    def sentences() -> list[str]:
+        from jdr.i18n import _
+
+        lines = []
+        for old, new in zip(before.get("spells", []), after.get("spells", []), strict=False):
+            moved = [
+                f"{word} {old[key]} → {new[key]}"
+                for key, word in (("xp", _("XP")), ("level", _("level")))
+                if old.get(key) != new.get(key)
+            ]
+            if moved:
+                lines.append(
+                    _("{name}'s {spell} after the duel's casts: {changes} (IL-7, IL-8)").format(
+                        name=name, spell=new["name"], changes=", ".join(moved)
+                    )
+                )
+        return lines
+
+    return sentences

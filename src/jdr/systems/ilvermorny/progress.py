@@ -13,9 +13,9 @@ their XP by themselves (`sheet_rolls`).
 >>> mary = tomllib.loads(systems_example("ilvermorny", "wizard"))
 >>> done = grant(mary, GrantParams(spell="stupefix"))
 >>> [s["level"] for s in done.sheet["spells"] if s["name"] == "Stupefix"], done.summary()
-([1], 'Stupefix: level 0 → 1')
+([1], 'Seraphina Quill — Stupefix: level 0 → 1')
 >>> year(mary, YearParams(points={"magie": 1, "intuition": 1})).summary()
-'school year 2 → 3: Magic 7 → 8, Intuition 6 → 7'
+'Seraphina Quill — school year 2 → 3: Magic 7 → 8, Intuition 6 → 7'
 """
 
 from __future__ import annotations
@@ -34,8 +34,11 @@ from jdr.systems.protocol import Json, Progressed, Progression
 __all__ = ["PROGRESSION", "AwardParams", "GrantParams", "YearParams", "award", "grant", "year"]
 
 
-def _progressed(step: Step, rules: tuple[str, ...]) -> Progressed:
-    return Progressed(step.sheet.model_dump(mode="json"), lambda: changes_text(step), rules, {})
+def _progressed(step: Step, rules: tuple[str, ...], name: str) -> Progressed:
+    def summary() -> str:
+        return f"{name} — {changes_text(step)}"
+
+    return Progressed(step.sheet.model_dump(mode="json"), summary, rules, {})
 
 
 def changes_text(step: Step) -> str:
@@ -74,9 +77,23 @@ class AwardParams(BaseModel):
 
 
 def award(sheet: Json, params: AwardParams) -> Progressed:
-    """XP for a spell and the levels it buys (IL-8)."""
-    step = gain_xp(wizard_from(sheet), params.spell, params.xp, "IL-8")
-    return _progressed(step, ("IL-8",))
+    """XP for a spell and the levels it buys (IL-8).
+
+    >>> import tomllib
+    >>> from jdr.sheet_check import systems_example
+    >>> mary = tomllib.loads(systems_example("ilvermorny", "wizard"))
+    >>> award(mary, AwardParams(spell="lumos", xp=5)).summary()
+    'Seraphina Quill gains 5 XP — Lumos: XP 12 → 17'
+    """
+    wizard = wizard_from(sheet)
+    step = gain_xp(wizard, params.spell, params.xp, "IL-8")
+
+    def summary() -> str:
+        return _("{name} gains {n} XP — {changes}").format(
+            name=wizard.name, n=params.xp, changes=changes_text(step)
+        )
+
+    return Progressed(step.sheet.model_dump(mode="json"), summary, ("IL-8",), {})
 
 
 class YearParams(BaseModel):
@@ -106,8 +123,9 @@ class YearParams(BaseModel):
 
 def year(sheet: Json, params: YearParams) -> Progressed:
     """IL-4: a school year's points (2, plus the GM's bonus) split between the stats."""
-    step = yearly_growth(wizard_from(sheet), params.points, params.bonus)
-    return _progressed(step, ("IL-4",))
+    wizard = wizard_from(sheet)
+    step = yearly_growth(wizard, params.points, params.bonus)
+    return _progressed(step, ("IL-4",), wizard.name)
 
 
 class GrantParams(BaseModel):
@@ -120,7 +138,8 @@ class GrantParams(BaseModel):
 
 def grant(sheet: Json, params: GrantParams) -> Progressed:
     """IL-8: level 0 → 1, the GM's grant after a role-played lesson."""
-    return _progressed(grant_level(wizard_from(sheet), params.spell), ("IL-8",))
+    wizard = wizard_from(sheet)
+    return _progressed(grant_level(wizard, params.spell), ("IL-8",), wizard.name)
 
 
 PROGRESSION: dict[str, Progression[Any]] = {

@@ -15,6 +15,7 @@ from jdr.systems.passion.narration import NARRATION
 from jdr.systems.passion.pool import luck
 from jdr.systems.passion.progress import PROGRESSION
 from jdr.systems.passion.sheet_rolls import SHEET_ROLLS
+from jdr.systems.passion.sheet_words import SHEET_WORDS
 from jdr.systems.passion.sheets import EXAMPLES, Sheet
 from jdr.systems.passion.tactic import SIMULATION
 from jdr.systems.protocol import System
@@ -24,6 +25,7 @@ SYSTEM = System(
     names={"fr": "Passion, jeu de super-héros", "en": "Passion superhero game"},
     actions={**ACTIONS, **DAMAGE_ACTIONS},
     sheet=Sheet,
+    sheet_words=SHEET_WORDS,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
     simulation=SIMULATION,

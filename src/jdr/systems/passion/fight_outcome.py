@@ -19,6 +19,8 @@ potentials (PS-17, PS-18: a Corps raised in the fight stays raised). Markers tic
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from jdr.systems.protocol import Effect, FightEnd, Json
 
 __all__ = ["fight_outcome"]
@@ -48,8 +50,43 @@ def fight_outcome(end: FightEnd) -> dict[str, Effect]:
                 after[key] = grown
                 rules += ["PS-17", "PS-18"]
         if rules:
-            done[name] = Effect(name, after, tuple(dict.fromkeys(rules)))
+            done[name] = Effect(name, after, tuple(dict.fromkeys(rules)), _why(name, sheet, after))
     return done
+
+
+def _why(name: str, before: Json, after: Json) -> Callable[[], list[str]]:
+    """The outcome in sentences, each with its rules, in the language it is read in.
+
+    >>> pools = {"passion": {"current": 5, "max": 5}, "energy": {"current": 6, "max": 6}}
+    >>> _why("Romuald", pools, pools | {"passion": {"current": 1, "max": 5}})()
+    ['Romuald keeps what the fight spent: Passion 5 → 1 (PS-5)']
+    """
+
+    def sentences() -> list[str]:
+        from jdr.characters.changes import diff
+        from jdr.i18n import _
+        from jdr.sheet_words import change_text
+        from jdr.systems.passion.sheet_words import SHEET_WORDS
+
+        groups: dict[str, list[str]] = {}
+        for change in diff(before, after):
+            head = change["path"][0]
+            group = {"passion": "pools", "energy": "pools", "weapons": "gear"}.get(head, head)
+            group = "gear" if group == "protections" else group
+            groups.setdefault(group, []).append(change_text(change, before, SHEET_WORDS))
+        texts = {
+            "pools": _("{name} keeps what the fight spent: {changes} (PS-5)"),
+            "gear": _(
+                "{name}'s gear keeps the Énergie the fight left it: {changes} (PS-14, PS-15)"
+            ),
+        }
+        grown = _("{name} keeps what its rolls taught: {changes} (PS-17, PS-18)")
+        return [
+            texts.get(group, grown).format(name=name, changes=", ".join(changes))
+            for group, changes in groups.items()
+        ]
+
+    return sentences
 
 
 def _item(item: Json, fought: list[Json]) -> Json:

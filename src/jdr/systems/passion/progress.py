@@ -15,7 +15,7 @@ XP in talents and potentials (PS-17, PS-18) come from rolls made through the she
 >>> done.sheet["passion"], done.sheet["scenario_points"]
 ({'current': 6, 'max': 6}, 3)
 >>> done.summary()
-'1 point of Passion for 2 scenario points: Passion 5 → 6, points 5 → 3'
+'Romuald buys 1 point of Passion for 2 scenario points: Passion 5 → 6, points 5 → 3'
 """
 
 from __future__ import annotations
@@ -83,9 +83,10 @@ def buy(sheet: Json, params: BuyParams) -> Progressed:
     return Progressed(
         after.model_dump(mode="json"),
         lambda: _(
-            "1 point of {what} for {cost} scenario points: {what} {before} → {after},"
-            " points {points} → {left}"
+            "{name} buys 1 point of {what} for {cost} scenario points: {what} {before} →"
+            " {after}, points {points} → {left}"
         ).format(
+            name=before.name,
             what=what,
             cost=spent,
             before=old,
@@ -121,11 +122,25 @@ def award(sheet: Json, params: AwardParams) -> Progressed:
     after = validate_sheet(Sheet, before.model_dump() | {"scenario_points": left})
     return Progressed(
         after.model_dump(mode="json"),
-        lambda: _("{n} scenario points: points {before} → {after}").format(
-            n=params.points, before=before.scenario_points, after=left
-        ),
+        lambda: _award_sentence(before.name, params, before.scenario_points, left),
         ("PS-19",),
         {"scenario_points": -params.points},
+    )
+
+
+def _award_sentence(name: str, params: AwardParams, before: int, left: int) -> str:
+    """`Romuald gains 2 scenario points: the villain unmasked (points 0 → 2)` (PS-19).
+
+    >>> _award_sentence("Romuald", AwardParams(points=2, reason="the villain unmasked"), 0, 2)
+    'Romuald gains 2 scenario points: the villain unmasked (points 0 → 2)'
+    """
+    moved = _("points {before} → {after}").format(before=before, after=left)
+    if params.reason:
+        return _("{name} gains {n} scenario points: {reason} ({moved})").format(
+            name=name, n=params.points, reason=params.reason, moved=moved
+        )
+    return _("{name} gains {n} scenario points ({moved})").format(
+        name=name, n=params.points, moved=moved
     )
 
 

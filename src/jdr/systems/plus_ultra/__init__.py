@@ -12,6 +12,7 @@ from jdr.systems.plus_ultra.fight_view import view
 from jdr.systems.plus_ultra.narration import NARRATION
 from jdr.systems.plus_ultra.progress import PROGRESSION
 from jdr.systems.plus_ultra.sheet_rolls import SHEET_ROLLS
+from jdr.systems.plus_ultra.sheet_words import SHEET_WORDS
 from jdr.systems.plus_ultra.sheets import EXAMPLES, Character
 from jdr.systems.plus_ultra.tactic import SIMULATION
 from jdr.systems.protocol import System
@@ -21,6 +22,7 @@ SYSTEM = System(
     names={"fr": "Plus Ultra, combat de forum", "en": "Plus Ultra forum combat"},
     actions=ACTIONS,
     sheet=Character,
+    sheet_words=SHEET_WORDS,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=fight_rules(),
     narration=NARRATION,

@@ -9,7 +9,7 @@ maxima still add up (PU-2). Gauges reset at every fight (PU-1): nothing else car
 >>> kaito = tomllib.loads(systems_example("plus-ultra", "hero"))
 >>> done = rank(kaito, RankParams(free="energy"))
 >>> done.sheet["rank"], done.sheet["energy"], done.sheet["willpower"], done.summary()
-('C+', 10, 9, 'rank C → C+: Énergie 8 → 10, Volonté 8 → 9')
+('C+', 10, 9, 'Kaito Arashi moves up from rank C to C+: Énergie 8 → 10, Volonté 8 → 9')
 """
 
 from __future__ import annotations
@@ -60,7 +60,10 @@ def rank(sheet: Json, params: RankParams) -> Progressed:
     )
     return Progressed(
         after.model_dump(mode="json"),
-        lambda: _("rank {old} → {new}: Énergie {e0} → {e1}, Volonté {w0} → {w1}").format(
+        lambda: _(
+            "{name} moves up from rank {old} to {new}: Énergie {e0} → {e1}, Volonté {w0} → {w1}"
+        ).format(
+            name=before.name,
             old=before.rank,
             new=new_rank,
             e0=before.energy,

@@ -24,6 +24,7 @@ from jdr.systems.pokemon.narration import NARRATION
 from jdr.systems.pokemon.progress import PROGRESSION
 from jdr.systems.pokemon.sheet_files import sheet_of
 from jdr.systems.pokemon.sheet_rolls import SHEET_ROLLS
+from jdr.systems.pokemon.sheet_words import SHEET_WORDS
 from jdr.systems.pokemon.sheets import EXAMPLES, Pokemon
 from jdr.systems.pokemon.tactic import SIMULATION
 from jdr.systems.protocol import Action, Odds, Record, System
@@ -109,6 +110,7 @@ SYSTEM = System(
     names={"fr": "Pokémon, le jeu de rôle", "en": "Pokémon tabletop RPG"},
     actions=_actions(),
     sheet=Pokemon,
+    sheet_words=SHEET_WORDS,
     fight=fight_rules(),
     simulation=SIMULATION,
     narration=NARRATION,

@@ -16,7 +16,7 @@
 >>> done.sheet["evs"], done.sheet["xp"], done.cost
 ({'dexterity': 2}, 1, {'xp': 11})
 >>> done.summary()
-'1 EV in dexterity for 11 XP: dexterity 5 → 6, XP 12 → 1'
+'Pikachu buys 1 EV in Dextérité for 11 XP: Dextérité 5 → 6, XP 12 → 1'
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from jdr.i18n import N_, _
 from jdr.labels import Choices, named
 from jdr.names import fold
 from jdr.systems.pokemon.sheet_files import sheet_of
-from jdr.systems.pokemon.sheets import Pokemon, effective_stats, shown_names, stat_id
+from jdr.systems.pokemon.sheets import STAT_LABELS, Pokemon, effective_stats, stat_id
 from jdr.systems.pokemon.xp import add_xp, fight_award, price, scenario_award
 from jdr.systems.pokemon.xp import buy as buy_point
 from jdr.systems.protocol import Json, Progressed, Progression
@@ -93,28 +93,39 @@ def buy(sheet: Json, params: BuyParams) -> Progressed:
     if params.what == "skill":
         key = next(k for k in after.skills if after.skills[k] != before.skills.get(k))
         change = (key, before.skills.get(key, 0), after.skills[key])
-        text = N_("1 point in {what} for {cost} XP: {what} {before} → {after}, XP {xp} → {left}")
+        text = N_(
+            "{name} buys 1 point in {what} for {cost} XP: {what} {before} → {after},"
+            " XP {xp} → {left}"
+        )
         rules: tuple[str, ...] = ("PK-21",)
     elif params.what == "ev":
         stat = stat_id(params.which)
-        shown = shown_names([stat])[0]
+        shown = STAT_LABELS[stat]  # a game term: French in both languages
         change = (
             shown,
             getattr(effective_stats(before), stat),
             getattr(effective_stats(after), stat),
         )
-        text = N_("1 EV in {what} for {cost} XP: {what} {before} → {after}, XP {xp} → {left}")
+        text = N_(
+            "{name} buys 1 EV in {what} for {cost} XP: {what} {before} → {after}, XP {xp} → {left}"
+        )
         rules = ("PK-21", "PK-22")
     else:
         assert isinstance(before, Pokemon) and isinstance(after, Pokemon)
-        change = (_("level"), before.level, after.level)
-        text = N_("1 level for {cost} XP: level {before} → {after}, XP {xp} → {left}")
+        change = ("", before.level, after.level)
+        text = N_("{name} buys 1 level for {cost} XP: level {before} → {after}, XP {xp} → {left}")
         rules = ("PK-21",)
     what, old, new = change
     return Progressed(
         after.model_dump(mode="json"),
         lambda: _(text).format(
-            what=what, cost=cost, before=old, after=new, xp=before.xp, left=after.xp
+            name=before.name,
+            what=what,
+            cost=cost,
+            before=old,
+            after=new,
+            xp=before.xp,
+            left=after.xp,
         ),
         rules,
         {"xp": cost},
@@ -211,12 +222,33 @@ def award(sheet: Json, params: AwardParams) -> Progressed:
     after = add_xp(before, amount)
     return Progressed(
         after.model_dump(mode="json"),
-        lambda: _("{amount} XP: XP {xp} → {left}").format(
-            amount=amount, xp=before.xp, left=after.xp
-        ),
+        lambda: _award_sentence(before.name, amount, params),
         rules,
         {"xp": -amount},
     )
+
+
+def _award_sentence(name: str, amount: int, params: AwardParams) -> str:
+    """`Pikachu gains 3 XP: half of the defeated Pokémon's level 6` (PK-23, PK-24), or the
+    GM's reason.
+
+    >>> _award_sentence("Pikachu", 3, AwardParams(defeated=6))
+    "Pikachu gains 3 XP: half of the defeated Pokémon's level 6"
+    >>> _award_sentence("Pikachu", 5, AwardParams(xp=5, reason="the gym's badge"))
+    "Pikachu gains 5 XP: the gym's badge"
+    """
+    if params.defeated is not None:
+        text = (
+            _("{name} gains {n} XP: half of the defeated Pokémon's level {level}")
+            if params.won
+            else _("{name} gains {n} XP: a quarter of the winner's level {level}")
+        )
+        return text.format(name=name, n=amount, level=params.defeated)
+    if params.scenario is not None:
+        return _("{name} gains {n} XP at the end of the scenario").format(name=name, n=amount)
+    if params.reason:
+        return _("{name} gains {n} XP: {reason}").format(name=name, n=amount, reason=params.reason)
+    return _("{name} gains {n} XP").format(name=name, n=amount)
 
 
 PROGRESSION: dict[str, Progression[Any]] = {

@@ -14,6 +14,7 @@ from jdr.systems.poledemos.fight_view import view
 from jdr.systems.poledemos.narration import NARRATION
 from jdr.systems.poledemos.play import play_rules
 from jdr.systems.poledemos.sheet_rolls import SHEET_ROLLS
+from jdr.systems.poledemos.sheet_words import SHEET_WORDS
 from jdr.systems.poledemos.tactic import SIMULATION
 from jdr.systems.poledemos.warband import EXAMPLES, Warband
 from jdr.systems.protocol import System
@@ -23,6 +24,7 @@ SYSTEM = System(
     names={"fr": "Polédémos, escarmouche", "en": "Polédémos skirmish"},
     actions=ACTIONS,
     sheet=Warband,
+    sheet_words=SHEET_WORDS,
     examples=shipped_examples(__name__, EXAMPLES),
     fight=play_rules(),
     simulation=SIMULATION,
