@@ -104,17 +104,15 @@ def test_validate_help_quotes_the_sheet_keys_it_reads(capsys: pytest.CaptureFixt
 def test_ps_11_a_dodge_awaited_names_its_commands_as_the_reader_reads_them() -> None:
     """PS-11: Passion's wait for a dodge names the commands to play as the commands layer shows
     them in the reader's language, not as the code spells them (`dodge ou no_dodge`)."""
-    from jdr.fights.commands import shown_name
     from jdr.i18n import language
     from jdr.systems.passion.fight_models import COMMANDS
-    from jdr.systems.passion.fight_view import WAITS, _commands
+    from jdr.systems.passion.fight_view import WAITS, _shown
 
     assert "{dodge}" in WAITS["dodge"] and "{no_dodge}" in WAITS["dodge"]
     for lang in ("fr", "en"):
         with language(lang):
-            shown = _commands("dodge", "no_dodge")
-            assert shown == {
-                name: shown_name(name, COMMANDS.get(name).fr) for name in ("dodge", "no_dodge")
-            }
+            assert [_shown(name) for name in ("dodge", "no_dodge")] == [
+                COMMANDS.shown(name) for name in ("dodge", "no_dodge")
+            ]
     with language("fr"):
-        assert _commands("dodge")["dodge"] != "dodge"
+        assert (_shown("dodge"), _shown("no_dodge")) == ("esquiver", "pas d'esquive")

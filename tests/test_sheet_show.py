@@ -54,7 +54,8 @@ EXPECTED: dict[tuple[str, str], dict[str, list[str]]] = {
             "  Rang  C",
             "Jauges (maximum)",
             "  Volonté  8",
-            "  • Rafale — coûte 2 Volonté · temps de recharge\u00a0: 1 tour · 1 attaque supplémentaire",
+            "  • Rafale — coûte 2 Volonté · temps de recharge\u00a0: 1 tour · 1 attaque"
+            " supplémentaire",
         ],
         "en": [
             "Hero",
@@ -388,7 +389,9 @@ def test_pu_2_sheet_rank_takes_volonte_in_french(
         capsys, "sheet", "rank", "Kaito Arashi", "volnté", "--campaign", "C", "--db", db,
         "--lang", "fr",
     )  # fmt: skip
-    assert code == 2 and "vouliez-vous dire Volonté\u202f? (au choix\u00a0: Énergie, Volonté)" in err
+    assert (
+        code == 2 and "vouliez-vous dire Volonté\u202f? (au choix\u00a0: Énergie, Volonté)" in err
+    )
     ranked = answer(
         capsys, "sheet", "rank", "Kaito Arashi", "énergie", "--campaign", "C", "--db", db
     )
@@ -432,7 +435,8 @@ def test_pk_21_pk_22_a_purchase_is_a_sentence_in_the_readers_words(
     code, out, err = run(capsys, "sheet", "buy", "Pikachu", "ev", "volonte", *base)
     assert code == 0, err
     assert out.splitlines()[1:4] == [
-        "  Pikachu achète 1 EV en Volonté pour 11 PX\u00a0: Volonté 2 → 3, PX 30 → 19 (PK-21, PK-22)",
+        "  Pikachu achète 1 EV en Volonté pour 11 PX\u00a0: Volonté 2 → 3, PX 30 → 19"
+        " (PK-21, PK-22)",
         "  EV › Volonté — → 1",
         "  PX 30 → 19",
     ]
@@ -513,7 +517,8 @@ def test_il_4_il_8_ps_19_progressions_are_sentences_naming_who_in_french(
     )
     assert code == 0, err
     assert out.splitlines()[1:3] == [
-        "  Seraphina Quill gagne 5 PX — Lumos\u00a0: PX 12 → 17 — pourquoi\u00a0: un beau sort (IL-8)",
+        "  Seraphina Quill gagne 5 PX — Lumos\u00a0: PX 12 → 17 — pourquoi\u00a0: un"
+        " beau sort (IL-8)",
         "  Sorts › Lumos › PX 12 → 17",
     ]
     code, out, err = run(capsys, "sheet", "grant", "Seraphina Quill", "stupefix", *base)

@@ -353,10 +353,6 @@ def run_advise(
         )
 
 
-MODES = (N_("roll"), N_("odds"), N_("advise"))
-"""What an action offers, as `jdr systems` lists it (translated)."""
-
-
 def show_systems(as_json: bool) -> None:
     systems, problems = _loaded_systems()
     broken = list(problems.values())
