@@ -128,7 +128,7 @@ FRENCH_WORDS = frozenset(
         "sa", "ses", "pas", "oui", "non", "vrai", "faux", "aucun", "aucune", "chaque", "tour",
         "tours", "manche", "manches", "combattant", "combattants", "joueur",
         "joueurs", "fiche", "fiches", "campagne", "campagnes", "jet", "jets", "dé", "dés",
-        "chances", "touché", "touchée", "raté", "dégâts", "attaquer", "attaque", "défendre",
+        "touché", "touchée", "raté", "dégâts", "attaquer", "attaque", "défendre",
         "défense", "esquive", "esquiver", "encaisser", "contrer", "fuir", "attendre", "passer",
         "cible", "vainqueur", "groupe", "genre", "taille", "membres", "arme", "sort", "sorts",
         "marqueur", "réponse", "protecteur", "permis", "attendus", "commande", "commandes",

@@ -71,7 +71,7 @@ def test_the_tails_are_said_in_english_and_in_french() -> None:
     none = shown_rows([(v, Fraction(1, 2000)) for v in range(2000)])
     assert not none.rows
     assert tails_text(none) == (
-        "aucune valeur ne tient à elle seule 0,10 % des chances : 2000 valeurs de 0 à 1999"
+        "aucune valeur ne tient à elle seule 0,10 % des chances\u00a0: 2000 valeurs de 0 à 1999"
     )
     set_language("en")
     assert tails_text(shown_rows([(1, 1.0)])) == ""
@@ -132,7 +132,7 @@ def test_the_roll_pages_odds_chart_holds_the_mass_with_its_table_in_both_languag
         f"/c/{campaign}/odds", params=asked, headers={"accept-language": "fr"}
     ).text
     assert "0,49 % des chances entre 0 et 90, 0,49 % au-dessus de 120" in french
-    titles = re.findall(r"<title>(\d+) : ([\d,]+ %)</title>", french)
+    titles = re.findall(r"<title>(\d+)\s: ([\d,]+ %)</title>", french)
     assert titles[0] == ("0", "90,00 %")
     assert titles == [(v, p.replace(".", ",")) for v, p in bars]
 
@@ -199,6 +199,6 @@ def test_the_cli_odds_table_keeps_the_90_percent_row_and_says_the_rest_in_both_l
     )
     french = capsys.readouterr().out
     assert (
-        "… 142 lignes de plus, trop improbables pour être affichées : 0,22 % des chances en "
+        "… 142 lignes de plus, trop improbables pour être affichées\u00a0: 0,22 % des chances en "
         "dessous de 110, 0,30 % au-dessus de 169 (--json donne toutes les lignes)"
     ) in french

@@ -60,11 +60,11 @@ def test_a_missing_option_or_argument_says_what_it_wants(
     code, _out, err = run(capsys, "fight", "act", "--lang", "fr")
     assert (
         err == "jdr\u00a0: erreur\u00a0: COMBAT\u00a0: obligatoire"
-        " (permis\u00a0: le numéro du combat)\n"
+        " (permis\u00a0: un nombre entier)\n"
     )
     assert find_leaks(err, "fr") == []  # not "permis : une valeur", not FIGHT
     code, _out, err = run(capsys, "fight", "act", "--lang", "en")
-    assert err == "jdr: error: FIGHT: required (allowed: the fight's number)\n"
+    assert err == "jdr: error: FIGHT: required (allowed: a whole number)\n"
     code, payload = run_json(capsys, "fight", "act", "--lang", "fr")
     assert payload["error"]["field"] == "FIGHT"
 
@@ -115,4 +115,4 @@ def test_ps_11_a_dodge_awaited_names_its_commands_as_the_reader_reads_them() -> 
                 COMMANDS.shown(name) for name in ("dodge", "no_dodge")
             ]
     with language("fr"):
-        assert (_shown("dodge"), _shown("no_dodge")) == ("esquiver", "pas d'esquive")
+        assert (_shown("dodge"), _shown("no_dodge")) == ("esquive", "pas d'esquive")

@@ -158,7 +158,7 @@ EVENINGS = (
     Evening(
         "ombres", ("scoundrel:Corvo", "scoundrel:Lys"), ("Corvo", "Lys"),
         (("Corvo", "attack", "target=Lys", "--faces", "6,6"),
-         ("Lys", "attack", "target=Corvo", "--faces", "5,1,2")),
+         ("Lys", "attack", "target=Corvo", "--faces", "5,1")),
     ),
 )  # fmt: skip
 

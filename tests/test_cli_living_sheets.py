@@ -383,13 +383,14 @@ def test_pk_23_the_automatic_xp_alone_and_the_words_in_french(
     assert french["changes"] == [{"field": "xp", "before": 6, "after": 7}]
     every = answer(capsys, *award, "scenario=informations,Héroïque,échec,role-play")
     assert every["changes"] == [{"field": "xp", "before": 7, "after": 12}]  # 1 + 4
-    words = "automatic, vital, roleplay, heroic, failure"
+    words = "automatic, vital information, roleplay, heroic act, failure"
     code, out, err = run(capsys, *award, "scenario=vital,bravoure")
     assert (code, out) == (2, "")
     assert f"scenario[2]: bravoure — not one of the choices (allowed: one of {words})" in err
     code, _out, err = run(capsys, *award, "scenario=heroque", "--lang", "fr")
-    assert code == 2 and "vouliez-vous dire heroic ?" in err
-    assert f"(permis : au choix : {words})" in err
+    assert code == 2 and "vouliez-vous dire acte héroïque\u202f?" in err
+    mots = "automatique, informations capitales, jeu de rôle, acte héroïque, échec"
+    assert f"(permis\u00a0: au choix\u00a0: {mots})" in err
     history = answer(capsys, "sheet", "history", "Léa", "--campaign", "C", "--db", db)
     assert len(history["revisions"]) == 4  # the refused awards wrote nothing
 

@@ -195,15 +195,21 @@ def test_fr_help_names_keys_choices_and_defaults_in_french(
                           "--db", db, "--lang", "fr")  # fmt: skip
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("attaque — ")
-    assert "  Énergie de l'arme : au choix : au jet, aux dégâts ; par défaut aucun" in lines
-    assert "  Énergie des PNJ : liste : A,B ou l'option répétée ; par défaut aucun" in lines
-    assert "  dé d'Énergie : oui/non ; par défaut non" in lines
-    assert '  protections des PNJ : du JSON, par ex. {"A": 1} ; par défaut aucun' in lines
+    assert (
+        "  Énergie de l'arme\u00a0: au choix\u00a0: au jet, aux dégâts\u202f; par défaut aucun"
+        in lines
+    )
+    assert (
+        "  Énergie des PNJ\u00a0: liste\u00a0: A,B ou l'option répétée\u202f; par défaut aucun"
+        in lines
+    )
+    assert "  dé d'Énergie\u00a0: oui/non\u202f; par défaut non" in lines
+    assert '  protections des PNJ\u00a0: du JSON, par ex. {"A": 1}\u202f; par défaut aucun' in lines
     code, out, _err = run(capsys, "fight", "act", "1", "Romuald", "no_dodge", "--help",
                           "--db", db)  # fmt: skip
     assert out.splitlines()[0].startswith("no dodge — Take the NPC's attack")
     code, out, _err = run(capsys, "fight", "show", "1", "--db", db, "--lang", "fr")
-    assert "commandes permises : marqueur" in out
+    assert "commandes permises\u00a0: marqueur" in out
     code, out, _err = run(capsys, "fight", "show", "1", "--db", db)
     assert "legal commands: marker" in out
 
@@ -238,7 +244,7 @@ def test_ps_5_yes_and_no_in_either_language(capsys: pytest.CaptureFixture[str], 
         answer(capsys, "fight", "act", "1", *words, "--db", db)
     code, _out, err = run(capsys, "fight", "act", "1", "Romuald", "attaque", "cible=Cyber-ninja",
                           "dés=2d6", "énergie=oui", "--db", db, "--lang", "fr")  # fmt: skip
-    assert code == 2 and "après avoir vu les dés : régler (Énergie)" in err, err
+    assert code == 2 and "après avoir vu les dés\u00a0: régler (Énergie)" in err, err
     answer(capsys, "fight", "act", "1", *script[2], "--db", db)
     played = answer(capsys, "fight", "act", "1", "Romuald", "régler", "énergie=oui", "--db", db)
     assert played["command"]["energy"] is True
@@ -249,7 +255,10 @@ def test_ps_5_yes_and_no_in_either_language(capsys: pytest.CaptureFixture[str], 
         assert parse_keys(keys, [f"energie={typed}"]) == {"energy": meant}
     code, _out, err = run(capsys, "fight", "act", "1", "Romuald", "régler", "énergie=peut-être",
                           "--db", db, "--lang", "fr")  # fmt: skip
-    assert code == 2 and "Énergie : peut-être — n'est ni oui ni non (permis : oui/non)" in err
+    assert (
+        code == 2
+        and "Énergie\u00a0: peut-être — n'est ni oui ni non (permis\u00a0: oui/non)" in err
+    )
 
 
 def test_did_you_mean_names_keys_and_choices_in_the_readers_language(
@@ -261,14 +270,14 @@ def test_did_you_mean_names_keys_and_choices_in_the_readers_language(
     answer(capsys, "fight", "act", "1", *script[0], "--db", db)
     code, _out, err = run(capsys, "fight", "act", "1", "Chu", "répondre", "réponse=esquiv",
                           "--db", db, "--lang", "fr")  # fmt: skip
-    assert code == 2 and "vouliez-vous dire esquive ?" in err
+    assert code == 2 and "vouliez-vous dire esquive\u202f?" in err
     assert "aucune, encaisser, esquive, contrer" in err and "dodge" not in err
     code, _out, err = run(capsys, "fight", "act", "1", "Chu", "respond", "response=dodgy",
                           "--db", db)  # fmt: skip
     assert code == 2 and "did you mean dodge?" in err and "no answer, endure" in err
     code, _out, err = run(capsys, "fight", "act", "1", "Chu", "répondre", "répons=esquive",
                           "--db", db, "--lang", "fr")  # fmt: skip
-    assert code == 2 and "vouliez-vous dire réponse ?" in err and "capacité de contre" in err
+    assert code == 2 and "vouliez-vous dire réponse\u202f?" in err and "capacité de contre" in err
 
 
 # --- the web table ----------------------------------------------------------------------------
@@ -389,10 +398,10 @@ def test_the_plugins_declared_names_are_shown_and_read_everywhere(
     assert code == 0 and "  attaque — " in out and "  souffle — " in out and "  rejoindre — " in out
     assert leaks(out, commands, "fr") == []
     code, out, _err = run(capsys, "fight", "show", "1", "--db", db, "--lang", "fr")
-    assert "commandes permises : attaque, souffle" in out
+    assert "commandes permises\u00a0: attaque, souffle" in out
     code, out, _err = run(capsys, "fight", "act", "1", "Corvo", "attaque", "--help", "--db", db,
                           "--lang", "fr")  # fmt: skip
-    assert "  cible : texte ; obligatoire" in out.splitlines() and "target" not in out
+    assert "  cible\u00a0: texte\u202f; obligatoire" in out.splitlines() and "target" not in out
     gm = join(app, store, night.id, "gm")
     page = gm.client.get(f"/c/{night.id}/fights/1", headers={"accept-language": "fr"}).text
     forms = visible(page, 'id="fight-forms"', "</div>")
@@ -407,6 +416,6 @@ def test_the_plugins_declared_names_are_shown_and_read_everywhere(
     assert target["title"] == "cible" and target["x-names"] == {"en": "target", "fr": "cible"}
     with language("fr"):
         assert key_label(commands.get("join").keys, "side") == "camp"
-    played = answer(capsys, "fight", "act", "1", "Corvo", "ATTAQUE", "Cible=Lys", "--faces", "6,6",
+    played = answer(capsys, "fight", "act", "1", "Corvo", "ATTAQUE", "Cible=Lys", "--faces", "6",
                     "--db", db)  # fmt: skip
     assert played["command"] == {"action": "attack", "actor": "Corvo", "target": "Lys"}

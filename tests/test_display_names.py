@@ -158,11 +158,11 @@ def test_pk_14_the_settings_read_french_keys_values_and_booleans() -> None:
     with language("fr"), pytest.raises(InputError) as refused:
         validate_params(FightSettings, {"reactions": "encaiser"})
     text = refused.value.message()
-    assert "vouliez-vous dire encaisser ?" in text
-    assert "au choix : demander, aucune, encaisser, esquiver" in text
+    assert "vouliez-vous dire encaisser\u202f?" in text
+    assert "au choix\u00a0: demander, aucune, encaisser, esquiver" in text
     with language("fr"), pytest.raises(InputError) as unknown:
         validate_params(FightSettings, {"reaktions": "dodge"}, keys=True)
-    assert "vouliez-vous dire réactions ?" in unknown.value.message()
+    assert "vouliez-vous dire réactions\u202f?" in unknown.value.message()
     assert "chance de paralysie" in unknown.value.allowed
 
 
@@ -225,7 +225,7 @@ def test_roll_help_lists_display_names_only(
                         allowed = ", ".join(names.values())
                         assert allowed in text, f"{system_id} {name} --{field}: {allowed}"
                         words |= set(names.values())
-        one_of = "au choix :" if lang == "fr" else "one of"
+        one_of = "au choix\u00a0:" if lang == "fr" else "one of"
         for listed in re.findall(rf"\[{one_of} ([^\]]*)\]", text):
             assert set(listed.split(", ")) <= words, f"{system_id} {name}: {listed}"
         for metavar in re.findall(r"--[a-z-]+ (\S+\|\S+)", text):
@@ -272,7 +272,7 @@ def test_a_french_action_name_runs_the_action_and_json_keeps_the_identifier(
                     "--damage-dice", "1", "--seed", "1", "--lang", "fr")  # fmt: skip
     assert rolled["action"] == "attack"
     code, _out, err = run(capsys, "roll", "pokemon", "ataque", "--lang", "fr")
-    assert code == 2 and "vouliez-vous dire attaque ?" in err
+    assert code == 2 and "vouliez-vous dire attaque\u202f?" in err
     assert "attaque, capture, contre, initiative, test" in err
     code, _out, err = run(capsys, "odds", "plus-ultra", "rang", "--rank", "C", "--lang", "fr")
     assert code == 2 and "rang" in err and "attaque, duel, protéger" in err
@@ -283,7 +283,7 @@ def test_an_error_lists_the_choices_by_their_display_names(
 ) -> None:
     code, _out, err = run(capsys, "roll", "plus-ultra", "attack", "--willpower", "3",
                           "--target-energy", "4", "--recap", "html", "--lang", "fr")  # fmt: skip
-    assert code == 2 and "(permis : au choix : BBCode, Markdown, texte)" in err
+    assert code == 2 and "(permis\u00a0: au choix\u00a0: BBCode, Markdown, texte)" in err
     code, _out, err = run(capsys, "odds", "passion", "damage", "--damage", "4",
                           "--type", "fisique", "--lang", "en")  # fmt: skip
     assert "did you mean physical?" in err and "physical, mental, energetic)" in err
@@ -313,7 +313,7 @@ def test_pk_12_pk_13_pk_14_defence_and_reactions_in_french(
     started = answer(capsys, *new, "--setting", "réactions=encaisser")
     assert started["events"][0]["settings"]["reactions"] == "endure"
     code, _out, err = run(capsys, *new, "--setting", "reactions=parer", "--lang", "fr")
-    assert code == 2 and "au choix : demander, aucune, encaisser, esquiver" in err
+    assert code == 2 and "au choix\u00a0: demander, aucune, encaisser, esquiver" in err
 
 
 # --- the web roll page ------------------------------------------------------------------------
@@ -413,9 +413,9 @@ def test_a_missing_argument_says_what_it_takes_not_a_value(
 ) -> None:
     """Not "permis : une valeur": the argument's own help, or its kind of number."""
     code, _out, err = run(capsys, "sheet", "show", "--lang", "fr")
-    assert code == 2 and "(permis : le nom du personnage)" in err and "une valeur" not in err
+    assert code == 2 and "(permis\u00a0: le nom du personnage)" in err and "une valeur" not in err
     code, _out, err = run(capsys, "fight", "act", "--lang", "fr")
-    assert code == 2 and "(permis : un nombre entier)" in err
+    assert code == 2 and "(permis\u00a0: un nombre entier)" in err
 
 
 def test_pu_2_sheet_rank_takes_the_gauge_shown_in_french(
@@ -428,8 +428,8 @@ def test_pu_2_sheet_rank_takes_the_gauge_shown_in_french(
                "--db", db)[0] == 0  # fmt: skip
     rank = ["sheet", "rank", "Kaito Arashi", "--campaign", "C", "--db", db, "--lang", "fr"]
     code, _out, err = run(capsys, *rank[:3], "volo", *rank[3:])
-    assert code == 2 and "(permis : au choix : Énergie, Volonté)" in err
-    assert "vouliez-vous dire Volonté ?" in err
+    assert code == 2 and "(au choix\u00a0: Énergie, Volonté)" in err
+    assert "vouliez-vous dire Volonté\u202f?" in err
     ranked = answer(capsys, *rank[:3], "Volonte", *rank[3:])
     assert "Volonté 8 → 10" in ranked["summary"]
 

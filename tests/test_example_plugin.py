@@ -74,9 +74,9 @@ def test_om_1_roll_explained_in_french_and_option_help_translated(site: Path) ->
     out = ok(
         jdr(site, "roll", "ombres", "check", "--dice", "3", "--faces", "6,2,6", "--lang", "fr")
     )
-    assert "3d6, garder le meilleur : [6] 2 6 → 6 : réussite critique" in out
+    assert "3d6, garder le meilleur\u00a0: [6] 2 6 → 6\u00a0: réussite critique" in out
     helped = ok(jdr(site, "roll", "ombres", "check", "--help", "--lang", "fr"))
-    assert "la cote : combien de d6 lancer" in helped
+    assert "la cote\u00a0: combien de d6 lancer" in helped
 
 
 def test_om_1_bad_input_is_refused_in_french_without_a_traceback(site: Path) -> None:
@@ -106,13 +106,15 @@ def test_om_4_a_stored_fight_told_shown_undone_joined_and_ended(site: Path, tmp_
         ok(jdr(site, "sheet", "add", str(sheet), "--campaign", "nuit", db=db))
     started = ok(jdr(site, "fight", "new", "--campaign", "nuit", "--with", "Corvo,Lys",
                      "--lang", "fr", db=db))  # fmt: skip
-    assert "Les ombres tombent : Corvo (a) contre Lys (b)." in started
+    assert "Les ombres tombent\u00a0: Corvo (a) contre Lys (b)." in started
     hit = ok(jdr(site, "fight", "act", "1", "Corvo", "attaque", "cible=Lys", "--faces", "6,6",
                  "--lang", "fr", db=db))  # fmt: skip
-    assert "Corvo attaque Lys (6, 6) : réussite critique ; Lys prend 4 de stress." in hit
+    assert "Corvo attaque Lys (6, 6)\u00a0: réussite critique\u202f; Lys prend 4 de stress." in hit
     ok(jdr(site, "fight", "act", "1", "Lys", "attack", "target=Corvo", "--faces", "5,1,2", db=db))
     undone = ok(jdr(site, "fight", "undo", "1", "--lang", "fr", db=db))
-    assert "Annulée : action 2 (Lys attaque Corvo" in undone  # issue 29: its number in the fight
+    assert (
+        "Annulée\u00a0: action 2 (Lys attaque Corvo" in undone
+    )  # issue 29: its number in the fight
     joined = ok(jdr(site, "fight", "act", "1", "Bram", "rejoindre", "camp=b", "--lang", "fr",
                     db=db))  # fmt: skip
     assert "Bram rejoint le combat dans le camp b." in joined
@@ -140,7 +142,7 @@ def test_om_5_the_fight_ends_when_one_side_stands_told_by_jdr(site: Path, tmp_pa
     out = ok(jdr(site, "fight", "act", "1", "Ann", "attack", "target=Bob", "--faces", "6,1",
                  "--lang", "fr", db=db))  # fmt: skip
     assert "Bob craque et quitte le combat." in out
-    assert "Le combat est terminé : Ann l'emporte." in out
+    assert "Le combat est terminé\u00a0: Ann l'emporte." in out
     # issue 29: a fight its rules ended says so and offers no command
     shown = ok(jdr(site, "fight", "show", "1", db=db)).splitlines()
     assert shown[1] == "The fight is over: Ann wins."

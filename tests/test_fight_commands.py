@@ -84,8 +84,8 @@ def test_an_unknown_key_or_command_says_did_you_mean(
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "mvoe", "--db", db, "--lang", "fr")
     assert (
         code == 2
-        and "vouliez-vous dire capacité ?" in err
-        and "(au choix : capacité, répondre," in err
+        and "vouliez-vous dire capacité\u202f?" in err
+        and "(au choix\u00a0: capacité, répondre," in err
     )
     assert "move" not in err.replace("mvoe", "")
     code, _out, err = run(capsys, "fight", "act", "1", "Pika", "move", "move=Éclair",

@@ -127,11 +127,11 @@ def test_pk_10_the_report_prints_starting_gauges_and_warns_at_0_in_english_and_f
     assert "warning: Pikachu starts at 0 Énergie (0/10)" in out
     code, out, err = pokemon(capsys, db, "--as-is", "--lang", "fr")
     assert code == 0, err
-    assert "départ : les fiches telles quelles, avec leurs jauges actuelles (--as-is)" in out
+    assert "départ\u00a0: les fiches telles quelles, avec leurs jauges actuelles (--as-is)" in out
     assert "jauges de départ" in out and "Vitalité 3/14, Énergie 0/10" in out
-    assert "attention : Pikachu commence à 0 en Énergie (0/10)" in out
+    assert "attention\u00a0: Pikachu commence à 0 en Énergie (0/10)" in out
     code, out, err = pokemon(capsys, db, "--lang", "fr")
-    assert "départ : les fiches, toutes jauges pleines" in out and "attention" not in out
+    assert "départ\u00a0: les fiches, toutes jauges pleines" in out and "attention" not in out
 
 
 def test_pu_1_plus_ultra_sheets_hold_maxima_so_a_fight_starts_full(
@@ -256,7 +256,7 @@ def test_il_6_il_11_simulate_reports_duels_of_1_round_in_english_and_french(
     assert code == 0, err
     assert "touché" in out and "sorts qui ont touché" in out and "mis K.O." not in out
     assert "jauges de départ" not in out  # a wizard has no gauge
-    assert "départ : les fiches telles quelles (elles n'ont pas de jauges à remplir)" in out
+    assert "départ\u00a0: les fiches telles quelles (elles n'ont pas de jauges à remplir)" in out
 
 
 def test_pd_5_pd_6_polemos_columns_are_pa_and_activations_not_damage_or_ko(

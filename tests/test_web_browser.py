@@ -210,7 +210,7 @@ def test_pu_4_a_table_in_the_browser_from_the_host_link_to_a_verified_journal(
             kaito.set_input_files("#verify-file", str(tampered))  # its failures in French
             kaito.wait_for_selector("#verdict[data-result=bad]")
             verdict = kaito.inner_text("#verdict")
-            assert verdict.startswith("NON vérifié : entrée "), verdict  # a space before « : »
+            assert verdict.startswith("NON vérifié\u00a0: entrée "), verdict  # a space before « : »
             assert "entry" not in verdict and "hashes" not in verdict, verdict
             _shot(kaito, "10-journal-fr")
             for page in (gm, kaito, corbeau):

@@ -43,7 +43,9 @@ SHOWN_ATTRIBUTES = {
 }  # fmt: skip
 """Attributes a reader sees: tooltips, labels read aloud, placeholders, and the verifier's
 verdicts (`data-ok`, `data-bad`, written into the page by its script)."""
-HIDDEN_TAGS = {"script", "style", "template"}
+HIDDEN_TAGS = {"script", "style", "template", "textarea"}
+"""Not read: code, and a `<textarea>`'s content — the sheet's TOML, data in its file's format
+(its keys stay the stable identifiers `--toml` and the API keep, as JSON's do)."""
 
 
 class _Visible(HTMLParser):

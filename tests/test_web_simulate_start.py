@@ -52,7 +52,7 @@ def test_pk_10_the_page_starts_full_unless_as_is_and_warns_of_a_gauge_at_0(
     assert "Vitalité 14/14, Énergie 0/10" in kept.text
     assert "warning: Raichu starts at 0 Énergie (0/10)" in kept.text
     french = gm.client.get(path, params=BOTH | {"as_is": "1"}, headers={"Accept-Language": "fr"})
-    assert "attention : Raichu commence à 0 en Énergie (0/10)" in french.text
+    assert "attention\u00a0: Raichu commence à 0 en Énergie (0/10)" in french.text
     assert "jauges de départ" in french.text and "Vitalité perdue" in french.text
 
 

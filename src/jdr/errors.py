@@ -38,7 +38,7 @@ class InputError(JdrError, ValueError):
     >>> from jdr.i18n import language
     >>> with language("fr"):
     ...     InputError("size", 0, "1..", "no face", label="faces").message()
-    'faces : 0 — no face (permis : 1..)'
+    'faces\\xa0: 0 — no face (permis\\xa0: 1..)'
     """
 
     code = "invalid_input"

@@ -62,7 +62,10 @@ def test_om_2_exact_odds_match_every_roll_enumerated(dice: int) -> None:
 def test_om_2_explanation_in_french() -> None:
     record = roll(Check(dice=3), GivenFaces([6, 2, 6]))
     with language("fr"):
-        assert record.explain() == "3d6, garder le meilleur : [6] 2 6 → 6 : réussite critique"
+        assert (
+            record.explain()
+            == "3d6, garder le meilleur\u00a0: [6] 2 6 → 6\u00a0: réussite critique"
+        )
     assert record.explain() == "3d6, keep the highest: [6] 2 6 → 6: critical success"
 
 
@@ -127,8 +130,8 @@ def test_every_event_reads_in_french_never_as_key_value() -> None:
     with language("fr"):
         told = [NARRATION.sentence(e, Words()) for e in events]
     assert told[1] == (
-        "Corvo attaque Lys (5, 1) : réussite partielle ; "
-        "Lys prend 1 de stress ; Corvo prend 1 de stress."
+        "Corvo attaque Lys (5, 1)\u00a0: réussite partielle\u202f; "
+        "Lys prend 1 de stress\u202f; Corvo prend 1 de stress."
     )
     assert all("=" not in line and "_" not in line for line in told)
 

@@ -16,7 +16,7 @@ mistyped command line reads like every other bad input: one line, in the reader'
 ...     formatter.write_usage("jdr", "[OPTIONS] COMMAND")
 ...     formatter.write_dl([("NAME <str>", "A name."), ("--help", HELP_TEXT)])
 >>> print(formatter.getvalue(), end="")
-Utilisation : jdr [OPTIONS] COMMANDE
+Utilisation : jdr [OPTIONS] COMMANDE
 NOM     A name.
 --help  Affiche ce message et quitte.
 """

@@ -93,7 +93,7 @@ def _check_dice(term: DiceTerm) -> None:
     ...         parse("1d0")
     ...     except LimitError as error:
     ...         print(error.message())
-    faces de 1d0 : 0 — un dé a au moins une face (permis : 1..1000000)
+    faces de 1d0 : 0 — un dé a au moins une face (permis : 1..1000000)
     """
     faces = _("faces of {term}").format(term=term.text)
     if term.size < 1:

@@ -6,7 +6,7 @@ technique reads (its Volonté cost, cooldown and effects, PU-7).
 ...              "effects": {"extra_damage": 2, "attack_bonus": 1}}
 >>> with language("fr"):
 ...     describe_technique(technique, SHEET_WORDS)
-['coûte 3 Volonté', 'temps de recharge : 2 tours', '+2 aux dégâts', '+1 à l’attaque']
+['coûte 3 Volonté', 'temps de recharge\\xa0: 2 tours', '+2 aux dégâts', '+1 à l’attaque']
 """
 
 from __future__ import annotations

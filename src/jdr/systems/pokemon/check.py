@@ -5,7 +5,7 @@
 >>> (roll.successes, roll.failures, roll.score, roll.outcome)
 (2, 1, 1, 'success')
 >>> roll.explain()
-'4d10 DD6 : 7✓ 1✗ 2 6✓ → 2 successes − 1 failure = 1 → success'
+'4d10 DD6: 7✓ 1✗ 2 6✓ → 2 successes − 1 failure = 1 → success'
 """
 
 from __future__ import annotations

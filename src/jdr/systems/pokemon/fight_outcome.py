@@ -50,7 +50,7 @@ def fight_outcome(end: FightEnd) -> dict[str, Effect]:
     >>> done = fight_outcome(FightEnd(start, {}, final))
     >>> with language("fr"):
     ...     done["Pikachu"].why()[-1]
-    'Pikachu gagne 3 PX : la moitié du niveau 6 de Carapuce (PK-24)'
+    'Pikachu gagne 3 PX\\xa0: la moitié du niveau 6 de Carapuce (PK-24)'
     >>> done["Carapuce"].why()[-1]
     "Carapuce gains 1 XP: a quarter of Pikachu's level 5, the highest of the winning side (PK-24)"
     """

@@ -97,6 +97,7 @@ class FightSettings(BaseModel):
         ge=0,
         le=100,
         description=N_("turns slept through before the first wake roll"),
+        json_schema_extra=named("turns asleep before waking", "tours de sommeil avant le réveil"),
     )
     sleep_max_turns: int = Field(
         default=7,

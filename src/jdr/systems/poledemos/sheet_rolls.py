@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from jdr.errors import InputError
 from jdr.i18n import N_, _
 from jdr.labels import named
+from jdr.names import fold
 from jdr.sheets import validate_sheet
 from jdr.systems.poledemos.warband import Figure, Warband
 from jdr.systems.protocol import Bound, Json, Lookup, SheetRoll
@@ -41,7 +42,7 @@ class FigureUses(BaseModel):
     )
     followers: list[str] = Field(
         default_factory=list,
-        description=N_("the leader's followers that go along (PD-8), or all"),
+        description=N_("the leader's followers that go along (PD-8), or all of them: all (tous)"),
         json_schema_extra=named("followers", "suivants"),
     )
 
@@ -67,7 +68,7 @@ def bind_activate(name: str, sheet: Json, uses: FigureUses, lookup: Lookup | Non
     sources = {"val": f"{figure.name} {figure.val}+ (PD-1)"}
     if uses.followers:
         everyone = band.followers_of(figure.name)
-        if [f.casefold() for f in uses.followers] == ["all"]:
+        if [fold(f) for f in uses.followers] in (["all"], ["tous"]):
             group = everyone
         else:
             group = [band.figure(follower) for follower in uses.followers]

@@ -5,7 +5,7 @@ figure reads (its VAL, a leader and its followers, PD-8, PD-9).
 >>> perry = {"name": "Sergent Perry", "val": 3, "leader": True, "followers": ["Caporal"]}
 >>> with language("fr"):
 ...     describe_figure(perry, SHEET_WORDS)
-['VAL 3+', 'chef', 'suivants : Caporal']
+['VAL 3+', 'chef', 'suivants\\xa0: Caporal']
 """
 
 from __future__ import annotations
