@@ -76,7 +76,7 @@ class ModelError(InputError):
 
     def __init__(self, problems: Sequence[InputError], source: str = "", code: str = "") -> None:
         first = problems[0]
-        super().__init__(first.field, first.value, first.allowed, first.reason)
+        super().__init__(first.field, first.value, first.allowed, first.reason, first.label)
         self.problems = tuple(problems)
         self.source = source
         if code:
@@ -116,10 +116,12 @@ def _problem(
         loc.append(context["at"])
     value = None if kind == "missing" else context.get("value", detail.get("input"))
     path = _path(loc, name) or _("parameters")
+    # the reader's words for the path, unless the caller names it its own way (`--dice`)
+    worded = _shown_path(loc, model) if name is str and model is not None else None
     if "reason" in context:  # one of ours, from `fail`
         texts = (_(context["reason"]), _(context["allowed"]) if context["allowed"] else "")
         reason, allowed = (text.format(**context) for text in texts)
-        return InputError(path, value, allowed or "-", reason)
+        return InputError(path, value, allowed or "-", reason, label=worded)
     limit = next((context[key] for key in _LIMITS if key in context), None)
     reason = _(REASONS[kind]).format(limit=limit) if kind in REASONS else str(detail["msg"])
     reason = reason.removeprefix("Value error, ")
@@ -136,7 +138,10 @@ def _problem(
             reason += hint(loc[-1], spelt)  # a model that names its keys: the closest
         value = value if isinstance(value, str | int | float) else None
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        allowed = _("a table with {keys}").format(keys=", ".join(annotation.model_fields))
+        from jdr.labels import label
+
+        keys = ", ".join(label(annotation, key) for key in annotation.model_fields)
+        allowed = _("a table with {keys}").format(keys=keys)
     elif info is not None:
         allowed = describe_allowed(info)
         if kind in ("literal_error", "enum"):  # a choice mistyped: the closest one
@@ -161,7 +166,7 @@ def _problem(
             reason += hint(value, choices)
     else:
         allowed = f"{context.get('ge', '')}..{context.get('le', '')}" if limit is not None else ""
-    return InputError(path, value, allowed or "-", reason)
+    return InputError(path, value, allowed or "-", reason, label=worded)
 
 
 def _path(loc: Sequence[str | int], name: Callable[[str], str]) -> str:
@@ -173,6 +178,34 @@ def _path(loc: Sequence[str | int], name: Callable[[str], str]) -> str:
         else:
             text += f".{part}" if text else name(part)
     return text
+
+
+def _shown_path(loc: Sequence[str | int], model: type[BaseModel]) -> str | None:
+    """`("moves", 1, "type")` in the reader's words: each field by its display name
+    (`jdr.labels.label`), list positions counting from 1; None for an empty path."""
+    from jdr.labels import label
+
+    text, current = "", _bare(model)
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part + 1}]"
+            current = _item(current)
+            continue
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            info = current.model_fields.get(part)
+            word = label(current, part) if info is not None else part
+            current = _bare(info.annotation) if info is not None else None
+        else:
+            word, current = part, _item(current)
+        text += f".{word}" if text else word
+    return text or None
+
+
+def _item(annotation: Any) -> Any:
+    """The type of an item of a list (or a value of a table), None otherwise."""
+    if typing.get_origin(annotation) in (list, dict):
+        return _bare(typing.get_args(annotation)[-1])
+    return None
 
 
 def _walk(
