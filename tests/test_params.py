@@ -79,4 +79,4 @@ def test_a_choice_inside_a_list_or_a_table_lists_the_choices(
     with language("fr"):
         with pytest.raises(InputError) as caught:
             validate_params(Listed, raw)
-        assert "(permis : au choix : poke, super)" in caught.value.message()
+        assert "(permis\u00a0: au choix\u00a0: poke, super)" in caught.value.message()
