@@ -269,7 +269,7 @@ def test_pu_4_bad_input_is_the_cli_error_shape_never_a_500(app: Any, table: dict
     )
     assert big.status_code == 413 and error_of(big)["field"] == "body"
     form = gm.post(f"/c/{table['id']}/roll", data={"action": "attack", "willpower": "200"})
-    assert form.status_code == 422 and "0..99" in form.text and "willpower" in form.text
+    assert form.status_code == 422 and "0..99" in form.text and "Volonté" in form.text
     gone = gm.client.get("/api/nowhere")
     assert gone.status_code == 404 and error_of(gone)["field"] == "path"
 
