@@ -21,7 +21,8 @@ values are English templates (marked with `N_`), translated and formatted when s
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import UnionType
 from typing import Annotated, Any
 
@@ -34,7 +35,7 @@ from jdr.i18n import N_, _, joined, labelled
 from jdr.names import hint
 from jdr.params import choices_of, describe_allowed
 
-__all__ = ["ModelError", "fail", "translate"]
+__all__ = ["ModelError", "fail", "translate", "worded"]
 
 # What pydantic's own error kinds mean, in the words the rest of the project uses.
 REASONS = {
@@ -104,6 +105,34 @@ def translate(
     """
     problems = [_problem(detail, model, name) for detail in error.errors()]
     return ModelError(problems, source, code)
+
+
+@contextmanager
+def worded(model: type[BaseModel]) -> Iterator[None]:
+    """Name the field of an `InputError` raised inside by its display name, when it is one of
+    `model`'s fields (an action's own checks name its parameters by their identifiers):
+
+    >>> from pydantic import Field
+    >>> from jdr.i18n import language
+    >>> from jdr.labels import named
+    >>> class Advise(BaseModel):
+    ...     max_dice: int = Field(3, json_schema_extra=named("most dice", "dés au plus"))
+    >>> with language("fr"):
+    ...     try:
+    ...         with worded(Advise):
+    ...             raise InputError("max_dice", 40, "..12", "too many to weigh")
+    ...     except InputError as error:
+    ...         print(error.field, "|", error.message())
+    max_dice | dés au plus\xa0: 40 — too many to weigh (permis\xa0: ..12)
+    """
+    try:
+        yield
+    except InputError as error:
+        if error.label is None and error.field in model.model_fields:
+            from jdr.labels import label
+
+            error.label = label(model, error.field)
+        raise
 
 
 def _problem(
