@@ -249,8 +249,8 @@ def test_pu_4_bad_input_is_the_cli_error_shape_never_a_500(app: Any, table: dict
     assert bad.status_code == 422
     assert error_of(bad) | {} == {
         "code": "invalid_input",
-        "message": "willpower: x — not a whole number (allowed: whole number, 0..99)",
-        "field": "willpower",
+        "message": "Volonté: x — not a whole number (allowed: whole number, 0..99)",
+        "field": "willpower",  # the message names it for the reader, the key stays the identifier
         "value": "x",
         "allowed": "whole number, 0..99",
     }
@@ -269,7 +269,7 @@ def test_pu_4_bad_input_is_the_cli_error_shape_never_a_500(app: Any, table: dict
     )
     assert big.status_code == 413 and error_of(big)["field"] == "body"
     form = gm.post(f"/c/{table['id']}/roll", data={"action": "attack", "willpower": "200"})
-    assert form.status_code == 422 and "0..99" in form.text and "willpower" in form.text
+    assert form.status_code == 422 and "0..99" in form.text and "Volonté" in form.text
     gone = gm.client.get("/api/nowhere")
     assert gone.status_code == 404 and error_of(gone)["field"] == "path"
 
@@ -312,7 +312,7 @@ def test_pu_4_roll_page_shows_exact_odds_beside_the_form(app: Any, table: dict[s
     )
     assert odds.status_code == 200 and "15.00 %" in odds.text and "<svg" in odds.text
     unfinished = player.client.get(f"/c/{table['id']}/odds", params={"action": "attack"})
-    assert unfinished.status_code == 200 and "willpower" in unfinished.text
+    assert unfinished.status_code == 200 and "Volonté: required" in unfinished.text
     result = player.post(
         f"/c/{table['id']}/roll",
         data={"action": "attack", "willpower": "10", "target_energy": "20"},

@@ -61,7 +61,7 @@ class InputError(JdrError, ValueError):
     def message(self) -> str:
         from jdr.i18n import _
 
-        field = self.label or self.shown_field()
+        field = self.shown_field()
         if self.value is None and self.reason:
             return _("{field}: {reason} (allowed: {allowed})").format(
                 field=field, reason=self.reason, allowed=self.allowed
@@ -76,10 +76,12 @@ class InputError(JdrError, ValueError):
 
     def shown_field(self) -> str:
         """The field as the message names it: `field` stays the stable name JSON answers
-        carry; the web's own fields (`FIELD_NAMES`) are worded for the reader, and a subclass
-        may word its own."""
+        carry; its `label` when given (a model's field by its display name), else the web's own
+        fields (`FIELD_NAMES`) worded for the reader; a subclass may word its own."""
         from jdr.i18n import _
 
+        if self.label:
+            return self.label
         named = FIELD_NAMES.get(self.field)
         return _(named) if named is not None else self.field
 

@@ -21,6 +21,7 @@ from jdr.journal.service import Rolled
 from jdr.params import validate_params
 from jdr.store import Campaign, Store
 from jdr.systems.protocol import Action, RuleSystem
+from jdr.validation import worded
 
 
 def system_of(campaign: Campaign) -> RuleSystem:
@@ -134,17 +135,18 @@ def _roll_typed(
     from jdr.journal import service
 
     params = validate_params(action.params, asked.params)
-    return service.roll(
-        store,
-        campaign,
-        system,
-        action,
-        params,
-        actor=actor,
-        action_id=asked.action_id or None,
-        client_seed=asked.client_seed or None,
-        hidden=asked.hidden,
-    )
+    with worded(action.params):
+        return service.roll(
+            store,
+            campaign,
+            system,
+            action,
+            params,
+            actor=actor,
+            action_id=asked.action_id or None,
+            client_seed=asked.client_seed or None,
+            hidden=asked.hidden,
+        )
 
 
 def readable(store: Store, campaign: Campaign, entry: Entry) -> bool:
@@ -174,7 +176,8 @@ def odds(
     action = action_of(system, action_name, "odds")
     params = _params(campaign, system, action, action.params, raw, store, sheet, uses)
     assert action.odds is not None
-    return action, params, action.odds(params, False)
+    with worded(action.params):
+        return action, params, action.odds(params, False)
 
 
 def advise(
@@ -191,7 +194,8 @@ def advise(
     action = action_of(system, action_name, "advise")
     assert action.advise is not None
     params = _params(campaign, system, action, action.advise.params, raw, store, sheet, uses)
-    return action, params, action.advise.advise(params, False)
+    with worded(action.advise.params):
+        return action, params, action.advise.advise(params, False)
 
 
 def _params(

@@ -21,7 +21,8 @@ values are English templates (marked with `N_`), translated and formatted when s
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import UnionType
 from typing import Annotated, Any
 
@@ -34,7 +35,7 @@ from jdr.i18n import N_, _, joined, labelled
 from jdr.names import hint
 from jdr.params import choices_of, describe_allowed
 
-__all__ = ["ModelError", "fail", "translate"]
+__all__ = ["ModelError", "fail", "translate", "worded"]
 
 # What pydantic's own error kinds mean, in the words the rest of the project uses.
 REASONS = {
@@ -76,7 +77,7 @@ class ModelError(InputError):
 
     def __init__(self, problems: Sequence[InputError], source: str = "", code: str = "") -> None:
         first = problems[0]
-        super().__init__(first.field, first.value, first.allowed, first.reason)
+        super().__init__(first.field, first.value, first.allowed, first.reason, first.label)
         self.problems = tuple(problems)
         self.source = source
         if code:
@@ -106,6 +107,34 @@ def translate(
     return ModelError(problems, source, code)
 
 
+@contextmanager
+def worded(model: type[BaseModel]) -> Iterator[None]:
+    """Name the field of an `InputError` raised inside by its display name, when it is one of
+    `model`'s fields (an action's own checks name its parameters by their identifiers):
+
+    >>> from pydantic import Field
+    >>> from jdr.i18n import language
+    >>> from jdr.labels import named
+    >>> class Advise(BaseModel):
+    ...     max_dice: int = Field(3, json_schema_extra=named("most dice", "dés au plus"))
+    >>> with language("fr"):
+    ...     try:
+    ...         with worded(Advise):
+    ...             raise InputError("max_dice", 40, "..12", "too many to weigh")
+    ...     except InputError as error:
+    ...         print(error.field, "|", error.message())
+    max_dice | dés au plus\xa0: 40 — too many to weigh (permis\xa0: ..12)
+    """
+    try:
+        yield
+    except InputError as error:
+        if error.label is None and error.field in model.model_fields:
+            from jdr.labels import label
+
+            error.label = label(model, error.field)
+        raise
+
+
 def _problem(
     detail: ErrorDetails, model: type[BaseModel] | None, name: Callable[[str], str]
 ) -> InputError:
@@ -116,10 +145,12 @@ def _problem(
         loc.append(context["at"])
     value = None if kind == "missing" else context.get("value", detail.get("input"))
     path = _path(loc, name) or _("parameters")
+    # the reader's words for the path, unless the caller names it its own way (`--dice`)
+    worded = _shown_path(loc, model) if name is str and model is not None else None
     if "reason" in context:  # one of ours, from `fail`
         texts = (_(context["reason"]), _(context["allowed"]) if context["allowed"] else "")
         reason, allowed = (text.format(**context) for text in texts)
-        return InputError(path, value, allowed or "-", reason)
+        return InputError(path, value, allowed or "-", reason, label=worded)
     limit = next((context[key] for key in _LIMITS if key in context), None)
     reason = _(REASONS[kind]).format(limit=limit) if kind in REASONS else str(detail["msg"])
     reason = reason.removeprefix("Value error, ")
@@ -136,7 +167,10 @@ def _problem(
             reason += hint(loc[-1], spelt)  # a model that names its keys: the closest
         value = value if isinstance(value, str | int | float) else None
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        allowed = _("a table with {keys}").format(keys=", ".join(annotation.model_fields))
+        from jdr.labels import label
+
+        keys = ", ".join(label(annotation, key) for key in annotation.model_fields)
+        allowed = _("a table with {keys}").format(keys=keys)
     elif info is not None:
         allowed = describe_allowed(info)
         if kind in ("literal_error", "enum"):  # a choice mistyped: the closest one
@@ -161,7 +195,7 @@ def _problem(
             reason += hint(value, choices)
     else:
         allowed = f"{context.get('ge', '')}..{context.get('le', '')}" if limit is not None else ""
-    return InputError(path, value, allowed or "-", reason)
+    return InputError(path, value, allowed or "-", reason, label=worded)
 
 
 def _path(loc: Sequence[str | int], name: Callable[[str], str]) -> str:
@@ -173,6 +207,34 @@ def _path(loc: Sequence[str | int], name: Callable[[str], str]) -> str:
         else:
             text += f".{part}" if text else name(part)
     return text
+
+
+def _shown_path(loc: Sequence[str | int], model: type[BaseModel]) -> str | None:
+    """`("moves", 1, "type")` in the reader's words: each field by its display name
+    (`jdr.labels.label`), list positions counting from 1; None for an empty path."""
+    from jdr.labels import label
+
+    text, current = "", _bare(model)
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part + 1}]"
+            current = _item(current)
+            continue
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            info = current.model_fields.get(part)
+            word = label(current, part) if info is not None else part
+            current = _bare(info.annotation) if info is not None else None
+        else:
+            word, current = part, _item(current)
+        text += f".{word}" if text else word
+    return text or None
+
+
+def _item(annotation: Any) -> Any:
+    """The type of an item of a list (or a value of a table), None otherwise."""
+    if typing.get_origin(annotation) in (list, dict):
+        return _bare(typing.get_args(annotation)[-1])
+    return None
 
 
 def _walk(

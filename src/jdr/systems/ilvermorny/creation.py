@@ -68,9 +68,8 @@ def parse_points(value: Any) -> dict[str, int]:
     for name, number in pairs:
         stat = stat_id(str(name)) if isinstance(name, str) else None
         if stat is None:
-            raise fail(
-                "unknown_stat", N_("unknown stat {name}"), ", ".join(STATS), value=name, name=name
-            )
+            known = ", ".join(_(STAT_LABELS[each]) for each in STATS)  # the reader's words
+            raise fail("unknown_stat", N_("unknown stat {name}"), known, value=name, name=name)
         amount = _whole(number)
         if amount is None or abs(amount) > MAX_POINTS:
             shown = f"{name}={'' if number is None else number}"

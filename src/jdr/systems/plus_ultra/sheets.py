@@ -50,7 +50,7 @@ from pydantic_core import PydanticCustomError
 
 from jdr.errors import UnknownNameError
 from jdr.i18n import N_, _
-from jdr.labels import Choices
+from jdr.labels import Choices, named
 from jdr.names import fold
 from jdr.sheets import SheetError, load_model
 from jdr.systems.plus_ultra.rules import (
@@ -107,7 +107,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "same_technique_twice": (N_("the same technique twice"), N_("different technique names")),
     "spec_syntax": (N_("{part} is not key=value"), _SPEC),
-    "spec_key": (N_("unknown key {key}"), "rank, energy, willpower"),
+    "spec_key": (N_("unknown key {key}"), N_("rank, energy, willpower")),
     "spec_twice": (N_("{key} given twice"), _SPEC),
     "over_rank": (
         N_("more than rank {rank} allows: {base} + {free} free points = {ceiling} (PU-2)"),
@@ -312,7 +312,7 @@ def parse_spec(value: Any) -> Any:
         if name is None:
             raise _fail("spec_key", value=value, key=key.strip())
         if name in found:
-            raise _fail("spec_twice", value=value, key=name)
+            raise _fail("spec_twice", value=value, key=key.strip())
         found[name] = number.strip()
     return found
 
@@ -326,9 +326,9 @@ class Duelist(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    rank: Rank
-    energy: int = Field(ge=1, le=MAX_VALUE)
-    willpower: int = Field(ge=0, le=MAX_VALUE)
+    rank: Rank = Field(json_schema_extra=named("rank", "rang"))
+    energy: int = Field(ge=1, le=MAX_VALUE, json_schema_extra=named("Énergie", "Énergie"))
+    willpower: int = Field(ge=0, le=MAX_VALUE, json_schema_extra=named("Volonté", "Volonté"))
 
     @model_validator(mode="after")
     def _within_rank(self) -> Duelist:

@@ -266,7 +266,7 @@ class HandParams(BaseModel):
         min_length=1,
         max_length=MAX_HAND_FIGURES,
         description=N_("each figure's VAL in the order they activate, e.g. 3,4+,5+,5+"),
-        json_schema_extra=named("figures' VALs", "VAL des figures"),
+        json_schema_extra=named("figures' VALs", "VAL des figurines"),
     )
     dice: str = Field(
         default="best",

@@ -2,7 +2,7 @@
 
 - `test --figure NAME`: the figure's VAL (PD-1).
 - `activate --figure LEADER [--followers all|A,B]`: the figure's VAL, and its group's (PD-8,
-  PD-9): the followers named, or all the leader's followers with `all`.
+  PD-9): the followers named, or all the leader's followers with `all` (`tous`).
 - `hand`: every figure's VAL, in the warband's order (PD-4, PD-5).
 
 A roll changes nothing on a warband: Polédémos keeps no gauge between games.
@@ -38,11 +38,11 @@ class FigureUses(BaseModel):
     figure: str | None = Field(
         default=None,
         description=N_("the figure, as the warband names it"),
-        json_schema_extra=named("figure", "figure"),
+        json_schema_extra=named("figure", "figurine"),
     )
     followers: list[str] = Field(
         default_factory=list,
-        description=N_("the leader's followers that go along (PD-8), or all of them: all (tous)"),
+        description=N_("the leader's followers that go along (PD-8), or all"),
         json_schema_extra=named("followers", "suivants"),
     )
 
@@ -68,7 +68,7 @@ def bind_activate(name: str, sheet: Json, uses: FigureUses, lookup: Lookup | Non
     sources = {"val": f"{figure.name} {figure.val}+ (PD-1)"}
     if uses.followers:
         everyone = band.followers_of(figure.name)
-        if [fold(f) for f in uses.followers] in (["all"], ["tous"]):
+        if [fold(f) for f in uses.followers] in (["all"], ["tous"]):  # either language
             group = everyone
         else:
             group = [band.figure(follower) for follower in uses.followers]
