@@ -37,7 +37,7 @@ class FigureUses(BaseModel):
     figure: str | None = Field(
         default=None,
         description=N_("the figure, as the warband names it"),
-        json_schema_extra=named("figure", "figure"),
+        json_schema_extra=named("figure", "figurine"),
     )
     followers: list[str] = Field(
         default_factory=list,
