@@ -210,3 +210,23 @@ def test_fight_options_show_and_read_their_values_in_french(
         "--db", db, "--lang", "fr",
     )  # fmt: skip
     assert code == 2 and "MJ, joueur" in err
+
+
+def test_ps_13_a_split_attacks_parts_are_named_and_read_in_french() -> None:
+    """PS-13's parts are JSON tables: their keys shown in the reader's language (the example
+    line, the help's "JSON, e.g."), typed in either, the JSON keeping the identifiers."""
+    from jdr.i18n import language
+    from jdr.systems.passion.fight_models import COMMANDS
+
+    typed = 'parts=[{"Cible": "A", "talent": 1, "MARQUEUR": 2}, {"target": "B", "marker": 1}]'
+    _name, keys = COMMANDS.parse("split_attack", [typed])
+    assert keys["parts"] == [
+        {"target": "A", "talent": 1, "marker": 2},
+        {"target": "B", "marker": 1},
+    ]
+    with language("fr"):
+        line = COMMANDS.line("split_attack")
+        kind = COMMANDS.keys("split_attack")[0].kind
+    assert '{"cible":"Ninja 1","talent":2,"marqueur":3}' in line and '"cible": …' in kind
+    assert find_leaks(line, "fr") == [] and find_leaks(kind, "fr") == []
+    assert '{"target":"Ninja 1","talent":2,"marker":3}' in COMMANDS.line("split_attack")
