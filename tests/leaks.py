@@ -154,6 +154,8 @@ PROPER_NAMES = frozenset(
         "Alembic", "FLINT", "NumPy", "Python", "EDITOR", "Pokémon", "Plus Ultra", "Polédémos",
         "Ilvermorny", "Passion", "Ombres", "Shadows", "Bash", "Zsh", "Fish", "PowerShell",
         "Ball", "Poké Ball", "Super Ball", "Hyper Ball", "Master Ball",
+        # the dice tools whose notations `jdr dice` reads (`jdr.dice.notation`)
+        "Roll20", "Rolisteam", "DiceParser", "Dice Maiden", "Avrae", "Foundry",
     }
 )  # fmt: skip
 """Names of programs, formats and games: a name, in either language."""
@@ -277,7 +279,8 @@ def _unaccented(word: str) -> str:
 @cache
 def example_names() -> frozenset[str]:
     """The proper names of the systems' example sheets (characters, figures, moves, spells,
-    weapons: every `name`, `species` and `followers` value) and their texts (any value with a
+    weapons: every `name`, `species` and `followers` value, and the keys written with a capital,
+    a Passion talent's `Blast`) and their texts (any value with a
     space or a capital, as the table wrote it: "Les corbeaux aveuglent la cible.", `Électrik`;
     a lower-case word, `target`, is a value of the code)."""
     found: set[str] = set()
@@ -290,6 +293,8 @@ def example_names() -> frozenset[str]:
 def _names_in(data: Any, found: set[str]) -> None:
     if isinstance(data, dict):
         for key, value in data.items():
+            if key[:1].isupper():  # a key the table wrote: a talent, `Blast = 7`
+                found.add(key)
             if key in ("name", "species") and isinstance(value, str):
                 found.add(value)
             elif key == "followers" and isinstance(value, list):

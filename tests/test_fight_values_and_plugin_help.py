@@ -148,7 +148,7 @@ def test_sheet_buy_help_shows_each_systems_own_purchase_a_plugins_too(
     assert code == 0 and "Each rule system's own:" in out
     flat = re.sub(r"\s+", " ", out)
     assert "homebrew: NAME SKILL Buy a skill point with 1 XP (HB-1)." in flat
-    assert "pokemon: NAME WHAT [WHICH]" in flat and "(PK-21, PK-22)" in flat
+    assert "pokemon: NAME WHAT-TO-BUY [WHICH-ONE]" in flat and "(PK-21, PK-22)" in flat
     code, out, _err = run(capsys, "sheet", "award", "--help", "--lang", "fr")
     assert "Propre à chaque système de règles" in out and "homebrew" not in out
 

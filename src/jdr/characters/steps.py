@@ -154,7 +154,8 @@ def progression_step(
         allowed = " ".join(f.upper() for f in fields) or "-"
         raise InputError(_("word"), " ".join(words), allowed, _("too many words"))
     raw = {**dict(zip(fields, given, strict=False)), **pairs}
-    return step, validate_params(step.params, _sheet_names(system, step.params, raw))
+    read = _sheet_names(system, step.params, raw)  # keys by their display names too (`coût`)
+    return step, validate_params(step.params, read, keys=True)
 
 
 def _sheet_names(system: RuleSystem, params: Any, raw: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,12 +24,15 @@ NOM     A name.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer.core
 
 from jdr.errors import InputError, JdrError, UnknownNameError
-from jdr.i18n import N_, _
+from jdr.i18n import N_, _, current_language
+
+if TYPE_CHECKING:
+    from jdr.labels import Choices
 
 _click = typer._click
 
@@ -96,6 +99,62 @@ def placeholders(text: str) -> str:
     )
 
 
+class Words:
+    """An option's choice of values (`--role player|gm|spectator`), shown by their display
+    names in the reader's language (`--role joueur|MJ|spectateur`) and read in either language,
+    in any case, with or without accents: the command gets the identifier.
+
+    `choices` follows `jdr.labels.named`: each value → `(English, French, more spellings…)`.
+    Give the option `metavar=words.metavar()` and `parser=words`:
+
+    >>> from jdr.i18n import language
+    >>> seats = Words("--as", {"gm": ("gm", "MJ", "meneur"), "player": ("player", "joueur")})
+    >>> with language("fr"):
+    ...     seats.metavar(), seats("Joueur"), seats("gm")
+    ('MJ|joueur', 'player', 'gm')
+    >>> seats.metavar(), seats.name("gm", "fr")
+    ('gm|player', 'MJ')
+    >>> with language("fr"):
+    ...     seats("jouer")
+    Traceback (most recent call last):
+    ...
+    jdr.errors.UnknownNameError: --as: 'jouer' (not allowed; allowed: MJ, joueur)
+    """
+
+    def __init__(self, option: str, choices: Choices) -> None:
+        self.option = option
+        self.choices = {value: tuple(names) for value, names in choices.items()}
+
+    def name(self, value: str, lang: str | None = None) -> str:
+        """The display name of `value` in `lang` (default: the reader's)."""
+        names = self.choices[value]
+        return names[1] if (lang or current_language()) == "fr" and len(names) > 1 else names[0]
+
+    def names(self, lang: str | None = None) -> list[str]:
+        """Every value's display name in `lang` (default: the reader's), in order."""
+        return [self.name(value, lang) for value in self.choices]
+
+    def metavar(self) -> str:
+        """The option's placeholder: its values' names, `joueur|MJ|spectateur`."""
+        return "|".join(self.names())
+
+    def __call__(self, text: str) -> str:
+        """The value `text` names, in either language; `UnknownNameError` listing the names in
+        the reader's language otherwise."""
+        from jdr.names import closest, find
+
+        spellings = {value: value for value in self.choices}
+        for value, names in self.choices.items():
+            for spelt in names:
+                spellings.setdefault(spelt, value)
+        found = find(str(text), spellings, self.option)
+        if found is None:
+            near = closest(str(text), spellings)
+            suggestion = self.name(near) if near is not None else None
+            raise UnknownNameError(self.option, str(text), self.names(), suggestion)
+        return found
+
+
 class Formatter(_click.HelpFormatter):
     """Click's help formatter, with its own English literals translated, and an argument shown
     by its metavar alone (typer adds its Python type: `NAME <str>` → `NAME`)."""
@@ -142,6 +201,9 @@ def usage_error(error: Any, argv: list[str]) -> JdrError:
         wanted = _needed(error.param, see)
         return InputError(hint, None, wanted, _("required"), label=placeholders(hint))
     if isinstance(error, exceptions.BadParameter):
+        refused = _refused(error)
+        if refused is not None:  # a `Words` option's own refusal, names and all
+            return refused
         param = error.param
         hint = str(error.param_hint or (_hint(param) if param is not None else ""))
         given = _given(param, argv)
@@ -156,6 +218,17 @@ def usage_error(error: Any, argv: list[str]) -> JdrError:
     if found := _NEEDS_VALUE.match(message):
         return InputError(found["option"], None, see, _("needs a value"))
     return InputError(_("command line"), " ".join(argv), see, message)
+
+
+def _refused(error: Any) -> JdrError | None:
+    """The `JdrError` an option's parser raised (Typer wraps it in pydantic's error)."""
+    cause = error.__cause__
+    errors = getattr(cause, "errors", None)
+    for each in errors() if callable(errors) else []:
+        found = (each.get("ctx") or {}).get("error")
+        if isinstance(found, JdrError):
+            return found
+    return None
 
 
 def _command_path(ctx: Any) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli import complete
+from jdr.cli.click_words import Words
 from jdr.cli.fight_output import (
     command_help,
     print_commands,
@@ -87,7 +88,8 @@ def build_fight() -> typer.Typer:
         str | None,
         typer.Option(
             "--on-late",
-            metavar="default|gm",
+            metavar=ON_LATE.metavar(),
+            parser=ON_LATE,
             help=_(
                 "When a turn passes its deadline: the system's safe default (defend, wait,"
                 " pass …) or the GM decides."
@@ -198,13 +200,14 @@ def build_fight() -> typer.Typer:
             str,
             typer.Option(
                 "--as",
-                metavar="gm|player",
+                metavar=SEATS.metavar(),
+                parser=SEATS,
                 help=_(
                     "Who gives the command: the GM (every decision), or ACTOR's player, refused"
                     " any key that is someone else's choice (a hot-seat table)."
                 ),
             ),
-        ] = "gm",
+        ] = SEATS.name("gm"),  # shown in the reader's language, read as `gm`
         seed: seed_option = None,
         faces: faces_option = None,
         db: db_option = None,
@@ -287,8 +290,13 @@ def build_fight() -> typer.Typer:
         fight: fight_argument,
         fmt: Annotated[
             str,
-            typer.Option("--format", metavar="bbcode|markdown|text", help=_("The recap's format.")),
-        ] = "text",
+            typer.Option(
+                "--format",
+                metavar=FORMATS.metavar(),
+                parser=FORMATS,
+                help=_("The recap's format."),
+            ),
+        ] = FORMATS.name("text"),  # shown in the reader's language, read as `text`
         round_: Annotated[
             int | None,
             typer.Option("--round", metavar="N", help=_("Recap round N, not the last action.")),
@@ -477,17 +485,28 @@ def _act(
     print_events(told, system, state, legal, acted.entry)
 
 
-SEATS = {"gm": "gm", "mj": "gm", "player": "player", "joueur": "player", "joueuse": "player"}
+SEATS = Words("--as", {"gm": ("gm", "MJ", "meneur"), "player": ("player", "joueur", "joueuse")})
 """`jdr fight act --as`: who gives the command, in English or French."""
+ON_LATE = Words("--on-late", {"default": ("default", "défaut"), "gm": ("gm", "MJ", "meneur")})
+"""`jdr fight new|pace --on-late`: when a turn passes its deadline, the system's safe default
+(`jdr.live.pace.DEFAULT`) or the GM decides (`GM`)."""
+FORMATS = Words(
+    "--format",
+    {
+        "text": ("text", "texte"),
+        "bbcode": ("BBCode", "BBCode"),
+        "markdown": ("Markdown", "Markdown"),
+    },
+)
+"""`jdr fight recap --format`: the recap's format (`jdr.fights.recap`'s)."""
 
 
 def _seat(text: str, actor: str) -> "Seat":
     """`--as gm` (the default: the GM gives every decision) or `--as player` (ACTOR's player,
     who controls ACTOR only)."""
     from jdr.fights.commands import GM_SEAT, Seat
-    from jdr.names import match
 
-    found = SEATS[match("--as", text, SEATS, ["gm (mj)", "player (joueur)"])]
+    found = SEATS(text)
     return GM_SEAT if found == "gm" else Seat(fighters=(actor,))
 
 

@@ -8,9 +8,20 @@ from typing import Annotated
 import typer
 
 from jdr.cli import complete
+from jdr.cli.click_words import Words
 from jdr.cli.render import console, emit_json
 from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
 from jdr.i18n import _
+
+ROLES = Words(
+    "--role",
+    {
+        "gm": ("gm", "MJ", "meneur"),
+        "player": ("player", "joueur", "joueuse"),
+        "spectator": ("spectator", "spectateur", "spectatrice"),
+    },
+)
+"""`--role`: what an invite lets do (`jdr.access.ROLES`), in English or French."""
 
 
 def add_invite_commands(app: typer.Typer) -> None:
@@ -36,7 +47,10 @@ def add_invite_commands(app: typer.Typer) -> None:
             ),
         ],
         role: Annotated[
-            str, typer.Option("--role", metavar="player|gm|spectator", help=_("What it lets do."))
+            str,
+            typer.Option(
+                "--role", metavar=ROLES.metavar(), parser=ROLES, help=_("What it lets do.")
+            ),
         ],
         character: Annotated[
             str | None,

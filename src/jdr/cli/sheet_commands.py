@@ -29,7 +29,7 @@ PROGRESSION_HELP = {
     "award": N_("Give XP or points: xp=N, points=N … and why."),
     "year": N_("Ilvermorny: a school year's 2 points, e.g. magic=1 intuition=1 (IL-4)."),
     "grant": N_("Ilvermorny: the GM grants a spell's level 1 after a lesson (IL-8)."),
-    "rank": N_("Plus Ultra: the next rank, its free point in energy or willpower (PU-2)."),
+    "rank": N_("Plus Ultra: the next rank, its free point in Énergie or Volonté (PU-2)."),
 }
 
 
@@ -48,6 +48,10 @@ class _ProgressionCommand(typer.core.TyperCommand):
 def _progression_help(command: str) -> list[tuple[str, str]]:
     """`(system: NAME WORD… [key=…], its help)` for each installed system that has the
     progression step `command` (a plug-in that does not load is left out)."""
+    import typing
+
+    from jdr.cli.click_words import placeholders
+    from jdr.labels import field_label
     from jdr.sheet_check import installed
     from jdr.systems import default_registry
 
@@ -60,14 +64,26 @@ def _progression_help(command: str) -> list[tuple[str, str]]:
         parts = [f"{system.id}:", "NAME"]
         for word in step.words:
             info = fields.get(word)
-            parts.append(
-                word.upper() if info is None or info.is_required() else f"[{word.upper()}]"
-            )
+            shown = field_label(word, info).upper().replace(" ", "-")
+            parts.append(shown if info is None or info.is_required() else f"[{shown}]")
         for key_name, info in fields.items():
-            if key_name not in step.words:
-                parts.append(f"{key_name}=…" if info.is_required() else f"[{key_name}=…]")
+            if typing.get_origin(info.annotation) is dict:  # its own keys: `magic=1`
+                parts.append(placeholders("KEY=VALUE…"))
+            elif key_name not in step.words:
+                typed = _typed_key(key_name, info)
+                parts.append(f"{typed}=…" if info.is_required() else f"[{typed}=…]")
         rows.append((" ".join(parts), _(step.help) if step.help else ""))
     return rows
+
+
+def _typed_key(name: str, info: Any) -> str:
+    """How a reader types a progression step's key: in French its display name (`coût`,
+    `niveau du Pokémon vaincu`, accepted as typed: `jdr.characters.steps`), in English the
+    key itself (`cost`, `defeated`)."""
+    from jdr.i18n import current_language
+    from jdr.labels import field_label
+
+    return field_label(name, info) if current_language() == "fr" else name
 
 
 def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads the options
@@ -116,9 +132,10 @@ def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads
 
     @app.command(
         "set",
+        short_help=_("Set fields of a stored sheet."),
         help=_(
-            "Set fields of a stored sheet: stats.magic=8 spells[Lumos].xp=20 … (checked like a"
-            " new sheet; field= removes a field)."
+            "Set fields of a stored sheet, named as on the sheet, e.g. `stats.magic=8`"
+            " `spells[Lumos].xp=20` … (checked like a new sheet; `field=` removes a field)."
         ),
     )
     def set_command(

@@ -247,6 +247,7 @@ def key(
     fighter: bool = False,
     owner: Owner | None = None,
     en: str | None = None,
+    table: Mapping[str, Sequence[str]] | None = None,
     **constraints: Any,
 ) -> Any:
     """A command's key: its description (an `N_` message), its French display name `fr` and
@@ -256,9 +257,13 @@ def key(
     `{"dodge": ["esquive", "esquiver"]}`, keeps the value as its English name); `fighter`
     marks a key that names a fighter; `owner`, whose decision it is when not the actor's
     controller's (`Owner.GM`, `Owner.target("target")`). `default` … as pydantic's `Field`
-    (none: required). Identifiers stay the JSON's and the API's; a reader sees, and may type,
-    the display names (in any case, with or without accents)."""
+    (none: required); `table`, for a table or a list of tables given as JSON, each of its
+    keys' names, `(English, French, more spellings…)` (`{"target": ("target", "cible")}`).
+    Identifiers stay the JSON's and the API's; a reader sees, and may type, the display names
+    (in any case, with or without accents)."""
     extra: Json = {"fr": fr}
+    if table:
+        extra[TABLE_KEYS] = {name: list(names) for name, names in table.items()}
     if en:
         extra["en"] = en
     if choices:
@@ -343,13 +348,14 @@ class Command:
 
     def example_keys(self, state: Json | None = None, actor: str | None = None) -> Json:
         """The example's keys: with the fight's real names when it can, else each required
-        key with its name in capitals (`target=TARGET`)."""
+        key with its display name in capitals, in the reader's language (`target=TARGET`,
+        `cible=CIBLE` in French)."""
         if callable(self.example):
             try:
                 return dict(self.example(state or {}, actor))
             except (KeyError, IndexError, TypeError, StopIteration):
                 return {
-                    name: name.upper()
+                    name: field_label(name, info).upper().replace(" ", "-")
                     for name, info in self.keys.model_fields.items()
                     if info.is_required()
                 }
@@ -457,7 +463,7 @@ class Commands:
         for key_name, value in command.example_keys(state, actor).items():
             info = command.keys.model_fields.get(key_name)
             shown = choice_names(info).get(value, value) if isinstance(value, str) else value
-            words.append(f"{field_label(key_name, info)}={_typed(shown)}")
+            words.append(f"{field_label(key_name, info)}={_typed(table_shown(info, shown))}")
         return " ".join(typed_word(word) for word in words)
 
     def schema(self) -> list[Json]:
@@ -615,8 +621,50 @@ def allowed_words(info: FieldInfo) -> str:
     from jdr.params import describe_allowed
 
     if _shapes(info.annotation) == {TABLE}:  # a table, or a list of tables: JSON only
-        return _("JSON, e.g. {example}").format(example=_json_example(info.annotation))
+        return _("JSON, e.g. {example}").format(example=_json_example(info.annotation, info))
     return describe_allowed(info)
+
+
+TABLE_KEYS = "table_keys"
+"""A key's `json_schema_extra` entry naming the keys of the table(s) it takes (`key(table=…)`)."""
+
+
+def table_names(info: FieldInfo | None, lang: str | None = None) -> dict[str, str]:
+    """The keys of the table(s) a key takes → their names in `lang` (default: the reader's)."""
+    french = (lang or current_language()) == "fr"
+    declared = schema_extra(info).get(TABLE_KEYS) or {}
+    return {k: str(n[1] if french and len(n) > 1 else n[0]) for k, n in declared.items()}
+
+
+def table_shown(info: FieldInfo | None, value: Any) -> Any:
+    """`value` (a table or a list of tables) with its keys by their names in the reader's
+    language; anything else as it is."""
+    names = table_names(info)
+    if not names:
+        return value
+    if isinstance(value, dict):
+        return {names.get(k, k): v for k, v in value.items()}
+    if isinstance(value, list):
+        return [table_shown(info, item) for item in value]
+    return value
+
+
+def table_read(info: FieldInfo | None, value: Any) -> Any:
+    """`value` (a table or a list of tables as typed) with its keys read as their identifiers,
+    typed by their names in either language (any case, with or without accents)."""
+    from jdr.names import find
+
+    declared = schema_extra(info).get(TABLE_KEYS) or {}
+    if not declared:
+        return value
+    spellings = {k: k for k in declared} | {
+        str(name): k for k, names in declared.items() for name in names
+    }
+    if isinstance(value, dict):
+        return {(find(str(k), spellings, _("key")) or k): v for k, v in value.items()}
+    if isinstance(value, list):
+        return [table_read(info, item) for item in value]
+    return value
 
 
 def typed_word(word: str) -> str:
@@ -679,7 +727,8 @@ def parse_keys(model: type[BaseModel], pairs: Sequence[str]) -> Json:
             raise _unknown(
                 _("key"), raw_key.strip(), spellings, lambda name: key_label(model, name)
             )
-        given[found] = _value(found, model.model_fields[found], value)
+        info = model.model_fields[found]
+        given[found] = table_read(info, _value(found, info, value))
     validated = validate_params(model, given, name=lambda name: key_label(model, name))
     data: Json = validated.model_dump(mode="json", exclude_unset=True)
     return data
@@ -737,7 +786,7 @@ def _value(name: str, info: FieldInfo, text: str) -> Any:
         value = loads_json(stripped, _("value"), text)  # nesting and digits bounded
     except json.JSONDecodeError as error:
         if shapes <= {TABLE}:  # nothing but JSON can be meant
-            allowed = _("JSON, e.g. {example}").format(example=_json_example(info.annotation))
+            allowed = _("JSON, e.g. {example}").format(example=_json_example(info.annotation, info))
             reason = _("not valid JSON at character {at}").format(at=error.pos + 1)
             raise InputError(_("value"), text, allowed, reason) from None
         return stripped  # text, or a list at its commas: `[PNJ] Garde, Bob`
@@ -783,8 +832,9 @@ def _shapes(annotation: Any) -> set[str]:
     return {TEXT}
 
 
-def _json_example(annotation: Any) -> str:
-    """A JSON value of the kind `annotation` takes, for a message: a list of tables, or a table.
+def _json_example(annotation: Any, info: FieldInfo | None = None) -> str:
+    """A JSON value of the kind `annotation` takes, for a message: a list of tables, or a table;
+    with the names of its keys in the reader's language when the key declares them (`info`).
 
     >>> _json_example(list[dict[str, int]]), _json_example(dict[str, int] | None)
     ('[{"name": "A"}]', '{"A": 1}')
@@ -795,7 +845,11 @@ def _json_example(annotation: Any) -> str:
     origin = typing.get_origin(annotation)
     args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
     if origin is typing.Annotated or (origin in (typing.Union, types.UnionType) and args):
-        return _json_example(args[0])
+        return _json_example(args[0], info)
+    names = table_names(info)
+    if names:
+        table = "{" + ", ".join(f'"{name}": …' for name in names.values()) + "}"
+        return f"[{table}, …]" if origin in (list, tuple, set, frozenset) else table
     return '[{"name": "A"}]' if origin in (list, tuple, set, frozenset) else '{"A": 1}'
 
 

@@ -79,7 +79,7 @@ KEYS = (
 """JSON keys a reader sees as column titles."""
 
 _DIFFICULTY_HELP = N_(
-    "a name, très facile … très difficile (or very easy … very hard), or a number (IL-3)"
+    "a name, very easy … very hard (the game's French names too), or a number (IL-3)"
 )
 
 

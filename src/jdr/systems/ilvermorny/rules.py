@@ -82,8 +82,8 @@ DIFFICULTIES: tuple[tuple[int, str, str], ...] = (
 MIN_DIFFICULTY, MAX_DIFFICULTY = -3, 3
 _MORE_GLOSSES = {"very difficult": 3, "uneasy": 1, "tricky": 1, "commun": -1, "aise": -2}
 DIFFICULTY_ALLOWED = N_(
-    "très facile, aisée, commune, inhabituelle, malaisée, complexe, très difficile (or very easy,"
-    " easy, common, unusual, awkward, complex, very hard), or a number from -3 to 3"
+    "very easy, easy, common, unusual, awkward, complex, very hard (the game's French names"
+    " too), or a number from -3 to 3"
 )
 _NUMBER = re.compile(r"[+-]?[0-9]+")
 

@@ -143,7 +143,13 @@ class SplitAttack(_Keys):
     """PS-13: the talent and the marker split between several targets."""
 
     parts: list[dict[str, Any]] = key(
-        N_('the parts, as JSON: [{"target": T, "talent": t, "marker": m}, …]'), fr="parts"
+        N_("the parts, as JSON: one table per target, its talent and marker parts"),
+        fr="parts",
+        table={
+            "target": ("target", "cible"),
+            "talent": ("talent", "talent"),
+            "marker": ("marker", "marqueur"),
+        },
     )
     talent: str | None = _talent()
 

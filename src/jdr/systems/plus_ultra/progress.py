@@ -81,6 +81,6 @@ PROGRESSION: dict[str, Progression[Any]] = {
         RankParams,
         rank,
         words=("free",),
-        help=N_("The next rank: both gauges +1, one free point in energy or willpower (PU-2)."),
+        help=N_("The next rank: both gauges +1, one free point in Énergie or Volonté (PU-2)."),
     ),
 }
