@@ -73,7 +73,8 @@ SAME_IN_FRENCH = frozenset(
         "journal", "format", "test", "talent", "talents", "condition",
         "conditions", "distribution", "element", "intuition", "questionnaire",
         "resistance", "resolution", "robustesse", "stat", "stats", "source", "scenario",
-        "vital", "finesse", "neutre", "eau", "feu", "vigne", "volatile", "participants", "partenaires",
+        "vital", "finesse", "neutre", "eau", "feu", "vigne", "volatile", "participants",
+        "partenaires",
         "parts", "protections", "id", "secret", "secrets", "but", "modifier", "violence",
         "chance", "chances", "face", "faces", "portee", "camp", "camps", "contre",
     }
