@@ -504,7 +504,7 @@ def test_recap_of_a_sealed_choice_shows_it_chosen_not_its_value(
 def test_recap_refuses_a_bad_format_or_round(capsys: pytest.CaptureFixture[str], db: str) -> None:
     plus_ultra_fight(capsys, db)
     code, _out, err = run(capsys, "fight", "recap", "1", "--format", "html", "--db", db)
-    assert (code, "unknown format html (known: bbcode, markdown, text)" in err) == (2, True)
+    assert (code, "unknown --format html (known: text, BBCode, Markdown)" in err) == (2, True)
     code, _out, err = run(capsys, "fight", "recap", "1", "--round", "9", "--db", db)
     assert (code, "allowed: 1, 2" in err) == (2, True)
 

@@ -168,7 +168,7 @@ def test_french_help_translates_click_required_and_default(
     code, out, _err = run(capsys, "fight", "recap", "--help", "--lang", "fr")
     assert code == 0
     assert "[obligatoire]" in out
-    assert re.search(r"\[par défaut\s:\s+text\]", out)
+    assert re.search(r"\[par défaut\s:\s+texte\]", out)
     assert "Arguments\u00a0:" in out and "Options\u00a0:" in out
 
 

@@ -111,7 +111,7 @@ def parse_difficulty(value: str | int) -> int:
     >>> parse_difficulty("impossible")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    jdr.errors.InputError: difficulty: 'impossible' (unknown difficulty; allowed: très facile, ...)
+    jdr.errors.InputError: difficulty: 'impossible' (unknown difficulty; allowed: very easy, ...)
     """
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise InputError("difficulty", value, _(DIFFICULTY_ALLOWED), _("unknown difficulty"))
