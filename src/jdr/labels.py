@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from pydantic.fields import FieldInfo
 
 __all__ = [
+    "FLAG_WORDS",
     "Choices",
     "action_label",
     "action_named",

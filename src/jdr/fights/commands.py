@@ -53,6 +53,7 @@ from jdr.errors import InputError, RulesError, UnknownNameError
 from jdr.fights.odds import CommandOddsFn, OutcomeOf
 from jdr.i18n import _, current_language
 from jdr.labels import (
+    FLAG_WORDS,
     choice_label,
     choice_names,
     choice_spellings,
@@ -598,23 +599,6 @@ def key_spellings(model: type[BaseModel]) -> dict[str, str]:
     return field_spellings(model)
 
 
-YES_NO = {
-    "oui": True,
-    "non": False,
-    "vrai": True,
-    "faux": False,
-    "yes": True,
-    "no": False,
-    "true": True,
-    "false": False,
-    "on": True,
-    "off": False,
-    "1": True,
-    "0": False,
-}
-"""How a yes/no key may be typed, in either language (compared as `jdr.names.fold` does)."""
-
-
 def allowed_words(info: FieldInfo) -> str:
     """What a key accepts, in the reader's words (`yes/no`, `whole number, 0..10`, a table:
     `JSON, e.g. {"A": 1}`)."""
@@ -773,7 +757,7 @@ def _value(name: str, info: FieldInfo, text: str) -> Any:
             )
         return found
     if is_flag(info):
-        found = find(stripped, {word: str(flag) for word, flag in YES_NO.items()}, _("value"))
+        found = find(stripped, {word: str(flag) for word, flag in FLAG_WORDS.items()}, _("value"))
         if found is None:
             raise InputError(field_label(name, info), text, _("yes/no"), _("not yes or no"))
         return found == "True"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdr.i18n import _
-from jdr.labels import choice_names, field_label
+from jdr.labels import FLAG_WORDS, choice_names, field_label
 from jdr.params import choices_of, describe_allowed, is_flag, is_list
 
 
@@ -99,12 +99,11 @@ def raw_of(model: Any, form: Mapping[str, Any]) -> dict[str, Any]:
 
 def _no(value: Any) -> bool:
     """Whether a check box's value says no (`non`, `false`, `off`, empty …), in any case."""
-    from jdr.fights.commands import YES_NO
     from jdr.names import find
 
     if not isinstance(value, str):
         return not value
     if not value.strip():
         return True
-    found = find(value, {word: str(flag) for word, flag in YES_NO.items()})
+    found = find(value, {word: str(flag) for word, flag in FLAG_WORDS.items()})
     return found == "False"
