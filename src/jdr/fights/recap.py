@@ -206,7 +206,7 @@ def _wanted(stored: Sequence[Any], actions: Sequence[int] | None) -> set[int]:
     """The actions a recap of `actions` (none: the last one) tells; the others are only folded."""
     if actions is not None:
         return set(actions)
-    from jdr.fights.service import Timeline
+    from jdr.fights.timeline import Timeline
 
     timeline = Timeline.of(stored)
     kept = [n for n in timeline.actions if n not in timeline.undone]
