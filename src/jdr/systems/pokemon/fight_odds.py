@@ -28,11 +28,7 @@ from jdr.errors import JdrError
 from jdr.fights.odds import Chance, CommandOdds
 from jdr.i18n import N_, _
 from jdr.numbers import percent, significant
-from jdr.systems.pokemon.attack import (
-    Defence,
-    attack_difficulty,
-    defence_difficulty,
-)
+from jdr.systems.pokemon.attack_rules import Defence, attack_difficulty, defence_difficulty
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY
 from jdr.systems.pokemon.fight_moves import (
     ATTACK_STAT,
