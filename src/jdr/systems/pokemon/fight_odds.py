@@ -38,6 +38,7 @@ from jdr.systems.pokemon.fight_moves import (
 )
 from jdr.systems.pokemon.fight_orders import check_order, check_respond, is_attack
 from jdr.systems.pokemon.fight_state import ASK, accuracy, has_skill, stat
+from jdr.systems.pokemon.fight_words import STATS
 from jdr.systems.pokemon.types import default_chart
 from jdr.systems.protocol import Json
 
@@ -287,8 +288,6 @@ def _countered(
 
 def _stat(name: str) -> str:
     """A stat as the game names it (`Force`), as the sentences do."""
-    from jdr.systems.pokemon.narration import STATS
-
     return _(STATS.get(name, name))
 
 
