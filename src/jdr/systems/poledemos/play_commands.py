@@ -24,7 +24,7 @@ from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.names import hint
 from jdr.params import validate_params
-from jdr.systems.poledemos.fight_models import ActionKeys, ActivateKeys, Nothing
+from jdr.systems.poledemos.command_keys import ActionKeys, ActivateKeys, Nothing
 from jdr.systems.poledemos.play_setup import MAX_NAME, find_name
 from jdr.systems.poledemos.play_state import find_figure
 from jdr.systems.poledemos.rules import MAX_ACTIVATION_DICE, MIN_ACTIVATION_DICE
