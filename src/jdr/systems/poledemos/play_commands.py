@@ -43,11 +43,11 @@ class PlayerCommand(Nothing):
 
 
 class Activate(PlayerCommand, ActivateKeys):
-    """PD-5, PD-8: the player's `activate` (`fight_models.ActivateKeys`)."""
+    """PD-5, PD-8: the player's `activate` (`command_keys.ActivateKeys`)."""
 
 
 class TakeAction(PlayerCommand, ActionKeys):
-    """PD-6, PD-10: the player's `action` (`fight_models.ActionKeys`)."""
+    """PD-6, PD-10: the player's `action` (`command_keys.ActionKeys`)."""
 
 
 def parse_command(command: Any) -> tuple[str, PlayerCommand]:
