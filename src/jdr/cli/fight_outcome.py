@@ -96,8 +96,9 @@ def add_outcome_commands(app: typer.Typer) -> None:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        from jdr.cli.journal_commands import journal_json, journal_lines
+        from jdr.answers import journal_json
         from jdr.fights.service import close
+        from jdr.journal.words import journal_lines
 
         winners = [n.strip() for given in winner or [] for n in given.split(",") if n.strip()]
         with opened(db) as store:
@@ -129,7 +130,7 @@ def add_outcome_commands(app: typer.Typer) -> None:
 
 
 def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:
-    from jdr.cli.journal_commands import journal_json
+    from jdr.answers import journal_json
 
     shown = []
     for each in found:
