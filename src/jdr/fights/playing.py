@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from jdr.characters.fights import open_stored
+from jdr.characters.fights import FighterOutcome, open_stored, outcome
 from jdr.dice.source import RandomSource
 from jdr.errors import InputError
 from jdr.fights import service
@@ -23,7 +23,18 @@ from jdr.live.pace import LateTurn, resolve_late, set_pace
 from jdr.store import Campaign, Store
 from jdr.systems.protocol import Json, RuleSystem
 
-__all__ = ["Begun", "Step", "Turn", "act_in", "begin", "late_turns", "pace", "step"]
+__all__ = [
+    "Begun",
+    "Step",
+    "Turn",
+    "act_in",
+    "begin",
+    "ending",
+    "late_turns",
+    "outcome_now",
+    "pace",
+    "step",
+]
 
 
 @dataclass(frozen=True)
@@ -167,3 +178,25 @@ def late_turns(store: Store, campaign: str | None = None) -> list[LateTurn]:
     given), as each fight's pace says (`jdr.live.pace.resolve_late`)."""
     only = store.campaign(campaign).id if campaign is not None else None
     return resolve_late(store, campaign_id=only)
+
+
+def outcome_now(store: Store, fight_id: int) -> tuple[str, Campaign, list[FighterOutcome]]:
+    """The stored fight's status, its campaign, and what ending it would change on each stored
+    fighter's sheet (`jdr.characters.fights.outcome`, not applied)."""
+    status = store.fight(fight_id).status
+    campaign, found = outcome(store, fight_id)
+    return status, campaign, found
+
+
+def ending(
+    store: Store,
+    fight_id: int,
+    winners: Sequence[str] = (),
+    draw: bool = False,
+    actor: str | None = None,
+    apply: bool = True,
+) -> tuple[Campaign, service.Closed]:
+    """End the stored fight `fight_id` (`service.close`, which says what each argument is);
+    its campaign and what was done."""
+    campaign = store.campaign_of_fight(fight_id)
+    return campaign, service.close(store, fight_id, winners, draw, actor, apply)
