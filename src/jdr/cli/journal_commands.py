@@ -15,8 +15,7 @@ import typer
 
 from jdr.cli import complete
 from jdr.cli.journal_show import luck, show
-from jdr.cli.journal_verify import pins_of as _pins  # noqa: F401  (its old name, still read)
-from jdr.cli.journal_verify import verify_file
+from jdr.cli.journal_verify import pins_of, verify_file
 from jdr.cli.render import command_line, console, emit_json
 from jdr.cli.stored import (
     DB_HELP,
@@ -51,6 +50,9 @@ __all__ = [
 Json = dict[str, Any]
 
 CAMPAIGN_HELP = N_("The campaign's name.")
+
+_pins = pins_of
+"""`--pin SEQ:HASH …` read (`journal_verify.pins_of`), by the name it had here."""
 
 
 # --- a roll through a campaign ---------------------------------------------------------------
