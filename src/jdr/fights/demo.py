@@ -1,7 +1,7 @@
 """The demo's fights: a short fight in each system, scripted like those of
 `tests/test_cli_fight.py` (the example sheets, the setup, then legal commands with given faces
 or a fixed seed), played in a store so that what they tell is the same on every run. `jdr demo`
-prints each step (`jdr.cli.demo_fights`).
+prints each step as the command a player would type.
 """
 
 from __future__ import annotations
