@@ -121,9 +121,11 @@ def build_app() -> typer.Typer:
             subcommand_metavar="SYSTEM ACTION [OPTIONS]",
         )
 
+    from jdr.cli.campaign_commands import build_campaign
+    from jdr.cli.db_commands import build_db
     from jdr.cli.fight_commands import build_fight
     from jdr.cli.journal_commands import build_journal
-    from jdr.cli.store_commands import build_campaign, build_db, build_sheet
+    from jdr.cli.store_commands import build_sheet
 
     for name, build in (
         ("campaign", build_campaign),
