@@ -193,6 +193,7 @@ def simulate_cli(
     db: str | None,
     json: bool,
 ) -> None:
+    from jdr.campaigns import system_played
     from jdr.cli.sheet_files import read_sheet
     from jdr.cli.simulate_report import check_chart, draw_chart, print_report, progress
     from jdr.simulate import lineup
@@ -222,7 +223,9 @@ def simulate_cli(
     if lineup.stored_names(sides):
         assert campaign is not None
         with opened(db) as store:
-            stored = lineup.stored_fighters(store, campaign, system, sides)
+            found = store.campaign(campaign)
+            system_played(store, found.name, system.id)  # the campaign plays SYSTEM
+            stored = lineup.stored_fighters(store, found, sides)
     fighters = lineup.line_up(system, sides, stored, read_sheet)
     named = side_names(fighters, plan.sides)
     changes, swaps = lineup.variants(system, vary or (), read_sheet)

@@ -16,7 +16,7 @@ from jdr.i18n import _
 from jdr.simulate.service import sheet_fighter, sides_checked, stored_fighter
 
 if TYPE_CHECKING:
-    from jdr.store import Store
+    from jdr.store import Campaign, Store
     from jdr.systems.protocol import RuleSystem
 
 Json = dict[str, Any]
@@ -68,16 +68,11 @@ def needs_campaign(sides: Sequence[tuple[str, str]], campaign: str | None) -> No
 
 
 def stored_fighters(
-    store: Store, campaign: str, system: RuleSystem, sides: Sequence[tuple[str, str]]
+    store: Store, campaign: Campaign, sides: Sequence[tuple[str, str]]
 ) -> dict[str, Json]:
-    """The stored characters among `sides`, by the name typed, as fighters; the campaign must
-    play `system` (an `InputError` naming both otherwise)."""
-    from jdr.campaigns import system_played
-
-    found = store.campaign(campaign)
-    system_played(store, found.name, system.id)
+    """The stored characters of `campaign` among `sides`, by the name typed, as fighters."""
     return {
-        typed: stored_fighter(store, found.id, typed, side)
+        typed: stored_fighter(store, campaign.id, typed, side)
         for typed, side in sides
         if not is_file(typed)
     }
