@@ -15,137 +15,14 @@ from typing import Annotated, Any
 import typer
 
 from jdr.cli import complete
-from jdr.cli.shell import ShellGroup, as_shell_group
-from jdr.cli.stored import (
-    ACTION_ID_HELP,
-    ACTOR_HELP,
-    CAMPAIGN_ROLL_HELP,
-    CLIENT_SEED_HELP,
-    DB_HELP,
-    HIDDEN_HELP,
-)
+from jdr.cli.shell import ShellGroup
+from jdr.cli.system_groups import AdviseGroup, OddsGroup, RollGroup, TopGroup
 from jdr.errors import InputError, JdrError
 from jdr.i18n import _, elide, resolve_language, set_language
 
-# The group classes below are typed against Typer's vendored click through these aliases.
+# Typer's vendored click, for its exceptions.
 _click = typer._click
 COMPLETE_VAR = complete.COMPLETE_VAR
-
-
-class _TopGroup(ShellGroup):
-    """`jdr …`: the built-in commands, then `jdr SYSTEM …` for a system's own commands."""
-
-    def find_command(self, ctx: Any, cmd_name: str) -> Any:
-        command = super().find_command(ctx, cmd_name)
-        if command is not None:
-            return command
-        from jdr.systems import default_registry
-
-        registry = default_registry()
-        system_id = registry.find(cmd_name)
-        if system_id is not None:
-            extra = registry.get(system_id).commands()
-            if extra is not None:
-                return _with_lang(as_shell_group(extra, cmd_name))
-        return None
-
-    def hint(self, ctx: Any) -> str:
-        return _(
-            "jdr COMMAND lists what a command holds; jdr COMMAND --help, its options; "
-            "jdr SYSTEM --help, a system's own commands; jdr --help, every option."
-        )
-
-    def suggestions(self, ctx: Any) -> list[str]:
-        from jdr.systems import default_registry
-
-        return [*super().suggestions(ctx), *default_registry().ids()]  # `jdr pokemn types`
-
-
-def _with_lang(command: Any, option: Any = None) -> Any:
-    """A system's own commands take `--lang` as every jdr command does (`main` reads it before
-    parsing), whether or not they declare it."""
-    option = option if option is not None else _lang_option()
-    for sub in getattr(command, "commands", {}).values():
-        _with_lang(sub, option)
-    if not any("--lang" in param.opts for param in command.params):
-        command.params.append(option)
-    return command
-
-
-def _lang_option() -> Any:
-    """The `--lang` option as Typer builds it, its value left out of the command's arguments."""
-    probe = typer.Typer(rich_markup_mode=None)
-
-    @probe.command()
-    def probe_command(
-        lang: Annotated[
-            str | None,
-            typer.Option("--lang", metavar="fr|en", help=_("Language of the output.")),
-        ] = None,
-    ) -> None:
-        """Never run: only its option is taken."""
-
-    option = typer.main.get_command(probe).params[0]
-    option.expose_value = False
-    return option
-
-
-class _SystemsGroup(ShellGroup):
-    """`jdr roll|odds|advise SYSTEM ACTION`: one sub-group per system, built when named."""
-
-    mode = "roll"
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        from jdr.systems import default_registry
-
-        return default_registry().ids()
-
-    def format_commands(self, ctx: Any, formatter: Any) -> None:
-        """List system ids only: naming a system loads it, listing them must not (fast help)."""
-        ids = self.list_commands(ctx)
-        with formatter.section(_("Systems")):
-            formatter.write_text(", ".join(ids) if ids else _("No rule system is installed."))
-            formatter.write_text(_("`jdr systems` lists their names and actions."))
-
-    def find_command(self, ctx: Any, cmd_name: str) -> Any:
-        from jdr.cli.actions import system_group
-        from jdr.systems import default_registry
-
-        return system_group(default_registry().get(cmd_name), self.mode)
-
-    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
-        """The system ids (without loading a system: completion stays fast), or the options."""
-        from typer._click.shell_completion import CompletionItem
-
-        ids = [CompletionItem(i) for i in self.list_commands(ctx) if i.startswith(incomplete)]
-        return ids + _click.Command.shell_complete(self, ctx, incomplete)
-
-    def listing(self, ctx: Any) -> list[tuple[str, str]]:
-        """Each system that offers this mode, with its name (loading each one)."""
-        from jdr.cli.actions import system_lines
-
-        return system_lines(self.mode)
-
-    def listing_title(self) -> str:
-        return _("Systems")
-
-    def hint(self, ctx: Any) -> str:
-        return _(
-            "{command} SYSTEM lists a system's actions; {command} SYSTEM ACTION --help, "
-            "an action's options."
-        ).format(command=ctx.command_path)
-
-
-class _RollGroup(_SystemsGroup):
-    mode = "roll"
-
-
-class _OddsGroup(_SystemsGroup):
-    mode = "odds"
-
-
-class _AdviseGroup(_SystemsGroup):
-    mode = "advise"
 
 
 def _show_version(value: bool) -> None:
@@ -185,11 +62,22 @@ def _completion_options(command: Any) -> None:
             param.callback = _install_completion
 
 
+def _short_output(command: Any) -> Any:
+    """One grammar for every file a command writes: its `--output FILE` answers to `-o FILE`
+    too, in every group (`jdr journal export … -o FILE`, `jdr sheet export … -o FILE`)."""
+    for sub in getattr(command, "commands", {}).values():
+        _short_output(sub)
+    for param in command.params:
+        if "--output" in param.opts and "-o" not in param.opts:
+            param.opts.insert(0, "-o")
+    return command
+
+
 def build_app() -> typer.Typer:
     """The Typer application, with help texts in the current language."""
     app = typer.Typer(
         name="jdr",
-        cls=_TopGroup,
+        cls=TopGroup,
         help=_(
             "Dice, exact odds and fights for five French homebrew tabletop RPGs. "
             "`jdr SYSTEM --help` lists a system's own commands."
@@ -216,13 +104,13 @@ def build_app() -> typer.Typer:
     for mode, cls, text in (
         (
             "roll",
-            _RollGroup,
+            RollGroup,
             _("Roll an action of a rule system: jdr roll SYSTEM ACTION [options]."),
         ),
-        ("odds", _OddsGroup, _("Exact odds of an action: jdr odds SYSTEM ACTION [options].")),
+        ("odds", OddsGroup, _("Exact odds of an action: jdr odds SYSTEM ACTION [options].")),
         (
             "advise",
-            _AdviseGroup,
+            AdviseGroup,
             _("Ranked choices for an action: jdr advise SYSTEM ACTION [options]."),
         ),
     ):
@@ -233,9 +121,11 @@ def build_app() -> typer.Typer:
             subcommand_metavar="SYSTEM ACTION [OPTIONS]",
         )
 
+    from jdr.cli.campaign_commands import build_campaign
+    from jdr.cli.db_commands import build_db
     from jdr.cli.fight_commands import build_fight
     from jdr.cli.journal_commands import build_journal
-    from jdr.cli.store_commands import build_campaign, build_db, build_sheet
+    from jdr.cli.store_commands import build_sheet
 
     for name, build in (
         ("campaign", build_campaign),
@@ -250,221 +140,9 @@ def build_app() -> typer.Typer:
 
     register_simulate(app)
 
-    json_help = _("Print one JSON object on stdout.")
-    lang_help = _("Language of the output.")
-    host_option = Annotated[
-        str, typer.Option("--host", metavar="ADDRESS", help=_("Address to listen on."))
-    ]
-    port_option = Annotated[
-        int, typer.Option("--port", metavar="PORT", min=1, max=65535, help=_("Port."))
-    ]
+    from jdr.cli.top_commands import register as register_top
 
-    @app.command(
-        "verify",
-        help=_(
-            "Check an exported journal offline: seeds, hash chain, every die and result."
-            " Exit 1 at a discrepancy."
-        ),
-    )
-    def verify_command(
-        file: Annotated[
-            str,
-            typer.Argument(
-                metavar="FILE.json", help=_("A journal from `jdr journal export` (- for stdin).")
-            ),
-        ],
-        pin: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--pin",
-                metavar="SEQ:HASH",
-                help=_("An entry's hash seen elsewhere (a forum post): the journal must hold it."),
-            ),
-        ] = None,
-        witness: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--witness",
-                metavar="FILE",
-                help=_(
-                    "A saved text showing journal lines (a recap, a forum thread as text or"
-                    " HTML): every head it shows must lie on the chain."
-                ),
-            ),
-        ] = None,
-        json: Annotated[bool, typer.Option("--json", help=json_help)] = False,
-        lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
-    ) -> int:
-        from jdr.cli.journal_commands import verify_file
-
-        code = verify_file(file, pin, json, witness)
-        if code:
-            raise typer.Exit(code)
-        return 0
-
-    @app.command("systems", help=_("List the installed rule systems and their actions."))
-    def systems_command(
-        json: Annotated[bool, typer.Option("--json", help=json_help)] = False,
-        lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
-    ) -> None:
-        from jdr.cli.actions import show_systems
-
-        show_systems(json)
-
-    @app.command("dice", help=_('Roll dice notation: "2d6+3", "4d10>=6f1", "4d6kh3", "3d6!".'))
-    def dice_command(
-        expression: Annotated[
-            str,
-            typer.Argument(
-                metavar="EXPRESSION",
-                help=_(
-                    "A dice expression, e.g. 4d10>=6f1, or several separated by ; (the forms of"
-                    " Roll20, Rolisteam, Dice Maiden and Avrae too: 8d10k3, 1d20adv, 4dF)."
-                ),
-            ),
-        ],
-        odds: Annotated[
-            bool, typer.Option("--odds", help=_("Print the exact distribution."))
-        ] = False,
-        exact: Annotated[
-            bool, typer.Option("--exact", help=_('Exact probabilities, as "a/b" fractions.'))
-        ] = False,
-        faces: Annotated[
-            str | None,
-            typer.Option(
-                "--faces", metavar="F,F,…", help=_("Faces already rolled, in roll order.")
-            ),
-        ] = None,
-        seed: Annotated[
-            str | None, typer.Option("--seed", metavar="N", help=_("Seed for a reproducible roll."))
-        ] = None,
-        campaign: Annotated[
-            str | None,
-            typer.Option(
-                "--campaign",
-                metavar="NAME",
-                help=_(CAMPAIGN_ROLL_HELP),
-                autocompletion=complete.campaigns,
-            ),
-        ] = None,
-        actor: Annotated[
-            str | None,
-            typer.Option(
-                "--actor", metavar="NAME", help=_(ACTOR_HELP), autocompletion=complete.characters
-            ),
-        ] = None,
-        action_id: Annotated[
-            str | None, typer.Option("--action-id", metavar="ID", help=_(ACTION_ID_HELP))
-        ] = None,
-        client_seed: Annotated[
-            str | None, typer.Option("--client-seed", metavar="TEXT", help=_(CLIENT_SEED_HELP))
-        ] = None,
-        hidden: Annotated[bool, typer.Option("--hidden", help=_(HIDDEN_HELP))] = False,
-        db: Annotated[
-            str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
-        ] = None,
-        json: Annotated[bool, typer.Option("--json", help=json_help)] = False,
-        lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
-    ) -> None:
-        from jdr.cli.dice import dice
-        from jdr.cli.options import Journal
-
-        journal = Journal(campaign, actor, action_id, client_seed, hidden, db)
-        dice(
-            expression,
-            odds=odds,
-            exact=exact,
-            faces=faces,
-            seed=seed,
-            as_json=json,
-            journal=journal,
-        )
-
-    @app.command(
-        "serve",
-        help=_("Serve the web table: campaigns, rolls with odds, journal, in a browser."),
-    )
-    def serve_command(
-        host: host_option = "127.0.0.1",
-        port: port_option = 8000,
-        url: Annotated[
-            str | None,
-            typer.Option(
-                "--url", metavar="URL", help=_("The address players reach (behind a proxy).")
-            ),
-        ] = None,
-        db: Annotated[
-            str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
-        ] = None,
-        lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
-        workers: Annotated[
-            int,
-            typer.Option(
-                "--workers",
-                metavar="N",
-                min=1,
-                max=64,
-                help=_("Worker processes (more than 1 needs PostgreSQL)."),
-            ),
-        ] = 1,
-        webhook_host: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--webhook-host",
-                metavar="HOST",
-                help=_(
-                    "A host campaigns' webhooks may post to, besides Discord's and Slack's"
-                    " (a self-hosted chat); repeat or separate with commas."
-                ),
-            ),
-        ] = None,
-        trusted_proxy: Annotated[
-            str,
-            typer.Option(
-                "--trusted-proxy",
-                metavar="ADDRESS",
-                help=_(
-                    "The reverse proxy whose X-Forwarded-For and X-Forwarded-Proto headers are"
-                    " believed (addresses separated by commas, * for any)."
-                ),
-            ),
-        ] = "127.0.0.1",
-    ) -> None:
-        from jdr.cli.serving import server
-
-        hosts = tuple(
-            h.strip() for given in webhook_host or [] for h in given.split(",") if h.strip()
-        )
-        serve = server()
-        serve(host, port, db, url, workers=workers, webhook_hosts=hosts, proxies=trusted_proxy)
-
-    @app.command("demo", help=_("Show what jdr does, on a few real rolls and odds."))
-    def demo_command(
-        lang: Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=lang_help)] = None,
-        serve: Annotated[
-            bool,
-            typer.Option(
-                "--serve",
-                help=_(
-                    "Serve the web table on a ready campaign (a throw-away database) and open it"
-                    " in the browser."
-                ),
-            ),
-        ] = False,
-        host: host_option = "127.0.0.1",
-        port: port_option = 8000,
-        no_open: Annotated[
-            bool, typer.Option("--no-open", help=_("With --serve: print the links only."))
-        ] = False,
-    ) -> None:
-        if serve:
-            from jdr.cli.serving import demo_serve
-
-            demo_serve(host, port, not no_open)
-            return
-        from jdr.cli.demo import demo
-
-        demo()
+    register_top(app)
 
     return app
 
@@ -500,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(InputError("--lang", lang, "fr, en"), want_json)
     set_language(resolve_language(lang))
     click_words.install()
-    command = typer.main.get_command(build_app())
+    command = _short_output(typer.main.get_command(build_app()))
     _completion_options(command)
     try:
         result = command.main(args, prog_name="jdr", standalone_mode=False)
@@ -552,7 +230,7 @@ def _complete(lang: str | None) -> int:
     set_language(resolve_language(lang if lang in ("fr", "en") else None))
     click_words.install()  # the candidates' help, which zsh and fish show, in the reader's words
     try:
-        command = typer.main.get_command(build_app())
+        command = _short_output(typer.main.get_command(build_app()))
         command.main([], prog_name="jdr", complete_var=COMPLETE_VAR, standalone_mode=False)
     except SystemExit as done:  # the completion answered
         return done.code if isinstance(done.code, int) else 0

@@ -1,5 +1,5 @@
-"""`jdr campaign export NAME FILE` and `jdr campaign import FILE`: a whole campaign as a backup
-file, verified when it comes back (`jdr.backup`).
+"""`jdr campaign export NAME --output FILE` (or `NAME FILE`) and `jdr campaign import FILE`: a
+whole campaign as a backup file, verified when it comes back (`jdr.backup`).
 
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
@@ -12,7 +12,7 @@ import typer
 
 from jdr.cli import complete
 from jdr.cli.render import console, emit_json
-from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened, write_private
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, one_output, opened, write_private
 from jdr.i18n import _, ngettext
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
@@ -43,7 +43,23 @@ def add_backup_commands(app: typer.Typer) -> None:
                 metavar="NAME", help=_("The campaign's name."), autocompletion=complete.campaigns
             ),
         ],
-        file: Annotated[str, typer.Argument(metavar="FILE", help=_("Where to write the backup."))],
+        file: Annotated[
+            str | None,
+            typer.Argument(
+                metavar="[FILE]",
+                help=_("Where to write the backup (or --output FILE)."),
+                show_default=False,
+            ),
+        ] = None,
+        output: Annotated[
+            str | None,
+            typer.Option(
+                "--output",
+                metavar="FILE",
+                help=_("Where to write the backup (- : standard output)."),
+                show_default=False,
+            ),
+        ] = None,
         force: Annotated[
             bool, typer.Option("--force", help=_("Replace FILE if it exists."))
         ] = False,
@@ -51,7 +67,7 @@ def add_backup_commands(app: typer.Typer) -> None:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _export(name, file, force, db, json)
+        _export(name, _backup_file(file, output), force, db, json)
 
     @app.command(
         "import",
@@ -77,6 +93,21 @@ def add_backup_commands(app: typer.Typer) -> None:
         lang: lang_option = None,
     ) -> None:
         _import(file, as_name, db, json)
+
+
+def _backup_file(file: str | None, output: str | None) -> str:
+    """Where `campaign export` writes: FILE or `--output FILE` (one of them, or both alike)."""
+    from jdr.errors import InputError
+
+    chosen = one_output(file, output)
+    if chosen is None:
+        raise InputError(
+            "--output",
+            None,
+            _("--output FILE, or - for standard output"),
+            _("where to write the backup is missing"),
+        )
+    return chosen
 
 
 def _export(name: str, file: str, force: bool, db: str | None, json: bool) -> None:

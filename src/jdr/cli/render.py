@@ -208,3 +208,12 @@ def _cell(value: Any, key: str) -> str:
     if isinstance(value, list | tuple):
         return ",".join(map(str, value))
     return "" if value is None else str(value)
+
+
+def plain_table(*columns: str) -> Table:
+    """A table with a bold header and no frame, its columns named `columns` (the listings of
+    `jdr campaign list`, `jdr sheet list` …)."""
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in columns:
+        table.add_column(column)
+    return table

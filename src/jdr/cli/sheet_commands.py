@@ -1,4 +1,6 @@
-"""`jdr sheet history|set|edit|rename|rm|undo|redo|buy|award|year|grant|rank|new`: living sheets.
+"""`jdr sheet history|set|edit|rename|rm|undo|redo|buy|award|year|grant|rank|new`: living sheets
+(the history's table is `jdr.cli.sheet_history`'s, the progression steps
+`jdr.cli.sheet_progression`'s).
 
 Each command parses, calls one function of `jdr.characters.service`, and renders what it returns
 (a revision: what changed, why, its journal entry). `jdr sheet edit` is the one with more I/O: it
@@ -9,81 +11,19 @@ No `from __future__ import annotations` here: Typer reads these functions' annot
 """
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from jdr.cli import complete
 from jdr.cli.render import console, emit_json
-from jdr.cli.sheet_render import show_revised
+from jdr.cli.sheet_history import show_history
+from jdr.cli.sheet_progression import PROGRESSION_HELP, ProgressionCommand, progress
+from jdr.cli.sheet_render import show_revised, stored_name
 from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, OUTPUT_HELP, deliver, opened
-from jdr.i18n import N_, _, joined
-
-if TYPE_CHECKING:
-    pass
+from jdr.i18n import N_, _
 
 __all__ = ["add_sheet_commands"]
-
-PROGRESSION_HELP = {
-    "buy": N_("Buy with XP or points: a skill, an EV, a level, Passion … (the system's rules)."),
-    "award": N_("Give XP or points: xp=N, points=N … and why."),
-    "year": N_("Ilvermorny: a school year's 2 points, e.g. magic=1 intuition=1 (IL-4)."),
-    "grant": N_("Ilvermorny: the GM grants a spell's level 1 after a lesson (IL-8)."),
-    "rank": N_("Plus Ultra: the next rank, its free point in Énergie or Volonté (PU-2)."),
-}
-
-
-class _ProgressionCommand(typer.core.TyperCommand):
-    """`jdr sheet buy|award|…`: `--help` ends with what each installed system (a plug-in's as
-    a built-in's) takes for this step, its words and keys, and its own help."""
-
-    def format_epilog(self, ctx: Any, formatter: Any) -> None:
-        super().format_epilog(ctx, formatter)
-        rows = _progression_help(str(self.name))
-        if rows:
-            with formatter.section(_("Each rule system's own")):
-                formatter.write_dl(rows)
-
-
-def _progression_help(command: str) -> list[tuple[str, str]]:
-    """`(system: NAME WORD… [key=…], its help)` for each installed system that has the
-    progression step `command` (a plug-in that does not load is left out)."""
-    import typing
-
-    from jdr.cli.click_words import placeholders
-    from jdr.labels import field_label
-    from jdr.sheet_check import installed
-    from jdr.systems import default_registry
-
-    rows = []
-    for system in installed(default_registry()):
-        step = (getattr(system, "progression", None) or {}).get(command)
-        if step is None:
-            continue
-        fields = step.params.model_fields
-        parts = [f"{system.id}:", "NAME"]
-        for word in step.words:
-            info = fields.get(word)
-            shown = field_label(word, info).upper().replace(" ", "-")
-            parts.append(shown if info is None or info.is_required() else f"[{shown}]")
-        for key_name, info in fields.items():
-            if typing.get_origin(info.annotation) is dict:  # its own keys: `magic=1`
-                parts.append(placeholders("KEY=VALUE…"))
-            elif key_name not in step.words:
-                typed = _typed_key(key_name, info)
-                parts.append(f"{typed}=…" if info.is_required() else f"[{typed}=…]")
-        rows.append((" ".join(parts), _(step.help) if step.help else ""))
-    return rows
-
-
-def _typed_key(name: str, info: Any) -> str:
-    """How a reader types a progression step's key: in French its display name (`coût`,
-    `niveau du Pokémon vaincu`, accepted as typed: `jdr.characters.steps`), in English the
-    key itself (`cost`, `defeated`)."""
-    from jdr.i18n import current_language
-    from jdr.labels import field_label
-
-    return field_label(name, info) if current_language() == "fr" else name
 
 
 def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads the options
@@ -128,7 +68,7 @@ def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _history(name, campaign, last, db, json)
+        show_history(name, campaign, last, db, json)
 
     @app.command(
         "set",
@@ -155,7 +95,7 @@ def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads
         with opened(db) as store:
             found = store.campaign(campaign)
             revised = service.set_fields(store, found, name, assignments, actor, reason)
-        show_revised(found, _stored(revised, name), revised, json)
+        show_revised(found, stored_name(revised, name), revised, json)
 
     @app.command(
         "edit",
@@ -197,7 +137,7 @@ def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads
         with opened(db) as store:
             found = store.campaign(campaign)
             revised = service.rename(store, found, name, new_name, actor)
-        show_revised(found, _stored(revised, new_name), revised, json)
+        show_revised(found, stored_name(revised, new_name), revised, json)
 
     @app.command(
         "rm", help=_("Remove a character (refused while it is in a fight that has not ended).")
@@ -252,7 +192,7 @@ def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads
                 found = store.campaign(campaign)
                 act = service.redo if go_back else service.undo
                 revised = act(store, found, name, actor)
-            show_revised(found, _stored(revised, name), revised, json)
+            show_revised(found, stored_name(revised, name), revised, json)
 
         app.command(command, help=_(help_text))(_without(back, "go_back"))
 
@@ -274,9 +214,9 @@ def add_sheet_commands(app: typer.Typer) -> None:  # noqa: PLR0915 - Typer reads
             lang: lang_option = None,
             command: str = command,
         ) -> None:
-            _progress(command, name, words or [], campaign, reason, actor, db, json)
+            progress(command, name, words or [], campaign, reason, actor, db, json)
 
-        app.command(command, help=_(help_text), cls=_ProgressionCommand)(_without(step, "command"))
+        app.command(command, help=_(help_text), cls=ProgressionCommand)(_without(step, "command"))
 
     @app.command(
         "new",
@@ -341,149 +281,3 @@ def _without(function: Any, parameter: str) -> Any:
     wrapper.__signature__ = signature.replace(parameters=kept)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in kept}
     return wrapper
-
-
-def _stored(revised: Any, fallback: str) -> str:
-    return revised.character.name if revised.character is not None else fallback
-
-
-# --- history ---------------------------------------------------------------------------------
-
-
-def _history(name: str, campaign: str, last: int | None, db: str | None, json: bool) -> None:
-    from rich.table import Table
-
-    from jdr.characters.revisions import kind_name
-    from jdr.characters.views import history  # reading only: no rules, no pydantic
-
-    with opened(db) as store:
-        found = store.campaign(campaign)
-        character, lines = history(store, found, name, last)
-    if json:
-        emit_json(
-            {
-                "campaign": found.name,
-                "character": {"id": character.id, "name": character.name},
-                "version": character.version,
-                "revisions": [
-                    {
-                        "revision": line.revision,
-                        "kind": line.kind,
-                        "created": line.created.isoformat(),
-                        "actor": line.actor,
-                        "journal": line.journal_seq,
-                        "undone": line.undone,
-                        **{k: v for k, v in line.data.items() if k != "changes"},
-                        "changes": _history_changes(line.data, character.sheet),
-                    }
-                    for line in lines
-                ],
-            }
-        )
-        return
-    from jdr.cli.sheet_render import campaign_words
-
-    words = campaign_words(found)
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for column in ("#", _("when"), _("what"), _("who"), _("changes"), _("why"), _("journal")):
-        table.add_column(column, no_wrap=column in ("#", _("when"), _("journal")))
-    for line in lines:
-        kind = kind_name(line.kind) + (" " + _("(undone)") if line.undone else "")
-        shown = (
-            _("the whole sheet")
-            if line.kind == "created"
-            else joined(_history_texts(line.data, character.sheet, words))
-        )
-        table.add_row(
-            str(line.revision),
-            line.created.strftime("%m-%d %H:%M"),
-            kind,
-            line.actor or "-",
-            shown or "-",
-            _why(line.data, words) or "-",
-            f"#{line.journal_seq}" if line.journal_seq is not None else "-",
-        )
-    out = console()
-    out.print(
-        _("{name} — {campaign}, revision {version}").format(
-            name=character.name, campaign=found.name, version=character.version
-        ),
-        markup=False,
-    )
-    out.print(table)
-
-
-def _history_changes(data: Any, sheet: Any = None) -> list[Any]:
-    """A revision's changes for a reader (`sheet` names list items); the whole sheet of a
-    creation is not listed."""
-    from jdr.cli.sheet_render import changes_json
-
-    changes = [c for c in data.get("changes", []) if c["path"]]
-    shown = changes_json(changes, sheet)
-    if data.get("rename"):
-        before, after = data["rename"]
-        shown.insert(0, {"field": _("name"), "before": before, "after": after})
-    return shown
-
-
-def _history_texts(data: Any, sheet: Any, words: Any) -> list[str]:
-    """A revision's changes in the system's words (`Vitalité 14 → 7`); a rename as one."""
-    from jdr.sheet_words import change_text
-
-    texts = [change_text(c, sheet, words) for c in data.get("changes", []) if c["path"]]
-    if data.get("rename"):
-        before, after = data["rename"]
-        texts.insert(0, f"{_('name')} {before} → {after}")
-    return texts
-
-
-def _why(data: Any, words: Any = None) -> str:
-    parts = []
-    if data.get("reason"):
-        parts.append(str(data["reason"]))
-    cause = data.get("cause") or {}
-    if "fight" in cause:
-        parts.append(_("fight {fight}").format(fight=cause["fight"]))
-    elif "action" in cause:
-        parts.append(_("roll: {action}").format(action=cause["action"]))
-    if data.get("target"):
-        parts.append(_("revision {revision}").format(revision=data["target"]))
-    if data.get("cost"):
-        from jdr.sheet_words import GENERIC
-
-        named = words or GENERIC
-        paid = {k: v for k, v in data["cost"].items() if isinstance(v, int | float) and v > 0}
-        if paid:
-            cost = ", ".join(f"{v} {named.key(str(k))}" for k, v in paid.items())
-            parts.append(_("cost: {cost}").format(cost=cost))
-    if data.get("rules"):
-        parts.append(", ".join(data["rules"]))
-    return " · ".join(parts)
-
-
-# --- progression -----------------------------------------------------------------------------
-
-
-def _progress(
-    command: str,
-    name: str,
-    words: list[str],
-    campaign: str,
-    reason: str | None,
-    actor: str | None,
-    db: str | None,
-    json: bool,
-) -> None:
-    from jdr.characters import service
-
-    bare = [word for word in words if "=" not in word]
-    pairs = {}
-    for word in words:
-        if "=" in word:
-            key, _equals, value = word.partition("=")
-            pairs[key.strip()] = value.strip()
-    with opened(db) as store:
-        found = store.campaign(campaign)
-        revised = service.progress(store, found, name, command, bare, pairs, actor, reason)
-    summary = revised.value.summary() if revised.value is not None else None
-    show_revised(found, _stored(revised, name), revised, json, summary)

@@ -123,3 +123,8 @@ def show_revised(
         emit_json(revised_json(campaign, revised, summary))
         return
     print_revised(name, revised, summary, campaign_words(campaign))
+
+
+def stored_name(revised: Any, fallback: str) -> str:
+    """The name a revised character is stored under now (`fallback` once it is removed)."""
+    return revised.character.name if revised.character is not None else fallback

@@ -1,26 +1,23 @@
-"""`jdr simulate SYSTEM [--campaign C] --with A,B --against X,Y`: who wins a fight, and how often
-(stored characters of the campaign, or sheet files `NAME.toml`, or both).
+"""`jdr simulate [SYSTEM] [--campaign C] --with A,B --against X,Y`: who wins a fight, and how
+often (stored characters of the campaign, or sheet files `NAME.toml`, or both). Given
+`--campaign`, SYSTEM may be left out: the campaign's own system plays.
 
-Thin over `jdr.simulate.service`: options in, a table (or `--json`, or `--chart`) out.
+Thin over `jdr.simulate.lineup` (who fights) and `jdr.simulate.service` (the runs): options in,
+a table (or `--json`, or `--chart`, `jdr.cli.simulate_report`) out.
 """
 
 from __future__ import annotations
 
-import sys
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
-from jdr.cli.render import console, emit_json
-from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, opened
+from jdr.cli.render import emit_json
+from jdr.cli.stored import DB_HELP, JSON_HELP, LANG_HELP, campaign_system, opened
+from jdr.errors import InputError
 from jdr.i18n import N_, _
-
-if TYPE_CHECKING:
-    from jdr.simulate.core import Report
 
 Json = dict[str, Any]
 
@@ -28,8 +25,6 @@ RUNS_HELP = N_(
     "Fights to play (default: until each side's 95 % interval is within ±1 point; 500 fights for"
     " a walkover, 9604 at most)."
 )
-PROGRESS_AFTER = 1.0
-"""Seconds before the progress bar shows (a shorter simulation prints only its report)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -44,7 +39,6 @@ def register(app: typer.Typer) -> None:
         ),
     )
     def simulate_command(
-        system: Annotated[str, typer.Argument(metavar="SYSTEM", help=_("The rule system."))],
         with_: Annotated[
             str,
             typer.Option(
@@ -61,6 +55,16 @@ def register(app: typer.Typer) -> None:
                 help=_("Side b: stored character names, or sheet files (NAME.toml)."),
             ),
         ],
+        # SYSTEM, the one argument, follows --with and --against here only because it has a
+        # default now: on the command line it comes first as before.
+        system: Annotated[
+            str | None,
+            typer.Argument(
+                metavar="[SYSTEM]",
+                help=_("The rule system (default: the campaign's, with --campaign)."),
+                show_default=False,
+            ),
+        ] = None,
         campaign: Annotated[
             str | None,
             typer.Option(
@@ -179,7 +183,7 @@ class Plan:
 
 
 def simulate_cli(
-    system_id: str,
+    system_id: str | None,
     campaign: str | None,
     with_: str,
     against: str,
@@ -189,68 +193,44 @@ def simulate_cli(
     db: str | None,
     json: bool,
 ) -> None:
+    from jdr.campaigns import system_played
     from jdr.cli.sheet_files import read_sheet
-    from jdr.errors import InputError
+    from jdr.cli.simulate_report import check_chart, draw_chart, print_report, progress
+    from jdr.simulate import lineup
     from jdr.simulate.core import DEFAULT_RUNS, simulation_of, tactic_named
-    from jdr.simulate.service import (
-        run,
-        sheet_fighter,
-        side_names,
-        sides_checked,
-        stored_fighter,
-    )
+    from jdr.simulate.service import run, side_names
     from jdr.systems import default_registry
 
+    if system_id is None and campaign is None:
+        raise InputError(
+            "SYSTEM",
+            None,
+            _("a rule system's id, or --campaign NAME (its system)"),
+            _("no rule system given"),
+        )
     if chart is not None:
-        _check_chart(chart)
+        check_chart(chart)
+    if system_id is None:
+        assert campaign is not None
+        system_id = campaign_system(campaign, db)
     system = default_registry().get(system_id)
     simulation = simulation_of(system)  # a system without one says so before any sheet is read
     if plan.tactic is not None:
         tactic_named(simulation, plan.tactic)
-    given = ((with_, "a"), (against, "b"))
-    sides = [(typed, side) for text, side in given for typed in _names(text)]
-    fighters: list[Json] = []
-    stored = [typed for typed, _side in sides if not _is_file(typed)]
-    if stored and campaign is None:
-        raise InputError(
-            "--campaign",
-            None,
-            _("a campaign's name"),
-            _("{name} is no sheet file (NAME.toml): a stored character needs --campaign").format(
-                name=stored[0]
-            ),
-        )
-    if stored:
+    sides = lineup.sides_typed(with_, against)
+    lineup.needs_campaign(sides, campaign)
+    stored: dict[str, Json] = {}
+    if lineup.stored_names(sides):
         assert campaign is not None
         with opened(db) as store:
             found = store.campaign(campaign)
-            if found.system != system.id:
-                raise InputError(
-                    "SYSTEM", system_id, found.system, _("the campaign plays another rule system")
-                )
-            by_name = {
-                typed: stored_fighter(store, found.id, typed, side)
-                for typed, side in sides
-                if not _is_file(typed)
-            }
-    for typed, side in sides:
-        if _is_file(typed):
-            data, label = read_sheet(Path(typed))
-            fighters.append(sheet_fighter(system, data, label, side))
-        else:
-            fighters.append(by_name[typed])
-    fighters = sides_checked(fighters)
+            system_played(store, found.name, system.id)  # the campaign plays SYSTEM
+            stored = lineup.stored_fighters(store, found, sides)
+    fighters = lineup.line_up(system, sides, stored, read_sheet)
     named = side_names(fighters, plan.sides)
-    changes, swaps = [], []
-    for change in vary or ():
-        name, equals, value = change.partition("=")
-        if equals and "." not in name and _is_file(value.strip()):  # NAME=FILE.toml
-            data, label = read_sheet(Path(value.strip()))
-            swaps.append(sheet_fighter(system, data, label, "-") | {"name": name.strip()})
-        else:
-            changes.append(change)
+    changes, swaps = lineup.variants(system, vary or (), read_sheet)
     most = (plan.runs or DEFAULT_RUNS) * (2 if vary else 1)
-    with _progress(most, not json) as progress:
+    with progress(most, not json) as progressing:
         report = run(
             system,
             fighters,
@@ -259,7 +239,7 @@ def simulate_cli(
             workers=plan.workers,
             scheduler=plan.scheduler,
             variant=changes,
-            progress=progress,
+            progress=progressing,
             swaps=swaps,
             tactic=plan.tactic,
             as_is=plan.as_is,
@@ -271,153 +251,3 @@ def simulate_cli(
         emit_json({"system": system.id, "campaign": campaign, "variant": vary} | report.to_json())
         return
     print_report(report, vary)
-
-
-def _is_file(typed: str) -> bool:
-    """Whether a `--with`/`--against` item is a sheet file rather than a stored name."""
-    return typed.lower().endswith(".toml")
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
-class _Progress:
-    """A Rich progress bar that shows only once a simulation has run for a second."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled = total, enabled
-        self.started = time.monotonic()
-        self.bar: Any = None
-        self.task: Any = None
-
-    def __call__(self, done: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None and time.monotonic() - self.started >= PROGRESS_AFTER:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task(_("fights"), total=self.total)
-        if self.bar is not None:
-            self.bar.update(self.task, completed=done)
-
-    def __enter__(self) -> Callable[[int], None]:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-
-def _progress(total: int, enabled: bool) -> _Progress:
-    return _Progress(total, enabled and sys.stderr.isatty())
-
-
-def print_report(report: Report, vary: list[str] | None) -> None:
-    from rich.table import Table
-
-    from jdr.simulate.view import (
-        differences,
-        fighter_headers,
-        fighter_rows,
-        heading,
-        mean_rounds,
-        round_rows,
-        rounds_header,
-        side_rows,
-        start_note,
-        start_rows,
-        start_warnings,
-        undecided_note,
-    )
-
-    out = console()
-    out.print(heading(report), markup=False)
-    out.print(start_note(report), markup=False)
-    gauges = start_rows(report)
-    if gauges:
-        start = Table(_("fighter"), _("starting gauges"))
-        for gauge_row in gauges:
-            start.add_row(*gauge_row)
-        out.print(start)
-    for warning in start_warnings(report):
-        out.print(warning, markup=False, style="bold")
-    sides = Table(_("side"), _("wins"), _("95 % interval"))
-    for row in side_rows(report):
-        sides.add_row(*row)
-    out.print(sides)
-    if report.undecided.hits:
-        out.print(undecided_note(report), markup=False)
-    fighters = Table(*fighter_headers(report))
-    for fighter in fighter_rows(report):
-        fighters.add_row(*fighter)
-    out.print(fighters)
-    rounds = Table(rounds_header(report), _("fights"))
-    for line in round_rows(report):
-        rounds.add_row(*line)
-    out.print(rounds)
-    out.print(mean_rounds(report), markup=False)
-    for sentence in differences(report, vary or ()):
-        out.print(sentence, markup=False)
-
-
-def _check_chart(path: Path) -> None:
-    """Refuse `--chart` before any fight is played: matplotlib missing, an image format it does
-    not write, or a path that is not a regular file or a new one (`check_target`)."""
-    from jdr.cli.stored import check_target
-    from jdr.errors import InputError
-
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-    except ImportError:
-        raise InputError(
-            "--chart", None, "pip install 'jdr[sim]'", _("matplotlib is not installed")
-        ) from None
-    formats = FigureCanvasAgg.get_supported_filetypes()
-    if _chart_format(path) not in formats:
-        raise InputError(
-            "--chart", str(path), ", ".join(sorted(formats)), _("not an image format jdr draws")
-        )
-    check_target(path, "--chart")
-
-
-def _chart_format(path: Path) -> str:
-    """The image format `path` names by its extension (PNG without one)."""
-    return path.suffix[1:].lower() or "png"
-
-
-def draw_chart(report: Report, path: Path) -> None:
-    """Two panels: each side's win rate with its interval, and the rounds distribution; drawn
-    in memory, then written as `--output` is (`write_output`: a failed write says so, and only
-    a regular file is replaced)."""
-    import io
-
-    import matplotlib
-
-    from jdr.cli.stored import write_output
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, (wins, rounds) = plt.subplots(1, 2, figsize=(10, 4))
-    names = list(report.wins)
-    rates = [report.wins[s].rate for s in names]
-    errors = [
-        [r - report.wins[s].interval[0] for s, r in zip(names, rates, strict=True)],
-        [report.wins[s].interval[1] - r for s, r in zip(names, rates, strict=True)],
-    ]
-    wins.bar(names, rates, yerr=errors, capsize=6)
-    wins.set_ylim(0, 1)
-    wins.set_title(_("wins"))
-    rounds.bar([str(r) for r in report.rounds], [n / report.runs for n in report.rounds.values()])
-    rounds.set_title(_(report.columns.rounds))
-    figure.tight_layout()
-    image = io.BytesIO()
-    try:
-        figure.savefig(image, format=_chart_format(path))
-    finally:
-        plt.close(figure)
-    write_output(path, image.getvalue(), "--chart")

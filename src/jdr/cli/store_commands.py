@@ -1,4 +1,5 @@
-"""`jdr db|campaign|sheet …`: the campaigns and character sheets kept in the store.
+"""`jdr sheet …`: the character sheets kept in the store (`jdr campaign …` is in
+`jdr.cli.campaign_commands`, `jdr db …` in `jdr.cli.db_commands`).
 
 Every command takes `--db URL` (else `JDR_DATABASE_URL`, else the embedded SQLite file),
 `--json` (one JSON object on stdout) and `--lang`. A sheet is validated by its campaign's system
@@ -7,22 +8,17 @@ before it is stored, as JSON, under its name.
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
 
-import json as jsonlib
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
-from jdr.answers import campaign_json as _campaign_json
 from jdr.answers import character_json as _character_json
-from jdr.answers import fights_json
-from jdr.answers import seed_json as _seed_json
 from jdr.cli import complete
-from jdr.cli.render import console, emit_json
-from jdr.cli.sheet_files import add_example_command, shown_system, validate_file
+from jdr.cli.campaign_commands import build_campaign
+from jdr.cli.db_commands import build_db
+from jdr.cli.render import console, emit_json, plain_table
+from jdr.cli.sheet_files import add_example_command, validate_file
 from jdr.cli.stored import (
     DB_HELP,
     JSON_HELP,
@@ -35,260 +31,15 @@ from jdr.i18n import N_, _
 from jdr.toml_write import to_toml
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and pydantic load only when a command runs
-    from jdr.store import Campaign, Character, Epoch
+    from jdr.store import Campaign, Character
     from jdr.systems.protocol import RuleSystem
 
 __all__ = ["build_campaign", "build_db", "build_sheet", "to_toml", "validate_file"]
 
-Json = dict[str, Any]
 
 # --- the options every command shares --------------------------------------------------------
 
 CAMPAIGN_HELP = N_("The campaign's name.")
-
-
-def _group(help_text: str) -> typer.Typer:
-    return typer.Typer(help=help_text, no_args_is_help=True, rich_markup_mode=None)
-
-
-# --- db --------------------------------------------------------------------------------------
-
-
-def build_db() -> typer.Typer:
-    """`jdr db upgrade`."""
-    db_option = Annotated[
-        str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
-    ]
-    json_option = Annotated[bool, typer.Option("--json", help=_(JSON_HELP))]
-    lang_option = Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=_(LANG_HELP))]
-    app = _group(_("The database: migrate it to the latest revision."))
-
-    @app.command("upgrade", help=_("Migrate the database to the latest revision."))
-    def upgrade_command(
-        db: db_option = None, json: json_option = False, lang: lang_option = None
-    ) -> None:
-        from jdr.store import upgrade
-        from jdr.store.engine import resolve_url, safe_url
-
-        url = resolve_url(db)
-        revision = upgrade(url)
-        if json:
-            emit_json({"database": safe_url(url), "revision": revision})
-            return
-        console().print(
-            _("database {url} is at revision {revision}").format(
-                url=safe_url(url), revision=revision
-            ),
-            markup=False,
-        )
-
-    return app
-
-
-# --- campaign --------------------------------------------------------------------------------
-
-
-def build_campaign() -> typer.Typer:
-    """`jdr campaign new|list|show|rm|invite|revoke|reveal|webhook|feed|export|import`."""
-    db_option = Annotated[
-        str | None, typer.Option("--db", metavar="URL", help=_(DB_HELP), show_default=False)
-    ]
-    json_option = Annotated[bool, typer.Option("--json", help=_(JSON_HELP))]
-    lang_option = Annotated[str | None, typer.Option("--lang", metavar="fr|en", help=_(LANG_HELP))]
-    app = _group(_("Campaigns: a name, a rule system, its characters and fights."))
-
-    @app.command("new", help=_("Create a campaign played with a rule system."))
-    def new_command(
-        name: Annotated[str, typer.Argument(metavar="NAME", help=_("The campaign's name."))],
-        system: Annotated[
-            str,
-            typer.Option(
-                "--system",
-                metavar="ID",
-                help=_("The rule system's id."),
-                autocompletion=complete.system_ids,
-            ),
-        ],
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        rules = _system(system)
-        with opened(db) as store:
-            store.create_campaign(rules.id, name)
-            campaign = store.campaign(name)
-            epochs = store.epochs(campaign.id)
-        if json:
-            emit_json({"campaign": _campaign_json(campaign), "seed": _seed_json(epochs)})
-            return
-        out = console()
-        out.print(
-            _("campaign {name} created ({system})").format(name=name, system=shown_system(rules)),
-            markup=False,
-        )
-        _print_commitment(epochs)
-
-    @app.command("list", help=_("List the campaigns."))
-    def list_command(
-        db: db_option = None, json: json_option = False, lang: lang_option = None
-    ) -> None:
-        with opened(db) as store:
-            found = store.campaigns()
-            counts = store.character_counts()
-        if json:
-            emit_json(
-                {
-                    "campaigns": [
-                        {**_campaign_json(c), "characters": counts.get(c.id, 0)} for c in found
-                    ]
-                }
-            )
-            return
-        out = console()
-        if not found:
-            out.print(_("No campaign yet: jdr campaign new NAME --system ID."), markup=False)
-            return
-        table = _table(_("campaign"), _("system"), _("characters"))
-        for campaign in found:
-            table.add_row(campaign.name, campaign.system, str(counts.get(campaign.id, 0)))
-        out.print(table)
-
-    @app.command("show", help=_("Show a campaign: its settings, characters and fights."))
-    def show_command(
-        name: Annotated[
-            str,
-            typer.Argument(
-                metavar="NAME", help=_("The campaign's name."), autocompletion=complete.campaigns
-            ),
-        ],
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        with opened(db) as store:
-            campaign = store.campaign(name)
-            characters = store.characters(campaign.id)
-            fights = fights_json(store, campaign.id)
-            store.epoch(campaign.id)  # a campaign from before the journal gets its seed now
-            epochs = store.epochs(campaign.id)
-        if json:
-            emit_json(
-                {
-                    "campaign": _campaign_json(campaign),
-                    "characters": [_character_json(c) for c in characters],
-                    "fights": fights,
-                    "seed": _seed_json(epochs),
-                }
-            )
-            return
-        _print_campaign(campaign, characters, fights)
-        _print_commitment(epochs)
-
-    @app.command(
-        "rm",
-        help=_(
-            "Remove a campaign and everything it holds: characters, fights, journal (asks for"
-            " its name, or --yes)."
-        ),
-    )
-    def rm_command(
-        name: Annotated[
-            str,
-            typer.Argument(
-                metavar="NAME", help=_("The campaign's name."), autocompletion=complete.campaigns
-            ),
-        ],
-        yes: Annotated[
-            bool, typer.Option("--yes", help=_("Remove without asking for the name."))
-        ] = False,
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        _remove_campaign(name, yes, db, json)
-
-    from jdr.cli.invite_commands import add_invite_commands
-
-    add_invite_commands(app)
-
-    @app.command(
-        "reveal",
-        help=_(
-            "Publish the campaign's secret seed so anyone can verify its rolls, and commit to a"
-            " new one."
-        ),
-    )
-    def reveal_command(
-        name: Annotated[
-            str,
-            typer.Argument(
-                metavar="NAME", help=_("The campaign's name."), autocompletion=complete.campaigns
-            ),
-        ],
-        db: db_option = None,
-        json: json_option = False,
-        lang: lang_option = None,
-    ) -> None:
-        from jdr.cli.journal_commands import reveal
-
-        reveal(name, db, json)
-
-    from jdr.cli.backup_commands import add_backup_commands
-
-    add_backup_commands(app)
-    from jdr.cli.live_commands import add_live_commands
-
-    add_live_commands(app)
-    return app
-
-
-def _remove_campaign(name: str, yes: bool, db: str | None, json: bool) -> None:
-    """`jdr campaign rm NAME`: the campaign's name typed again to confirm, unless `--yes`."""
-    from jdr.errors import InputError
-
-    with opened(db) as store:
-        campaign = store.campaign(name)
-        characters = len(store.characters(campaign.id))
-        fights = len(store.fights(campaign.id))
-        entries = len(store.journal(campaign.id))
-        if not yes:
-            if json:
-                raise InputError("--yes", None, "--yes", _("--json cannot ask: give --yes"))
-            console().print(
-                _(
-                    "This removes campaign {name}: {characters} characters, {fights} fights and"
-                    " {entries} journal entries, for good."
-                ).format(name=campaign.name, characters=characters, fights=fights, entries=entries),
-                markup=False,
-            )
-            typed = typer.prompt(_("Type the campaign's name to confirm"), default="")
-            if typed.strip() != campaign.name:
-                raise InputError(
-                    _("confirmation"), typed, campaign.name, _("not the campaign's name: kept")
-                )
-        store.delete_campaign(campaign.id)
-    if json:
-        emit_json({"removed": campaign.name, "characters": characters, "fights": fights})
-        return
-    console().print(_("campaign {name} removed").format(name=campaign.name), markup=False)
-
-
-def _print_commitment(epochs: "list[Epoch]") -> None:
-    out = console()
-    out.print(
-        _("seed commitment (epoch {number}): {commitment}").format(
-            number=epochs[-1].number, commitment=epochs[-1].commitment
-        ),
-        markup=False,
-    )
-    revealed = [e.number for e in epochs if e.revealed is not None]
-    if revealed:
-        out.print(
-            _("seeds revealed: epochs {numbers} (jdr journal export, then jdr verify)").format(
-                numbers=", ".join(map(str, revealed))
-            ),
-            markup=False,
-        )
 
 
 # --- sheet -----------------------------------------------------------------------------------
@@ -307,7 +58,11 @@ def build_sheet() -> typer.Typer:
             "--campaign", metavar="NAME", help=_(CAMPAIGN_HELP), autocompletion=complete.campaigns
         ),
     ]
-    app = _group(_("Character sheets: validated by their system, stored in a campaign."))
+    app = typer.Typer(
+        help=_("Character sheets: validated by their system, stored in a campaign."),
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
     file_argument = Annotated[
         Path, typer.Argument(metavar="FILE.toml", help=_("A TOML sheet."), show_default=False)
     ]
@@ -370,7 +125,7 @@ def build_sheet() -> typer.Typer:
         if not characters:
             out.print(_("No character yet."), markup=False)
             return
-        table = _table(_("character"), _("version"))
+        table = plain_table(_("character"), _("version"))
         for character in characters:
             table.add_row(character.name, str(character.version))
         out.print(table)
@@ -473,41 +228,6 @@ def _show_sheet(
     print_sheet(laid_out, heading, revision)
 
 
-def _print_campaign(
-    campaign: "Campaign", characters: "list[Character]", fights: list[Json]
-) -> None:
-    out = console()
-    out.print(f"[bold]{escape(campaign.name)}[/bold] — {escape(campaign.system)}", markup=True)
-    if campaign.settings:
-        settings = _table(_("setting"), _("value"))
-        for key, value in campaign.settings.items():
-            settings.add_row(str(key), _shown(value))
-        out.print(settings)
-    out.print()
-    if characters:
-        table = _table(_("character"), _("version"))
-        for character in characters:
-            table.add_row(character.name, str(character.version))
-        out.print(table)
-    else:
-        out.print(_("No character yet."), markup=False)
-    out.print()
-    if fights:
-        table = _table(_("fight"), _("participants"), _("status"), _("version"))
-        for fight in fights:
-            participants = ", ".join(map(str, fight["participants"]))
-            status = str(fight["status"])
-            status = _(FIGHT_STATUS[status]) if status in FIGHT_STATUS else status
-            table.add_row(str(fight["id"]), participants, status, str(fight["version"]))
-        out.print(table)
-    else:
-        out.print(_("No fight yet."), markup=False)
-
-
-FIGHT_STATUS = {"open": N_("under way"), "ended": N_("over")}
-"""A stored fight's status (`open`, `ended`: the JSON's) as `campaign show` says it."""
-
-
 def _export(found: "Campaign", character: "Character", output: Path | None, json: bool) -> None:
     text = to_toml(character.sheet)
     payload = {"campaign": found.name, "character": character.name}
@@ -528,22 +248,3 @@ def _system(system_id: str) -> "RuleSystem":
     from jdr.systems import default_registry
 
     return default_registry().get(system_id)
-
-
-# --- reading the store (lists the Store API does not offer yet) ------------------------------
-
-
-# --- rendering -------------------------------------------------------------------------------
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, Mapping | list):
-        return jsonlib.dumps(value, ensure_ascii=False)
-    return "" if value is None else str(value)
-
-
-def _table(*columns: str) -> Table:
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for column in columns:
-        table.add_column(column)
-    return table

@@ -43,6 +43,35 @@ def opened(db: str | None) -> "Iterator[Store]":
         store.close()
 
 
+def campaign_system(campaign: str, db: str | None) -> str:
+    """The id of the rule system `campaign` plays, read from the store at `db`: what a command
+    given `--campaign` and no SYSTEM plays (`jdr simulate --campaign Duel …`)."""
+    from jdr.campaigns import system_played
+
+    with opened(db) as store:
+        return system_played(store, campaign)
+
+
+def one_output(positional: str | None, output: str | None, field: str = "FILE") -> str | None:
+    """Where a command writes: its FILE argument or `--output`/`-o` (the grammar every export
+    shares), None when neither is given. Both given and different is an `InputError`.
+
+    >>> one_output("out.json", None), one_output(None, "out.json"), one_output("a", "a")
+    ('out.json', 'out.json', 'a')
+    """
+    if positional is not None and output is not None and positional != output:
+        from jdr.errors import InputError
+        from jdr.i18n import _
+
+        raise InputError(
+            field,
+            positional,
+            _("{field} or --output {field}, not both").format(field=field),
+            _("--output names another file: {output}").format(output=output),
+        )
+    return output if output is not None else positional
+
+
 def output_file(path: Path | None) -> Path | None:
     """`--output`'s file, or None for standard output (no option, or `-`)."""
     return None if path is None or str(path) == "-" else path
