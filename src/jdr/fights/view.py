@@ -22,6 +22,19 @@ from jdr.fights.narration import Words
 from jdr.i18n import N_, _
 from jdr.markup import escape
 
+__all__ = [
+    "Fighters",
+    "View",
+    "Viewer",
+    "describe",
+    "fighter_line",
+    "fighter_text",
+    "fighters_of",
+    "scalar",
+    "shown",
+    "view_of",
+]
+
 Json = dict[str, Any]
 
 
