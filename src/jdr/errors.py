@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from jdr.i18n import N_
+from jdr.spelling import closest
 
 
 class JdrError(Exception):
@@ -143,7 +144,7 @@ class RulesError(JdrError):
 
 class UnknownNameError(InputError):
     """An unknown system, action or other name, with the names that exist and the closest one
-    (`suggestion`, found by `jdr.names.closest` unless given).
+    (`suggestion`, found by `jdr.spelling.closest` unless given).
 
     >>> UnknownNameError("system", "pokemn", ["passion", "pokemon"]).message()
     'unknown system pokemn — did you mean pokemon? (known: passion, pokemon)'
@@ -157,8 +158,6 @@ class UnknownNameError(InputError):
         super().__init__(field, value, ", ".join(known) or "-")
         self.known = list(known)
         if suggestion is None and isinstance(value, str):
-            from jdr.names import closest
-
             suggestion = closest(value, known)
         self.suggestion = suggestion
 

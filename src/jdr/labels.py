@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from jdr.fields import choices_of, item_choices
 from jdr.i18n import current_language
 
 if TYPE_CHECKING:
@@ -47,7 +48,6 @@ __all__ = [
     "FLAG_WORDS",
     "Choices",
     "action_label",
-    "action_named",
     "choice_label",
     "choice_names",
     "choice_spellings",
@@ -161,8 +161,6 @@ def choice_spellings(info: FieldInfo | None) -> dict[str, str]:
 
 def _values(info: FieldInfo) -> list[str]:
     """A choice field's values, or a list of choices' (`list[Literal[...]]`)."""
-    from jdr.params import choices_of, item_choices
-
     return choices_of(info.annotation) or item_choices(info)
 
 
@@ -183,19 +181,6 @@ def action_label(action: Any, lang: str | None = None) -> str:
     names = getattr(action, "names", None) or {}
     shown = names.get(_lang(lang)) or names.get("en")
     return str(shown) if shown else plain(str(action.name))
-
-
-def action_named(system_id: Any, name: str, lang: str | None = None) -> str:
-    """The display name of the action `name` of the installed system `system_id` (a journal
-    entry's context names both by their ids); `name` itself when either is unknown."""
-    from jdr.errors import JdrError
-    from jdr.systems import default_registry
-
-    try:
-        action = default_registry().get(str(system_id)).actions.get(name)
-    except JdrError:
-        return name
-    return action_label(action, lang) if action is not None else name
 
 
 def titled_schema(model: type[BaseModel], lang: str | None = None) -> dict[str, Any]:

@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 
 from jdr.errors import REORDERING, InputError, UnknownNameError
 from jdr.i18n import N_, _
+from jdr.spelling import Names, closest, fold, spellings
 
 __all__ = [
     "MAX_NAME",
@@ -53,15 +53,6 @@ __all__ = [
     "match",
     "same",
 ]
-
-MIN_PART = 3
-"""A typed part of a known name (`Corbeau` for `Maître Corbeau`) is suggested from this length."""
-
-Names = Iterable[str] | Mapping[str, str]
-"""Known names: a list, or a mapping from each accepted spelling to the name it stands for."""
-
-CUTOFF = 0.6
-"""How alike (difflib's ratio, on folded forms) a known name must be to be suggested."""
 
 
 class AmbiguousNameError(InputError):
@@ -141,18 +132,6 @@ def check_names(data: object, path: str = "") -> list[InputError]:
     return problems
 
 
-@lru_cache(maxsize=4096)
-def fold(text: str) -> str:
-    """How names are compared: lower case, accents off, only letters, digits and `+` (the same
-    few names are compared again and again in a fight: each is folded once).
-
-    >>> fold("  Très_DIFFICILE "), fold("Roulés-boulés"), fold("Maître  Corbeau"), fold("c+")
-    ('tresdifficile', 'roulesboules', 'maitrecorbeau', 'c+')
-    """
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if char.isalnum() or char == "+")
-
-
 def collation_key(name: str) -> tuple[str, str, str]:
     """How names are sorted for a reader: as a French dictionary does, accents and case set aside
     first (`Évoli` among the E, not after `Z`), then accents, then the name as written.
@@ -189,11 +168,11 @@ def find(value: str, names: Names, field: str = "name") -> str | None:
     >>> find("Fire", {"Feu": "feu", "fire": "feu", "Eau": "eau"})
     'feu'
     """
-    spellings = _spellings(names)
-    if value in spellings:
-        return spellings[value]
+    spelt_as = spellings(names)
+    if value in spelt_as:
+        return spelt_as[value]
     for key, same_key in ((value.strip().casefold(), str.casefold), (fold(value), fold)):
-        found = list(dict.fromkeys(n for spelt, n in spellings.items() if same_key(spelt) == key))
+        found = list(dict.fromkeys(n for spelt, n in spelt_as.items() if same_key(spelt) == key))
         if len(found) > 1:
             raise AmbiguousNameError(field, value, found)
         if found:
@@ -213,7 +192,7 @@ def match(field: str, value: str, names: Names, shown: Iterable[str] | None = No
     """
     found = find(value, names, field)
     if found is None:
-        known = list(dict.fromkeys(_spellings(names).values())) if shown is None else list(shown)
+        known = list(dict.fromkeys(spellings(names).values())) if shown is None else list(shown)
         raise UnknownNameError(field, value, known, closest(value, names))
     return found
 
@@ -228,31 +207,6 @@ def duplicate(name: str, names: Iterable[str]) -> str | None:
     return next((known for known in names if fold(known) == key), None)
 
 
-def closest(value: str, names: Names) -> str | None:
-    """The known name most like `value` (difflib on the folded forms), if one is close enough.
-
-    >>> closest("Kaito", ["Kaito Arashi", "Maître Corbeau"])
-    'Kaito Arashi'
-    >>> closest("corbeau", ["Kaito Arashi", "Maître Corbeau"])
-    'Maître Corbeau'
-    >>> closest("electrc", {"Électrik": "Électrik", "electric": "Électrik", "Eau": "Eau"})
-    'Électrik'
-    """
-    import difflib
-
-    by_key: dict[str, str] = {}
-    for spelt, name in _spellings(names).items():
-        by_key.setdefault(fold(spelt), name)
-    key = fold(value)
-    if not key:
-        return None
-    best = difflib.get_close_matches(key, list(by_key), n=1, cutoff=CUTOFF)
-    if best:
-        return by_key[best[0]]
-    containing = [k for k in by_key if len(key) >= MIN_PART and key in k]
-    return by_key[containing[0]] if len(containing) == 1 else None
-
-
 def hint(value: object, names: Names) -> str:
     """` — did you mean X?` for a sentence about an unknown name, in the current language; ``
     when no known name is close (or `value` is no text).
@@ -264,9 +218,3 @@ def hint(value: object, names: Names) -> str:
     if suggestion is None:
         return ""
     return " — " + _("did you mean {name}?").format(name=suggestion)
-
-
-def _spellings(names: Names) -> dict[str, str]:
-    if isinstance(names, Mapping):
-        return {str(spelt): str(name) for spelt, name in names.items()}
-    return {str(name): str(name) for name in names}

@@ -18,11 +18,13 @@ comma (`40,5`), a percentage field (`PERCENT`) a `%` sign too (`40%`, `40 %`), a
 takes commas (`["Sommeil,Gel"]` is two items, as `["Sommeil", "Gel"]`), and a field with choices
 takes them in any case, with or without accents (`SUPER` for `super`):
 
+>>> from typing import Annotated, Literal
 >>> class Capture(BaseModel):
 ...     ball: Literal["poke", "super"]
-...     vitality_pct: typing.Annotated[float, PERCENT]
+...     vitality_pct: Annotated[float, PERCENT]
 ...     weight: float = 0
 ...     condition: list[str] = []
+>>> _ = Capture.model_rebuild()  # a doctest's names are not the module's
 >>> capture = validate_params(
 ...     Capture, {"ball": "SUPER", "vitality_pct": "40,5 %", "weight": "6,5",
 ...               "condition": ["Sommeil,Gel", "Peur"]})
@@ -39,50 +41,46 @@ jdr.errors.InputError: weight: '6%' (not a number; allowed: number)
 
 from __future__ import annotations
 
-import enum
-import re
-import types
-import typing
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any, Literal, TypeVar, get_args, get_origin
+from typing import Any, TypeVar
 
-import annotated_types
-from pydantic import BaseModel, BeforeValidator, ValidationError
-from pydantic.fields import FieldInfo
+from pydantic import BaseModel, ValidationError
 
-from jdr.i18n import _
+from jdr.fields import (
+    PERCENT,
+    choices_of,
+    is_flag,
+    is_list,
+    is_percent,
+    item_choices,
+    read_number,
+    read_percent,
+    strip_optional,
+)
+from jdr.labels import FLAG_WORDS, choice_spellings, field_spellings
+from jdr.names import find
+from jdr.validation import describe_allowed, translate
+
+__all__ = [
+    "DISPLAY",
+    "PERCENT",
+    "choices_of",
+    "describe_allowed",
+    "display_fields",
+    "identity",
+    "is_flag",
+    "is_list",
+    "is_percent",
+    "item_choices",
+    "prepared",
+    "read_number",
+    "read_percent",
+    "split_items",
+    "validate_params",
+]
 
 M = TypeVar("M", bound=BaseModel)
-
-_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
-
-
-def read_number(value: Any) -> Any:
-    """A number as people write it: a decimal comma is read as a point; other values unchanged.
-
-    >>> read_number("40,5"), read_number(" -0,25 "), read_number("12"), read_number(7)
-    ('40.5', '-0.25', '12', 7)
-    """
-    if not isinstance(value, str):
-        return value
-    text = value.strip()
-    return text.replace(",", ".") if _DECIMAL_COMMA.fullmatch(text) else text
-
-
-def read_percent(value: Any) -> Any:
-    """A percentage as people write it: `40`, `40,5`, `40%` or `40 %` (any space) → the number.
-
-    >>> read_percent("40%"), read_percent("40 %"), read_percent("40,5\u202f%"), read_percent(40)
-    ('40', '40', '40.5', 40)
-    """
-    if isinstance(value, str) and value.strip().endswith("%"):
-        value = value.strip().removesuffix("%")
-    return read_number(value)
-
-
-PERCENT = BeforeValidator(read_percent)
-"""Marks a percentage field, `Annotated[float, PERCENT]`: it reads `40`, `40,5`, `40%`, `40 %`."""
 
 
 def validate_params(
@@ -94,8 +92,6 @@ def validate_params(
     `name` shows a field name the way the user typed it (`--attack-dice` on the command line);
     with `keys`, the keys of `raw` may be the fields' display names too (`réactions`).
     """
-    from jdr.validation import translate
-
     try:
         return model.model_validate(prepared(model, raw, keys))
     except ValidationError as exc:
@@ -136,9 +132,6 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any], keys: bool = False)
     fields, yes/no in either language, choices matched as people type them (`jdr.names`) by
     their identifiers or display names (`jdr.labels`); with `keys`, keys typed by the fields'
     display names too (a table's settings: `réactions=encaisser`), in nested tables as well."""
-    from jdr.labels import FLAG_WORDS, field_spellings
-    from jdr.names import find
-
     readings = _readings(model)
     values: dict[str, Any] = {}
     for given, value in raw.items():  # a key typed by its display name (`réactions`)
@@ -161,7 +154,7 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any], keys: bool = False)
         elif kind == "number":
             values[field] = read_number(value)
         elif kind == "model" and isinstance(value, Mapping):  # a table: its own names
-            inner = _strip_optional(model.model_fields[field].annotation)
+            inner = strip_optional(model.model_fields[field].annotation)
             values[field] = prepared(inner, value, keys)
         elif kind == "flag" and isinstance(value, str):
             flag = find(value, {word: str(flag) for word, flag in FLAG_WORDS.items()}, field)
@@ -173,8 +166,6 @@ def prepared(model: type[BaseModel], raw: Mapping[str, Any], keys: bool = False)
 
 @lru_cache(maxsize=512)
 def _spellings(model: type[BaseModel], field: str) -> dict[str, str]:
-    from jdr.labels import choice_spellings
-
     return choice_spellings(model.model_fields[field])
 
 
@@ -189,9 +180,9 @@ def _readings(model: type[BaseModel]) -> dict[str, tuple[str, tuple[str, ...]]]:
             kind = "list"
         elif is_flag(info):
             kind = "flag"
-        elif _is_model(_strip_optional(info.annotation)):
+        elif _is_model(strip_optional(info.annotation)):
             kind = "model"
-        elif _strip_optional(info.annotation) is float:
+        elif strip_optional(info.annotation) is float:
             kind = "number"
         readings[field] = (kind, tuple(choices_of(info.annotation) or item_choices(info)))
     return readings
@@ -221,84 +212,3 @@ def split_items(value: str | list[Any] | tuple[Any, ...]) -> list[Any]:
         else:
             split.append(item)
     return split
-
-
-def is_percent(info: FieldInfo) -> bool:
-    """Whether the field is a percentage (marked `PERCENT`)."""
-    return any(
-        isinstance(meta, BeforeValidator) and meta.func is read_percent for meta in info.metadata
-    )
-
-
-def describe_allowed(info: FieldInfo) -> str:
-    """What a field accepts, in words: `whole number, 1..30`, `one of poke, super`, `yes/no`."""
-    annotation = _strip_optional(info.annotation)
-    low = high = None
-    for meta in info.metadata:
-        if isinstance(meta, annotated_types.Ge):
-            low = meta.ge
-        elif isinstance(meta, annotated_types.Gt):
-            low = f">{meta.gt}"
-        elif isinstance(meta, annotated_types.Le):
-            high = meta.le
-        elif isinstance(meta, annotated_types.Lt):
-            high = f"<{meta.lt}"
-    bounds = ""
-    if low is not None or high is not None:
-        bounds = f"{'' if low is None else low}..{'' if high is None else high}"
-    if choices_of(annotation):
-        from jdr.labels import choice_names
-
-        shown = choice_names(info)
-        return _("one of {choices}").format(choices=", ".join(shown.values()))
-    if annotation is bool:
-        return _("yes/no")
-    kinds = {int: _("whole number"), float: _("number"), str: _("text")}
-    kind = kinds.get(annotation, "") if isinstance(annotation, type) else ""
-    if is_percent(info):
-        kind = _("percentage")
-    if get_origin(annotation) in (list, tuple):
-        kind = _("list: A,B or the option repeated")
-        if item_choices(info):
-            from jdr.labels import choice_names
-
-            items = ", ".join(choice_names(info).values())
-            kind = _("list of {choices}: A,B or the option repeated").format(choices=items)
-    return ", ".join(part for part in (kind, bounds) if part)
-
-
-def choices_of(annotation: Any) -> list[str]:
-    """The allowed values of a `Literal[...]` or an `Enum` annotation, else []."""
-    annotation = _strip_optional(annotation)
-    if get_origin(annotation) is Literal:
-        return [str(a) for a in get_args(annotation)]
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return [str(member.value) for member in annotation]
-    return []
-
-
-def item_choices(info: FieldInfo) -> list[str]:
-    """The allowed values of each item of a list of choices (`list[Literal[...]]`), else []."""
-    annotation = _strip_optional(info.annotation)
-    if get_origin(annotation) in (list, tuple) and get_args(annotation):
-        return choices_of(get_args(annotation)[0])
-    return []
-
-
-def is_flag(info: FieldInfo) -> bool:
-    return _strip_optional(info.annotation) is bool
-
-
-def is_list(info: FieldInfo) -> bool:
-    return get_origin(_strip_optional(info.annotation)) in (list, tuple)
-
-
-def _strip_optional(annotation: Any) -> Any:
-    origin = get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in get_args(annotation) if a is not type(None)]
-        if len(args) == 1:
-            return _strip_optional(args[0])
-    if origin is typing.Annotated:
-        return _strip_optional(get_args(annotation)[0])
-    return annotation

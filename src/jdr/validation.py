@@ -26,16 +26,18 @@ from contextlib import contextmanager
 from types import UnionType
 from typing import Annotated, Any
 
+import annotated_types
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from jdr.errors import InputError
+from jdr.fields import choices_of, is_percent, item_choices, strip_optional
 from jdr.i18n import N_, _, joined, labelled
+from jdr.labels import choice_names, choice_spellings, declared, field_spellings, label
 from jdr.names import hint
-from jdr.params import choices_of, describe_allowed
 
-__all__ = ["ModelError", "fail", "translate", "worded"]
+__all__ = ["ModelError", "describe_allowed", "fail", "translate", "worded"]
 
 # What pydantic's own error kinds mean, in the words the rest of the project uses.
 REASONS = {
@@ -129,10 +131,41 @@ def worded(model: type[BaseModel]) -> Iterator[None]:
         yield
     except InputError as error:
         if error.label is None and error.field in model.model_fields:
-            from jdr.labels import label
-
             error.label = label(model, error.field)
         raise
+
+
+def describe_allowed(info: FieldInfo) -> str:
+    """What a field accepts, in words: `whole number, 1..30`, `one of poke, super`, `yes/no`."""
+    annotation = strip_optional(info.annotation)
+    low = high = None
+    for meta in info.metadata:
+        if isinstance(meta, annotated_types.Ge):
+            low = meta.ge
+        elif isinstance(meta, annotated_types.Gt):
+            low = f">{meta.gt}"
+        elif isinstance(meta, annotated_types.Le):
+            high = meta.le
+        elif isinstance(meta, annotated_types.Lt):
+            high = f"<{meta.lt}"
+    bounds = ""
+    if low is not None or high is not None:
+        bounds = f"{'' if low is None else low}..{'' if high is None else high}"
+    if choices_of(annotation):
+        shown = choice_names(info)
+        return _("one of {choices}").format(choices=", ".join(shown.values()))
+    if annotation is bool:
+        return _("yes/no")
+    kinds = {int: _("whole number"), float: _("number"), str: _("text")}
+    kind = kinds.get(annotation, "") if isinstance(annotation, type) else ""
+    if is_percent(info):
+        kind = _("percentage")
+    if typing.get_origin(annotation) in (list, tuple):
+        kind = _("list: A,B or the option repeated")
+        if item_choices(info):
+            items = ", ".join(choice_names(info).values())
+            kind = _("list of {choices}: A,B or the option repeated").format(choices=items)
+    return ", ".join(part for part in (kind, bounds) if part)
 
 
 def _problem(
@@ -157,8 +190,6 @@ def _problem(
     owner, info, reached = _walk(model, loc)
     annotation = _bare(info.annotation) if info else None
     if kind == "extra_forbidden" and owner is not None:
-        from jdr.labels import declared, field_spellings, label
-
         fields = owner.model_fields
         shown = {n: label(owner, n) if declared(i) else n for n, i in fields.items()}
         allowed = ", ".join(shown.values())
@@ -167,22 +198,16 @@ def _problem(
             reason += hint(loc[-1], spelt)  # a model that names its keys: the closest
         value = value if isinstance(value, str | int | float) else None
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        from jdr.labels import label
-
         keys = ", ".join(label(annotation, key) for key in annotation.model_fields)
         allowed = _("a table with {keys}").format(keys=keys)
     elif info is not None:
         allowed = describe_allowed(info)
         if kind in ("literal_error", "enum"):  # a choice mistyped: the closest one
-            from jdr.labels import choice_names, choice_spellings
-
             shown = choice_names(info)
             spelt = {k: shown.get(v, v) for k, v in choice_spellings(info).items()}
             reason += hint(value, spelt if spelt else choices_of(info.annotation))
     elif kind in ("literal_error", "enum") and (owner is not None or choices_of(reached)):
         # an item of a list (or a table) of choices: its field's names, else the item's type's
-        from jdr.labels import choice_names, choice_spellings
-
         named = next((part for part in reversed(loc) if isinstance(part, str)), "")
         field = owner.model_fields.get(named) if owner is not None else None
         shown = choice_names(field) if field is not None else {}
@@ -212,8 +237,6 @@ def _path(loc: Sequence[str | int], name: Callable[[str], str]) -> str:
 def _shown_path(loc: Sequence[str | int], model: type[BaseModel]) -> str | None:
     """`("moves", 1, "type")` in the reader's words: each field by its display name
     (`jdr.labels.label`), list positions counting from 1; None for an empty path."""
-    from jdr.labels import label
-
     text, current = "", _bare(model)
     for part in loc:
         if isinstance(part, int):

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import typer
-from rich.console import Console
 
 from jdr.cli.options import (
     TOP_CHOICES,
@@ -27,6 +26,7 @@ from jdr.cli.render import (
     jsonable,
     outcomes_table,
 )
+from jdr.cli.roll_output import journal_footer, record_json, title
 from jdr.cli.sheet_actions import read_params, roll_from_sheet, sheet_json, sheet_lines
 from jdr.cli.shell import ShellGroup
 from jdr.errors import NotOfferedError
@@ -209,18 +209,6 @@ def _payload(system: RuleSystem, action: Action[Any], params: Any) -> dict[str, 
     return {"system": system.id, "action": action.name, "params": params.model_dump(mode="json")}
 
 
-def title(system: RuleSystem, action: Action[Any], post: bool = False) -> Console:
-    """Standard output, after the system and action's title line; for a post-ready recap
-    (`post`), the title goes to stderr so that piping the answer gives only the recap."""
-    out = console()
-    title = Console(stderr=True, highlight=False, soft_wrap=True, markup=False) if post else out
-    shown = escape(
-        f"{display_name(system, current_language())} · {action_label(action)}", "terminal"
-    )
-    title.print(f"[dim]{shown}[/dim]", markup=True)
-    return out
-
-
 def _add(payload: dict[str, Any], extra: Mapping[str, Any], exact: bool = False) -> None:
     """A system's own keys, never overwriting the contract's."""
     for key, value in extra.items():
@@ -263,28 +251,6 @@ def run_roll(
     out.print(explanation, markup=False)
     for line in lines:
         out.print(line, markup=False, style="dim")
-
-
-def record_json(
-    system: RuleSystem, action: Action[Any], params: Any, record: Any, explanation: str
-) -> dict[str, Any]:
-    from jdr.answers import record_json as answer
-
-    return answer(system, action, params, record, explanation)
-
-
-def journal_footer(params: Any, rolled: Any) -> list[str]:
-    """The journal's lines under a roll; a post-ready recap's footnote (the journal line joins
-    the recap)."""
-    from jdr.cli.journal_commands import journal_lines
-    from jdr.fights.recap import footnote
-
-    recap = getattr(params, "recap", None)
-    fmt = str(getattr(recap, "value", recap)) if recap is not None else "text"
-    lines = [footnote(line, fmt) for line in journal_lines(rolled.entry, rolled.replayed)]
-    if fmt == "markdown":  # a blank line, or the footnote joins the recap's last item
-        lines.insert(0, "")
-    return lines
 
 
 def run_odds(

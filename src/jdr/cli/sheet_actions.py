@@ -8,6 +8,7 @@ from typing import Any
 
 from jdr.cli.options import Common, option_name
 from jdr.cli.render import emit_json, jsonable
+from jdr.cli.roll_output import journal_footer, record_json, title
 from jdr.cli.stored import opened
 from jdr.errors import InputError
 from jdr.i18n import _
@@ -142,7 +143,6 @@ def roll_from_sheet(
     """`jdr roll SYSTEM ACTION --sheet NAME --campaign C …`: the roll through the journal, and
     what it changed on the sheets."""
     from jdr.characters.rolls import roll
-    from jdr.cli.actions import journal_footer, record_json, title
     from jdr.cli.journal_commands import journal_json, showing_original
     from jdr.dice.source import make_source
     from jdr.journal.service import Who

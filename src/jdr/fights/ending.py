@@ -35,8 +35,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from jdr.fights.fighters import fighters_of
 from jdr.fights.fold import ENDED
-from jdr.fights.narration import Words
+from jdr.fights.narration import Words, gm_end_sentence
 from jdr.i18n import _, ngettext
 
 Json = dict[str, Any]
@@ -67,18 +68,10 @@ class Ending:
     def sentence(self, words: Words | None = None) -> str:
         """The ending in one sentence of the reader's language (names escaped for `words`)."""
         words = words or Words()
+        if self.how in (DRAW, GM):
+            return gm_end_sentence(self.winners, self.how == DRAW, words)
         names = words.names(list(self.winners))
         count = len(self.winners)
-        if self.how == DRAW:
-            return _("The GM ended the fight: a draw.")
-        if self.how == GM:
-            if not count:
-                return _("The GM ended the fight: no winner named.")
-            return ngettext(
-                "The GM ended the fight: {names} wins.",
-                "The GM ended the fight: {names} win.",
-                count,
-            ).format(names=names)
         if self.how == RULES:
             return words.winners(list(self.winners))
         if not count:
@@ -197,7 +190,6 @@ def named_winners(given: Sequence[str], state: Json, participants: Sequence[str]
     """The winners the GM names (`--winner`), as the fight spells them: a fighter, a side or a
     player (`InputError` for another name, with did-you-mean)."""
     from jdr.fights.setup import fighters_named
-    from jdr.fights.view import fighters_of
 
     fighters = fighters_of(state)
     known = [str(n) for n in participants] + [str(n) for n in fighters if n not in participants]

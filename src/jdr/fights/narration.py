@@ -42,6 +42,7 @@ __all__ = [
     "Told",
     "Words",
     "generic_sentence",
+    "gm_end_sentence",
     "over",
     "says",
     "tell",
@@ -239,10 +240,26 @@ def _ended(event: Json, words: Words) -> str:
 
 def _gm_ended(event: Json, words: Words) -> str:
     """The GM's end (`jdr fight end`), told as every front end tells an ended fight."""
-    from jdr.fights.ending import DRAW, GM, Ending
-
     winners = tuple(str(n) for n in event.get("winners") or [])
-    return Ending(DRAW if event.get("draw") else GM, winners).sentence(words)
+    return gm_end_sentence(winners, bool(event.get("draw")), words)
+
+
+def gm_end_sentence(winners: Sequence[str], draw: bool, words: Words) -> str:
+    """The GM's end of a fight (`jdr fight end`, `jdr.fights.ending.Ending`) in one sentence:
+    a draw, the winners (escaped for `words`), or no winner named.
+
+    >>> gm_end_sentence(["Ann"], False, Words()), gm_end_sentence([], True, Words())
+    ('The GM ended the fight: Ann wins.', 'The GM ended the fight: a draw.')
+    """
+    if draw:
+        return _("The GM ended the fight: a draw.")
+    if not winners:
+        return _("The GM ended the fight: no winner named.")
+    return ngettext(
+        "The GM ended the fight: {names} wins.",
+        "The GM ended the fight: {names} win.",
+        len(winners),
+    ).format(names=words.names(list(winners)))
 
 
 GENERIC: dict[str, Line] = {

@@ -152,12 +152,24 @@ def command_name(system_id: Any, name: str) -> str:
 
 
 def roll_action_name(system_id: Any, name: str) -> str:
-    """A system's roll action (`Action.name`) in the reader's words (`jdr.labels.action_named`:
-    its declared display names, else its name, underscores as spaces)."""
-    from jdr.labels import action_named
-
+    """A system's roll action (`Action.name`) in the reader's words (`action_named`: its
+    declared display names, else its name, underscores as spaces)."""
     shown = action_named(system_id, name)
     return shown.replace("_", " ") if shown == name else shown
+
+
+def action_named(system_id: Any, name: str, lang: str | None = None) -> str:
+    """The display name of the action `name` of the installed system `system_id` (a journal
+    entry's context names both by their ids); `name` itself when either is unknown."""
+    from jdr.errors import JdrError
+    from jdr.labels import action_label
+    from jdr.systems import default_registry
+
+    try:
+        action = default_registry().get(str(system_id)).actions.get(name)
+    except JdrError:
+        return name
+    return action_label(action, lang) if action is not None else name
 
 
 def _system_part(system_id: Any, part: str, name: str) -> Any:

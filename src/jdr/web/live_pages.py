@@ -5,8 +5,6 @@ campaign's webhook and feed links, each journal entry's permalink, and the Atom 
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -15,6 +13,7 @@ from fastapi.responses import RedirectResponse, Response, StreamingResponse
 from jdr import access, table
 from jdr.i18n import LANGUAGES, _, current_language, language
 from jdr.live import seat
+from jdr.web.contexts import campaign_live, fight_context, sheet_context
 from jdr.web.deps import CampaignOf, Signed, StoreDep
 from jdr.web.guard import SESSION_COOKIE
 from jdr.web.live import MAX_STREAMS, MAX_STREAMS_PER_SESSION, last_event_id, stream
@@ -79,16 +78,6 @@ async def live(
 # --- the parts a change refreshes ------------------------------------------------------------
 
 
-def campaign_live(store: Any, who: Signed) -> dict[str, Any]:
-    """What the campaign page's live part shows."""
-    entries = table.journal(store, who.viewer, who.campaign)[-10:]
-    return {
-        "characters": store.roster(who.campaign.id),
-        "paced": seat.fights_paced(store, who.campaign),
-        "entries": list(reversed(entries)),
-    }
-
-
 @router.get("/c/{campaign_id}/parts/campaign")
 def campaign_part(request: Request, store: StoreDep, who: CampaignOf) -> Response:
     return _page(request, "_campaign_live.html", who, **campaign_live(store, who))
@@ -100,17 +89,8 @@ def journal_part(request: Request, store: StoreDep, who: CampaignOf) -> Response
     return _page(request, "_journal_live.html", who, entries=entries)
 
 
-def forms_print(forms: dict[str, Any]) -> str:
-    """What a fight's command forms hold (who plays which commands): the forms part is sent
-    again only when it changes, so a form being filled in is not wiped by another's action."""
-    shape = {actor: [name for name, _fields in commands] for actor, commands in forms.items()}
-    return hashlib.sha256(json.dumps(shape, sort_keys=True).encode()).hexdigest()[:16]
-
-
 @router.get("/c/{campaign_id}/fights/{fight_id}/parts/live")
 def fight_part(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
-    from jdr.web.pages import fight_context
-
     return _page(request, "_fight_live.html", **fight_context(store, who, fight_id))
 
 
@@ -118,8 +98,6 @@ def fight_part(request: Request, store: StoreDep, who: CampaignOf, fight_id: int
 def fight_forms_part(
     request: Request, store: StoreDep, who: CampaignOf, fight_id: int, fp: str = ""
 ) -> Response:
-    from jdr.web.pages import fight_context
-
     context = fight_context(store, who, fight_id)
     if fp and fp == context["fingerprint"]:
         return Response(status_code=204)
@@ -130,8 +108,6 @@ def fight_forms_part(
 def sheet_history_part(
     request: Request, store: StoreDep, who: CampaignOf, character_id: int, revision: int = 0
 ) -> Response:
-    from jdr.web.pages import sheet_context
-
     context = sheet_context(store, who, character_id)
     return _page(request, "_sheet_history.html", **context, shown_revision=revision)
 

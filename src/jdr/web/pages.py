@@ -16,6 +16,7 @@ from jdr import access, table
 from jdr.errors import InputError, JdrError
 from jdr.i18n import LANGUAGES, _
 from jdr.store import Store
+from jdr.web.contexts import campaign_live, fight_context, sheet_context, signed_context
 from jdr.web.deps import CampaignOf, Signed, StoreDep, seats_of, session_token
 from jdr.web.forms import fields_of, raw_of
 from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
@@ -29,10 +30,6 @@ def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
         request, name, {"viewer": None, "campaign": None, "csrf": None, **context}
     )
     return response
-
-
-def _signed_context(who: Signed) -> dict[str, Any]:
-    return {"viewer": who.viewer, "campaign": who.campaign, "csrf": who.csrf}
 
 
 def _start_session(request: Request, token: str, campaign_id: int) -> Response:
@@ -163,15 +160,13 @@ def sign_out(request: Request, store: StoreDep) -> Response:
 
 @router.get("/c/{campaign_id}")
 def campaign_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
-    from jdr.web.live_pages import campaign_live
-
     invites = store.invites(who.campaign.id) if who.viewer.is_gm else []
     live = campaign_live(store, who)
     names = {c.id: c.name for c in live["characters"]}
     return _page(
         request,
         "campaign.html",
-        **_signed_context(who),
+        **signed_context(who),
         **live,
         invites=invites,
         names=names,
@@ -196,7 +191,7 @@ def create_invite(
     return _page(
         request,
         "invited.html",
-        **_signed_context(who),
+        **signed_context(who),
         made=made,
         link=f"{base}/invite/{made.token}",
     )
@@ -221,7 +216,7 @@ def _roll_context(
     uses = table.sheet_uses(system, chosen)
     return {
         "uses_fields": fields_of(uses) if uses is not None else None,
-        **_signed_context(who),
+        **signed_context(who),
         "system": system,
         "action": chosen,
         "fields": fields_of(chosen.params, skip),
@@ -296,7 +291,7 @@ async def roll_submit(request: Request, store: StoreDep, who: CampaignOf) -> Res
     rolled = await run_in_threadpool(table.roll, store, who.viewer, who.campaign, asked)
     explanation = rolled.record.explain()
     context = {
-        **_signed_context(who),
+        **signed_context(who),
         "system": system,
         "action": chosen,
         "rolled": rolled,
@@ -315,7 +310,7 @@ def journal_page(request: Request, store: StoreDep, who: CampaignOf) -> Response
     return _page(
         request,
         "journal.html",
-        **_signed_context(who),
+        **signed_context(who),
         entries=entries,
         verify_messages=browser_messages(),
     )
@@ -396,52 +391,6 @@ def _text(value: object, limit: int = 500) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
-    """What a fight's page shows (and its live parts: `jdr.web.live_pages`): a form for each
-    command the viewer may give, with the fields that are theirs to decide (`Command.theirs`:
-    the GM sees every field; a player not a field another fighter's player or the GM decides)."""
-    from jdr.web.live_pages import forms_print
-
-    page = table.fight_page(store, who.viewer, who.campaign, fight_id)
-    system = table.system_of(who.campaign)
-    commands = getattr(system, "fight_commands", None)
-    seat = table.seat_of(who.viewer)
-    forms: dict[str, list[tuple[str, list[Any]]]] = {}
-    for actor, names in page.mine.items():
-        for name in names:
-            if commands is None:
-                forms.setdefault(actor, []).append((name, []))
-                continue
-            command = commands.get(name)
-            theirs = command.theirs(seat, actor)
-            fields = command.keys.model_fields
-            if not command.owner.allows(seat, actor, {}) or any(
-                info.is_required() and key not in theirs for key, info in fields.items()
-            ):
-                continue  # someone else's command, or one with a key another must give
-            skip = frozenset(fields) - set(theirs)
-            forms.setdefault(actor, []).append((name, fields_of(command.keys, skip)))
-    return {
-        **_signed_context(who),
-        "fight": page,
-        "forms": forms,
-        "fingerprint": forms_print(forms),
-        "values": {},
-        "refused": None,
-        "error": None,
-        "rolling": {c.name for c in commands if c.odds is not None} if commands else set(),
-        "command_names": command_names(system),
-    }
-
-
-def command_names(system: Any) -> dict[str, str]:
-    """Each fight command's display name in the reader's language (its buttons, the awaited
-    commands), by its name (a system without command models: none, the page shows its names
-    as words)."""
-    commands = getattr(system, "fight_commands", None)
-    return {c.name: c.shown() for c in commands} if commands is not None else {}
-
-
 @router.get("/c/{campaign_id}/fights/{fight_id}")
 def fight_page(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
     return _page(request, "fight.html", **fight_context(store, who, fight_id))
@@ -495,29 +444,6 @@ def _fight_refused(
     return response
 
 
-def sheet_context(
-    store: Store, who: Signed, character_id: int, text: str | None = None
-) -> dict[str, Any]:
-    from jdr.characters.views import history
-    from jdr.sheet_view import layout
-    from jdr.sheet_words import words_of
-    from jdr.systems import default_registry
-    from jdr.toml_write import to_toml
-
-    character = table.character_in(store, who.viewer, who.campaign, character_id)
-    _character, lines = history(store, who.campaign, character.name, last=20)
-    words = words_of(default_registry().get(who.campaign.system))
-    return {
-        **_signed_context(who),
-        "character": character,
-        "layout": layout({**character.sheet, "name": character.name}, words),
-        "toml": text if text is not None else to_toml(character.sheet),
-        "history": list(reversed(lines)),
-        "editable": who.viewer.may_act_for(character.name),
-        "error": None,
-    }
-
-
 @router.get("/c/{campaign_id}/sheets/{character_id}")
 def sheet_page(request: Request, store: StoreDep, who: CampaignOf, character_id: int) -> Response:
     return _page(request, "sheet.html", **sheet_context(store, who, character_id))
@@ -557,7 +483,7 @@ def luck_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
     from jdr.web.views import luck_bars
 
     report = table.luck(store, who.viewer, who.campaign)
-    return _page(request, "luck.html", **_signed_context(who), bars=luck_bars(report))
+    return _page(request, "luck.html", **signed_context(who), bars=luck_bars(report))
 
 
 @router.get("/c/{campaign_id}/simulate")
@@ -594,7 +520,7 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
     return _page(
         request,
         "simulate.html",
-        **_signed_context(who),
+        **signed_context(who),
         characters=store.characters(who.campaign.id),
         chosen={"a": with_, "b": against},
         runs=runs,

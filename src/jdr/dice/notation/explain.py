@@ -10,21 +10,55 @@ followed by `✓`, a failure by `✗`; a dropped die is struck through with `~~`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-from jdr.dice.notation.tree import DiceTerm, Scaled
-
-if TYPE_CHECKING:
-    from jdr.dice.notation.result import DiceRoll, DieResult, TermRoll
+from jdr.dice.notation.tree import DiceTerm, Scaled, Term
 
 
-def explain(record: DiceRoll) -> str:
+class DieRecord(Protocol):
+    """What the line reads of a die (`jdr.dice.notation.result.DieResult`)."""
+
+    @property
+    def faces(self) -> tuple[int, ...]: ...
+    @property
+    def kept(self) -> bool: ...
+    @property
+    def mark(self) -> str: ...
+    @property
+    def rerolled(self) -> tuple[int, ...]: ...
+
+
+class TermRecord(Protocol):
+    """What the line reads of a rolled term (`jdr.dice.notation.result.TermRoll`)."""
+
+    @property
+    def term(self) -> Term: ...
+    @property
+    def dice(self) -> Sequence[DieRecord]: ...
+    @property
+    def inner(self) -> RollRecord | None: ...
+
+
+class RollRecord(Protocol):
+    """What the line reads of a rolled expression (`jdr.dice.notation.result.DiceRoll`, which
+    renders itself through `explain`)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def terms(self) -> Sequence[TermRecord]: ...
+    @property
+    def total(self) -> int: ...
+
+
+def explain(record: RollRecord) -> str:
     """The record as one line: `label: term (dice) ± term … = total`."""
     head = f"{record.label}: " if record.label else ""
     return f"{head}{terms_text(record)} = {record.total}"
 
 
-def terms_text(record: DiceRoll) -> str:
+def terms_text(record: RollRecord) -> str:
     """`term (dice) ± term …`, without the total."""
     parts = []
     for index, term in enumerate(record.terms):
@@ -36,7 +70,7 @@ def terms_text(record: DiceRoll) -> str:
     return "".join(parts)
 
 
-def term_text(term: TermRoll) -> str:
+def term_text(term: TermRecord) -> str:
     """`4d6kh3 (5, 3, ~~1~~, 6)` for dice, the number itself for a constant."""
     if isinstance(term.term, Scaled) and term.inner is not None:
         steps = "".join(f"{operator}{number}" for operator, number in term.term.steps)
@@ -49,7 +83,7 @@ def term_text(term: TermRoll) -> str:
     return f"{term.term.text} ({dice})"
 
 
-def die_text(die: DieResult, size: int, fate: bool = False) -> str:
+def die_text(die: DieRecord, size: int, fate: bool = False) -> str:
     """`6!+4✓`: the faces (exploded ones marked `!`), the mark; struck through when dropped.
     A rerolled face comes first, struck through, then `→` (`~~1~~→4`); a Fate die shows
     `+`, `0` or `-`."""

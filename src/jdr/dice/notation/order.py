@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from jdr.prob import Distribution
 from jdr.prob import exact as exact_engine
+from jdr.prob.distribution import Distribution
 
 _DIRECT_FLOAT_DICE = 60
 """Up to this many dice, `C(n, j) · w^j · F^(n − j)` in floats underflows only where the term

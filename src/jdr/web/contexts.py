@@ -1,0 +1,116 @@
+"""What each page shows, for the page itself (`jdr.web.pages`) and for the live parts that
+refresh it (`jdr.web.live_pages`): one context per page, so a part is rendered from the very
+values its full page holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from jdr import table
+from jdr.live.seat import fights_paced
+from jdr.store import Store
+from jdr.web.deps import Signed
+from jdr.web.forms import fields_of
+
+__all__ = [
+    "campaign_live",
+    "command_names",
+    "fight_context",
+    "forms_print",
+    "sheet_context",
+    "signed_context",
+]
+
+
+def signed_context(who: Signed) -> dict[str, Any]:
+    """Who is signed in, to which campaign, with the form token every page's forms carry."""
+    return {"viewer": who.viewer, "campaign": who.campaign, "csrf": who.csrf}
+
+
+def campaign_live(store: Any, who: Signed) -> dict[str, Any]:
+    """What the campaign page's live part shows."""
+    entries = table.journal(store, who.viewer, who.campaign)[-10:]
+    return {
+        "characters": store.roster(who.campaign.id),
+        "paced": fights_paced(store, who.campaign),
+        "entries": list(reversed(entries)),
+    }
+
+
+def forms_print(forms: dict[str, Any]) -> str:
+    """What a fight's command forms hold (who plays which commands): the forms part is sent
+    again only when it changes, so a form being filled in is not wiped by another's action."""
+    shape = {actor: [name for name, _fields in commands] for actor, commands in forms.items()}
+    return hashlib.sha256(json.dumps(shape, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
+    """What a fight's page shows (and its live parts): a form for each command the viewer may
+    give, with the fields that are theirs to decide (`Command.theirs`: the GM sees every field;
+    a player not a field another fighter's player or the GM decides)."""
+    page = table.fight_page(store, who.viewer, who.campaign, fight_id)
+    system = table.system_of(who.campaign)
+    commands = getattr(system, "fight_commands", None)
+    seat = table.seat_of(who.viewer)
+    forms: dict[str, list[tuple[str, list[Any]]]] = {}
+    for actor, names in page.mine.items():
+        for name in names:
+            if commands is None:
+                forms.setdefault(actor, []).append((name, []))
+                continue
+            command = commands.get(name)
+            theirs = command.theirs(seat, actor)
+            fields = command.keys.model_fields
+            if not command.owner.allows(seat, actor, {}) or any(
+                info.is_required() and key not in theirs for key, info in fields.items()
+            ):
+                continue  # someone else's command, or one with a key another must give
+            skip = frozenset(fields) - set(theirs)
+            forms.setdefault(actor, []).append((name, fields_of(command.keys, skip)))
+    return {
+        **signed_context(who),
+        "fight": page,
+        "forms": forms,
+        "fingerprint": forms_print(forms),
+        "values": {},
+        "refused": None,
+        "error": None,
+        "rolling": {c.name for c in commands if c.odds is not None} if commands else set(),
+        "command_names": command_names(system),
+    }
+
+
+def command_names(system: Any) -> dict[str, str]:
+    """Each fight command's display name in the reader's language (its buttons, the awaited
+    commands), by its name (a system without command models: none, the page shows its names
+    as words)."""
+    commands = getattr(system, "fight_commands", None)
+    return {c.name: c.shown() for c in commands} if commands is not None else {}
+
+
+def sheet_context(
+    store: Store, who: Signed, character_id: int, text: str | None = None
+) -> dict[str, Any]:
+    """What a character's sheet page shows (and its history part): its layout, its TOML (`text`
+    as typed, when an edit was refused), its last revisions, whether the viewer may edit it."""
+    from jdr.characters.views import history
+    from jdr.sheet_view import layout
+    from jdr.sheet_words import words_of
+    from jdr.systems import default_registry
+    from jdr.toml_write import to_toml
+
+    character = table.character_in(store, who.viewer, who.campaign, character_id)
+    _character, lines = history(store, who.campaign, character.name, last=20)
+    words = words_of(default_registry().get(who.campaign.system))
+    return {
+        **signed_context(who),
+        "character": character,
+        "layout": layout({**character.sheet, "name": character.name}, words),
+        "toml": text if text is not None else to_toml(character.sheet),
+        "history": list(reversed(lines)),
+        "editable": who.viewer.may_act_for(character.name),
+        "error": None,
+    }
