@@ -7,6 +7,7 @@ deferred ones (inside a function) and TYPE_CHECKING ones included.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -49,12 +50,14 @@ def test_import_linter_contracts_are_kept(tmp_path: Path) -> None:
     services' forbidden imports."""
     command = "import sys; from importlinter.cli import lint_imports_command as c; sys.exit(c())"
     config = str(ROOT / "pyproject.toml")
+    paths = [str(SOURCE.parent), os.environ.get("PYTHONPATH", "")]  # this checkout's jdr
     done = subprocess.run(
         [sys.executable, "-c", command, "--config", config, "--no-cache"],
         check=False,
         capture_output=True,
         text=True,
         cwd=tmp_path,  # nothing is written with --no-cache; were it, never in the checkout
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)},
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
