@@ -42,7 +42,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -52,7 +51,6 @@ from sqlalchemy import (
     Column,
     Connection,
     DateTime,
-    Engine,
     Integer,
     String,
     Table,
@@ -65,6 +63,7 @@ from sqlalchemy.exc import IntegrityError
 
 from jdr.i18n import N_, _
 from jdr.names import check_name, duplicate
+from jdr.store.base import Database
 from jdr.store.errors import StoreError
 from jdr.store.models import (
     campaigns,
@@ -149,20 +148,8 @@ LARGEST = 2**31 - 1
 # --- out ---------------------------------------------------------------------------------------
 
 
-class Backups:
-    """The store's backup methods (mixed into `Store`): a campaign's rows out and in."""
-
-    engine: Engine
-    url: str
-
-    def _translated(self) -> Any:  # pragma: no cover - `Store` provides it
-        raise NotImplementedError
-
-    def writing(self, campaign_id: int) -> AbstractContextManager[None]:  # pragma: no cover
-        raise NotImplementedError
-
-    def _reading(self) -> AbstractContextManager[Connection]:  # pragma: no cover
-        raise NotImplementedError
+class Backups(Database):
+    """The store's backup methods (a part of `Store`): a campaign's rows out and in."""
 
     def dump_campaign(self, campaign_id: int) -> Json:
         """The campaign's row (`campaign`: its columns but the id) and every part's rows
