@@ -14,7 +14,7 @@ True
 >>> viewer.require_actor("Aiko")
 Traceback (most recent call last):
 ...
-jdr.access.AccessError: actor: 'Aiko' (a player acts only for their own character; allowed: Kaito)
+jdr.errors.AccessError: actor: 'Aiko' (a player acts only for their own character; allowed: Kaito)
 """
 
 from __future__ import annotations
@@ -26,10 +26,32 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from jdr.errors import InputError
+from jdr.errors import AccessError, InputError
 from jdr.i18n import N_, _
 from jdr.store import Store
 from jdr.store.access import Seat
+
+__all__ = [
+    "INVITE_LIFETIME",
+    "MAX_INVITE_LIFETIME",
+    "ROLES",
+    "ROLE_NAMES",
+    "SESSION_LIFETIME",
+    "TOKEN_BYTES",
+    "AccessError",
+    "Invited",
+    "Viewer",
+    "csrf_matches",
+    "csrf_token",
+    "host_session",
+    "invite",
+    "new_token",
+    "not_your_campaign",
+    "parse_lifetime",
+    "redeem",
+    "token_hash",
+    "well_formed",
+]
 
 ROLES = ("gm", "player", "spectator")
 INVITE_LIFETIME = timedelta(days=7)
@@ -37,46 +59,6 @@ MAX_INVITE_LIFETIME = timedelta(days=365)
 SESSION_LIFETIME = timedelta(days=30)
 TOKEN_BYTES = 32
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
-
-
-class AccessError(InputError):
-    """A request this session may not make: names what was asked and what it may do."""
-
-    code = "forbidden"
-
-    def shown_field(self) -> str:
-        named = ACCESS_FIELDS.get(self.field)
-        return _(named) if named is not None else self.field
-
-
-ACCESS_FIELDS = {
-    "campaign": N_("campaign"),
-    "invite": N_("invite link"),
-    "host": N_("host link"),
-    "origin": N_("origin of the request"),
-    "csrf": N_("form"),
-    "session": N_("session"),
-    "hidden": N_("hidden roll"),
-    "action_id": N_("action id"),
-    "sheet": N_("sheet"),
-    "actor": N_("character"),
-    "settings": N_("settings"),
-    "fight": N_("fight"),
-    "disclose": N_("disclosing hidden rolls"),
-    "reveal": N_("revealing the seed"),
-    "pace": N_("pace"),
-    "webhook": N_("webhook"),
-    "feed": N_("feed"),
-    "invites": N_("invites"),
-}
-"""What a refusal names (`AccessError.field`, stable in JSON) in the reader's words; a field not
-listed here is already worded (a fight command's name, in the reader's language)."""
-
-
-class NotSignedInError(AccessError):
-    """No live session: the browser has to open an invite link first."""
-
-    code = "not_signed_in"
 
 
 def new_token() -> str:

@@ -244,3 +244,46 @@ def _show(value: Any) -> str:
     from jdr.i18n import _
 
     return text[:MAX_SHOWN] + "… " + _("({n} characters)").format(n=len(text))
+
+
+class AccessError(InputError):
+    """A request this session may not make (`jdr.access`): names what was asked and what it may
+    do."""
+
+    code = "forbidden"
+
+    def shown_field(self) -> str:
+        from jdr.i18n import _
+
+        named = ACCESS_FIELDS.get(self.field)
+        return _(named) if named is not None else self.field
+
+
+ACCESS_FIELDS = {
+    "campaign": N_("campaign"),
+    "invite": N_("invite link"),
+    "host": N_("host link"),
+    "origin": N_("origin of the request"),
+    "csrf": N_("form"),
+    "session": N_("session"),
+    "hidden": N_("hidden roll"),
+    "action_id": N_("action id"),
+    "sheet": N_("sheet"),
+    "actor": N_("character"),
+    "settings": N_("settings"),
+    "fight": N_("fight"),
+    "disclose": N_("disclosing hidden rolls"),
+    "reveal": N_("revealing the seed"),
+    "pace": N_("pace"),
+    "webhook": N_("webhook"),
+    "feed": N_("feed"),
+    "invites": N_("invites"),
+}
+"""What a refusal names (`AccessError.field`, stable in JSON) in the reader's words; a field not
+listed here is already worded (a fight command's name, in the reader's language)."""
+
+
+class NotSignedInError(AccessError):
+    """No live session: the browser has to open an invite link first."""
+
+    code = "not_signed_in"

@@ -11,7 +11,7 @@ revision taken back or put back), `reason`, `cause` (the journal entry of the ro
 >>> fold([("created", created), ("rolled", gained), ("renamed", renamed)])
 ('Kaito', {'xp': 7})
 
-Undo and redo work like a fight's (`jdr.fights.service.Timeline`): undo takes back the last
+Undo and redo work like a fight's (`jdr.fights.timeline.Timeline`): undo takes back the last
 revision not yet undone (never the creation), redo puts back the one undone last while no other
 revision came since; each is a revision of its own, so the history never shrinks.
 
@@ -29,7 +29,7 @@ from jdr.i18n import N_
 from jdr.store.sheet_fold import fold_onto
 
 if TYPE_CHECKING:
-    from jdr.fights.service import Timeline
+    from jdr.fights.timeline import Timeline
     from jdr.store import SheetRevision
 
 Json = dict[str, Any]
@@ -86,9 +86,9 @@ def fold(revisions: Iterable[tuple[str, Json]]) -> tuple[str, Json]:
 def timeline(revisions: Sequence[tuple[int, str, Json]]) -> Timeline:
     """The revisions `(number, kind, data)` read as a fight's actions are: which are undone,
     which can be redone."""
-    from jdr.fights.service import REDONE as FIGHT_REDONE
-    from jdr.fights.service import UNDONE as FIGHT_UNDONE
-    from jdr.fights.service import Timeline
+    from jdr.fights.timeline import REDONE as FIGHT_REDONE
+    from jdr.fights.timeline import UNDONE as FIGHT_UNDONE
+    from jdr.fights.timeline import Timeline
     from jdr.store import StoredEvent
 
     marks = {UNDONE: FIGHT_UNDONE, REDONE: FIGHT_REDONE}

@@ -125,7 +125,7 @@ def _fight(ctx: Any) -> tuple[Any, Any] | None:
     if system.fight is None:
         return None
     from jdr.fights.fold import fold
-    from jdr.fights.service import effective_events
+    from jdr.fights.timeline import effective_events
 
     events = [StoredEvent(seq, action, event) for seq, action, event in stored]
     return system, fold(system.fight, effective_events(events))

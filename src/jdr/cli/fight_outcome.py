@@ -47,11 +47,10 @@ def add_outcome_commands(app: typer.Typer) -> None:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        from jdr.characters.fights import outcome
+        from jdr.fights.playing import outcome_now
 
         with opened(db) as store:
-            status = store.fight(fight).status
-            found_campaign, found = outcome(store, fight)
+            status, found_campaign, found = outcome_now(store, fight)
         if json:
             emit_json({"fight": fight, "status": status, "outcome": _outcome_json(found)})
             return
@@ -96,13 +95,13 @@ def add_outcome_commands(app: typer.Typer) -> None:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        from jdr.cli.journal_commands import journal_json, journal_lines
-        from jdr.fights.service import close
+        from jdr.answers import journal_json
+        from jdr.fights.playing import ending as end
+        from jdr.journal.words import journal_lines
 
         winners = [n.strip() for given in winner or [] for n in given.split(",") if n.strip()]
         with opened(db) as store:
-            campaign = store.campaign_of_fight(fight)
-            closed = close(store, fight, winners, draw, actor, apply)
+            campaign, closed = end(store, fight, winners, draw, actor, apply)
         ending, entry, found = closed.ending, closed.entry, closed.outcome
         if json:
             emit_json(
@@ -129,7 +128,7 @@ def add_outcome_commands(app: typer.Typer) -> None:
 
 
 def _outcome_json(found: "list[FighterOutcome]") -> list[dict[str, Any]]:
-    from jdr.cli.journal_commands import journal_json
+    from jdr.answers import journal_json
 
     shown = []
     for each in found:

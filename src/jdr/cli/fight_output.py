@@ -31,9 +31,9 @@ def print_events(
     entry: Entry | None = None,
 ) -> None:
     """An action's sentences, its journal line, where the fight stands, what may be played."""
-    from jdr.cli.journal_commands import journal_lines
     from jdr.fights.narration import Words
     from jdr.fights.view import view_of
+    from jdr.journal.words import journal_lines
 
     out = console()
     for each in told:

@@ -1,5 +1,6 @@
-"""`jdr journal show|export|luck|disclose`, `jdr verify FILE`, `jdr campaign reveal NAME`, and
-the journal line under every roll made through a campaign.
+"""`jdr journal show|export|luck|disclose`, `jdr campaign reveal NAME`, and the journal line
+under every roll made through a campaign (`jdr journal show|luck` print in `journal_show`,
+`jdr verify FILE` in `journal_verify`).
 
 No `from __future__ import annotations` here: Typer reads these functions' annotations.
 """
@@ -13,7 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jdr.cli import complete
-from jdr.cli.render import command_line, console, emit_json, fraction_text, percent
+from jdr.cli.journal_show import luck, show
+from jdr.cli.journal_verify import pins_of, verify_file
+from jdr.cli.render import command_line, console, emit_json
 from jdr.cli.stored import (
     DB_HELP,
     JSON_HELP,
@@ -23,21 +26,13 @@ from jdr.cli.stored import (
     output_file,
     write_output,
 )
-from jdr.i18n import N_, _, ngettext
-from jdr.journal.words import (
-    entry_line,
-    fight_entries,
-    fight_sentences,
-    journal_lines,
-    recap_footer,
-)
+from jdr.i18n import N_, _
+from jdr.journal.words import fight_entries, journal_lines, recap_footer
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when a command runs
     from jdr.cli.options import Common, Journal
     from jdr.journal.entries import Entry
-    from jdr.journal.luck import ActorLuck, Stat
     from jdr.journal.service import Rolled
-    from jdr.journal.verify import Report
     from jdr.systems.protocol import Action, RuleSystem
 
 __all__ = [
@@ -55,6 +50,9 @@ __all__ = [
 Json = dict[str, Any]
 
 CAMPAIGN_HELP = N_("The campaign's name.")
+
+_pins = pins_of
+"""`--pin SEQ:HASH …` read (`journal_verify.pins_of`), by the name it had here."""
 
 
 # --- a roll through a campaign ---------------------------------------------------------------
@@ -178,7 +176,7 @@ def build_journal() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _show(name, last, db, json, start)
+        show(name, last, db, json, start)
 
     @app.command("export", help=_("Write the journal as JSON, with everything `jdr verify` needs."))
     def export_command(
@@ -230,7 +228,7 @@ def build_journal() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        _luck(name, actor, exact, db, json)
+        luck(name, actor, exact, db, json)
 
     @app.command(
         "disclose",
@@ -260,309 +258,6 @@ def build_journal() -> typer.Typer:
         )
 
     return app
-
-
-PAGE = 50
-"""How many entries `jdr journal show` lists unless told (`--last N`)."""
-
-
-def _show(
-    name: str, last: int | None, db: str | None, json: bool, start: int | None = None
-) -> None:
-    """`jdr journal show`: one page of the journal, one plain line an entry (reading only the
-    page's rows, and the earlier entries of the fights it shows, which its sentences need)."""
-    from jdr.journal.service import entry_of, public_entries
-
-    size = last if last is not None else PAGE
-    with opened(db) as store:
-        campaign = store.campaign(name)
-        total = store.journal_length(campaign.id)
-        first = start if start is not None else max(1, total - size + 1)
-        page = store.journal(campaign.id, first, first + size - 1)
-        epochs = store.epochs(campaign.id)
-        fights = [
-            int(f)
-            for f in {(entry_of(row).context or {}).get("fight") for row in page}
-            if isinstance(f, int)
-        ]
-        earlier = store.fight_journal(campaign.id, fights, page[-1].seq) if page else []
-        entries = public_entries(store, campaign, page)
-        told = public_entries(store, campaign, earlier)
-    sealed = {r.seq for r in page if r.action_id.startswith("#fight")}
-    said = fight_sentences(campaign.system, told, {e.seq for e in entries}) if fights else {}
-    if json:
-        from jdr.answers import journal_show_json
-
-        commitment = epochs[-1].commitment if epochs else None
-        emit_json(journal_show_json(name, commitment, entries, said, total))
-        return
-    out = console()
-    if epochs:
-        out.print(
-            _("seed commitment (epoch {number}): {commitment}").format(
-                number=epochs[-1].number, commitment=epochs[-1].commitment
-            ),
-            markup=False,
-        )
-    if not entries:
-        empty = _("The journal is empty.") if total == 0 else _("No entry from {seq} on.")
-        out.print(empty.format(seq=first), markup=False)
-        return
-    lines = [entry_line(entry, entry.seq in sealed, said.get(entry.seq)) for entry in entries]
-    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
-    if entries[0].seq > 1 or entries[-1].seq < total:
-        shown = _("entries {first} to {last} of {total}").format(
-            first=entries[0].seq, last=entries[-1].seq, total=total
-        )
-        if entries[0].seq > 1:
-            before = max(1, entries[0].seq - size)
-            shown += " · " + _("earlier: --from {seq}").format(seq=before)
-        if entries[-1].seq < total:
-            shown += " · " + _("later: --from {seq}").format(seq=entries[-1].seq + 1)
-        out.print(shown, markup=False, style="dim", highlight=False)
-
-
-def _luck(name: str, actor: str | None, exact: bool, db: str | None, json: bool) -> None:
-    from jdr.cli.render import exact_notice, jsonable
-    from jdr.journal.luck import audit, face_luck, verifiable_rolls
-    from jdr.journal.service import public_entries
-    from jdr.systems import default_registry
-
-    with opened(db) as store:
-        campaign = store.campaign(name)
-        entries = public_entries(store, campaign)
-    system = default_registry().get(campaign.system)
-    luck = getattr(system, "luck", None) or face_luck
-    rolls = verifiable_rolls(entries)
-    exact_notice(exact)
-    report = audit(rolls, luck, actor, exact)
-    if json:
-        emit_json(
-            {
-                "campaign": name,
-                "system": campaign.system,
-                "actors": [
-                    {
-                        "actor": a.actor,
-                        "rolls": a.rolls,
-                        "dice": a.dice,
-                        "luck": a.observed,
-                        "mean": jsonable(a.mean, exact),
-                        "percentile": jsonable(a.percentile, exact),
-                        "at_most": jsonable(a.at_most, exact),
-                        "at_least": jsonable(a.at_least, exact),
-                        "by_size": {
-                            str(size): {
-                                "dice": s.dice,
-                                "luck": s.observed,
-                                "mean": jsonable(s.mean, exact),
-                                "percentile": jsonable(s.percentile, exact),
-                            }
-                            for size, s in a.by_size.items()
-                        },
-                    }
-                    for a in report
-                ],
-            }
-        )
-        return
-    _print_luck(report, rolls, actor, exact)
-
-
-def _print_luck(
-    report: "list[ActorLuck]", rolls: list[Any], actor: str | None, exact: bool
-) -> None:
-    """The luck table; with `exact`, each percentile's fraction beside its percentage."""
-    out = console()
-    if not report:
-        if actor is not None and rolls:
-            out.print(_("No derived dice for {actor}.").format(actor=actor), markup=False)
-        else:
-            out.print(_("No dice derived from the campaign's seed yet."), markup=False)
-        return
-    from fractions import Fraction
-
-    from rich.table import Table
-
-    table = Table(show_header=True, header_style="bold")
-    columns = [_("who"), _("dice"), _("luck"), _("expected"), _("percentile")]
-    for column in [*columns, _("exact")] if exact else columns:
-        table.add_column(column)
-    floats = False
-    for a in report:
-        rows: list[tuple[str, Stat]] = [(str(a.actor), a)]
-        rows += [(f"  d{size}", s) for size, s in a.by_size.items()]
-        for who, s in rows:
-            cells = [who, str(s.dice), str(s.observed), _number(s.mean), percent(s.percentile)]
-            if exact:
-                fraction = s.percentile if isinstance(s.percentile, Fraction) else None
-                floats = floats or fraction is None
-                cells.append(fraction_text(fraction) if fraction else "-")
-            table.add_row(*cells)
-    out.print(table)
-    out.print(
-        _(
-            "percentile: how much of the luck they could have had is below theirs"
-            " (50 % is average; luck is the sum of each die's score, higher is luckier)"
-        ),
-        markup=False,
-        style="dim",
-    )
-    if floats:
-        out.print(
-            _("-: too many dice for exact fractions; floats instead (error below 1e-12)"),
-            markup=False,
-            style="dim",
-        )
-
-
-def _number(value: Any) -> str:
-    """`10.5`, `10,5` in French: the expected luck, to 4 significant digits."""
-    from jdr.numbers import significant
-
-    return significant(value)
-
-
-# --- jdr verify ------------------------------------------------------------------------------
-
-
-def verify_file(
-    file: str, pins: list[str] | None, json: bool, witness_files: list[str] | None = None
-) -> int:
-    """`jdr verify FILE`: 0 when everything checks, 1 at the first discrepancy. The file is
-    read piece by piece (`jdr.journal.reading`): a journal of any length, in bounded memory."""
-    from jdr.errors import InputError
-    from jdr.journal.reading import open_input, pieces
-    from jdr.journal.replay import replayer_for
-    from jdr.journal.verify import FORMAT, VERSIONS, verify_pieces, witnesses_in
-
-    pinned = _pins(pins or [])
-    witnesses = [w for name in witness_files or [] for w in witnesses_in(_read_text(name), name)]
-    header: Json = {}
-
-    def check_header(members: Any) -> None:
-        header.update(members)
-        found, version = members.get("format"), members.get("v")
-        if found != FORMAT or isinstance(version, bool) or version not in VERSIONS:
-            raise InputError(
-                "FILE",
-                file,
-                _("the JSON of `jdr journal export`"),
-                _("not a jdr journal (format {format}, v {v})").format(format=found, v=version),
-            )
-
-    handle = open_input(file, "FILE")
-    try:
-        report = verify_pieces(
-            pieces(handle, "FILE", file), replayer_for, pinned, witnesses, check_header
-        )
-    finally:
-        if handle is not getattr(sys.stdin, "buffer", None):
-            handle.close()
-    if json:
-        emit_json({"file": file, **report.to_json()})
-    else:
-        _print_report(header, report)
-    return 0 if report.ok else 1
-
-
-def _read_text(file: str) -> str:
-    """A witness file's text (a saved recap or forum page; undecodable bytes are skipped),
-    within `jdr.bounded.MAX_TEXT_BYTES`."""
-    from jdr.bounded import MAX_TEXT_BYTES, read_bytes
-
-    data = read_bytes(file, MAX_TEXT_BYTES, "--witness", _("a readable text file"))
-    return data.decode("utf-8", errors="replace")
-
-
-def _pins(pins: list[str]) -> dict[int, str]:
-    import re
-
-    from jdr.errors import InputError
-    from jdr.params import split_items
-
-    parsed = {}
-    for pin in split_items(pins):  # `--pin 1:ab,2:cd` as well as `--pin 1:ab --pin 2:cd`
-        match = re.fullmatch(r"\s*#?(\d+)\s*[:=]\s*([0-9a-fA-F]{4,64})\s*", pin)
-        if match is None:
-            raise InputError("--pin", pin, "SEQ:HASH, e.g. 12:3fa9c2d1e0")
-        parsed[int(match.group(1))] = match.group(2).lower()
-    return parsed
-
-
-def _print_report(data: Json, report: "Report") -> None:
-    from jdr.journal.entries import short
-
-    out = console()
-    name, system = data.get("campaign", "?"), data.get("system", "?")
-    out.print(
-        ngettext(
-            "journal of {name} ({system}): {count} entry",
-            "journal of {name} ({system}): {count} entries",
-            report.entries,
-        ).format(name=name, system=system, count=report.entries),
-        markup=False,
-    )
-    if report.last is not None:
-        out.print(
-            _("last entry: #{seq} {hash}").format(seq=report.last[0], hash=short(report.last[1])),
-            markup=False,
-        )
-    out.print(
-        _("{dice} dice re-derived from the revealed seeds; {results} results re-computed").format(
-            dice=report.dice_checked, results=report.results_checked
-        ),
-        markup=False,
-    )
-    for seqs, text in (
-        (report.unrevealed, N_("entries awaiting their seed's reveal: {seqs}")),
-        (report.sealed, N_("hidden rolls not disclosed yet: {seqs}")),
-        (report.not_derived, N_("entries with faces typed in or from a test seed: {seqs}")),
-        (
-            report.not_replayed,
-            N_("results not re-computed (rules not installed or not replayable): {seqs}"),
-        ),
-    ):
-        if seqs:
-            out.print(_(text).format(seqs=_ranges(seqs)), markup=False, style="dim")
-    if report.not_recomputed:
-        out.print(
-            _("entries whose result was not re-computed: {seqs}").format(
-                seqs=_ranges(report.not_recomputed)
-            ),
-            markup=False,
-        )
-    if report.ok:
-        out.print(_("OK: the journal verifies"), style="green", markup=False)
-        return
-    first = report.problems[0]
-    out.print(_("FAILED: {problem}").format(problem=first.message()), style="red", markup=False)
-    more = len(report.problems) - 1
-    if more:
-        out.print(
-            ngettext(
-                "and {count} more problem (--json lists it)",
-                "and {count} more problems (--json lists them all)",
-                more,
-            ).format(count=more),
-            markup=False,
-        )
-
-
-def _ranges(seqs: list[int]) -> str:
-    """`1-3, 7` for [1, 2, 3, 7]."""
-    parts: list[str] = []
-    start = previous = None
-    for seq in sorted(seqs):
-        if previous is not None and seq == previous + 1:
-            previous = seq
-            continue
-        if start is not None:
-            parts.append(str(start) if start == previous else f"{start}-{previous}")
-        start = previous = seq
-    if start is not None:
-        parts.append(str(start) if start == previous else f"{start}-{previous}")
-    return ", ".join(parts)
 
 
 # --- jdr campaign reveal ---------------------------------------------------------------------

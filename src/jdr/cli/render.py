@@ -6,21 +6,21 @@ Nothing here computes a rule: it only shows what the core returned.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from jdr.answers import fraction_text, jsonable, probability_json
 from jdr.i18n import _, ngettext
 from jdr.numbers import decimal, percent
+from jdr.terminal import console, emit_json
 
-# `decimal` and `percent` live in the core (`jdr.numbers`) so rules can word numbers too.
+# `decimal` and `percent` live in the core (`jdr.numbers`) so rules can word numbers too;
+# `console` and `emit_json` in `jdr.terminal`, so a system's own commands print without the CLI.
 __all__ = [
     "choices_table",
     "command_line",
@@ -37,30 +37,6 @@ __all__ = [
     "percent",
     "probability_json",
 ]
-
-
-class _Console(Console):
-    """Rich's console, leaving a closed pipe to `jdr.cli.app.main` (one line, exit 1) instead
-    of exiting silently from inside a print."""
-
-    def on_broken_pipe(self) -> None:
-        import errno
-
-        self.quiet = True
-        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
-
-
-def console() -> Console:
-    """Standard output as Rich sees it (no colour when piped; width from the terminal).
-
-    Nothing printed is read as Rich markup unless the call says `markup=True` (and escapes the
-    user's text in it, `jdr.markup`): a name like `[/bold]` in a table cell is text, and
-    `:smile:` is not turned into an emoji."""
-    return _Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
-
-
-def emit_json(payload: Mapping[str, Any]) -> None:
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
 
 
 def stream_json(

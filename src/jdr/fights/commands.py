@@ -49,7 +49,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
-from jdr.errors import InputError, RulesError, UnknownNameError
+from jdr.errors import AccessError, InputError, RulesError, UnknownNameError
 from jdr.fights.odds import CommandOddsFn, OutcomeOf
 from jdr.i18n import _, current_language
 from jdr.labels import (
@@ -517,7 +517,6 @@ def refuse_unowned(
 ) -> None:
     """`Commands.refuse_unowned`; a system without command models (`command` None) declares
     no owner but the actor's controller."""
-    from jdr.access import AccessError
     from jdr.names import same
 
     others = [name for name in fighters if not same(name, actor)]

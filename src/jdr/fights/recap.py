@@ -22,12 +22,12 @@ Round 1 — to play: Corbeau
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.i18n import _
+from jdr.markup import FORMATS, check_format, in_format
 
 __all__ = [
     "FORMATS",
@@ -39,37 +39,7 @@ __all__ = [
     "recap",
 ]
 
-FORMATS = ("bbcode", "markdown", "text")
-
 Json = dict[str, Any]
-
-
-def check_format(fmt: str) -> str:
-    """`fmt` if it is one of `FORMATS`, else an `UnknownNameError`."""
-    if fmt not in FORMATS:
-        from jdr.errors import UnknownNameError
-
-        raise UnknownNameError(_("format"), fmt, list(FORMATS))
-    return fmt
-
-
-_MARKDOWN = re.compile(r"(~~|\*\*)(.+?)\1")
-
-
-def in_format(text: str, fmt: str) -> str:
-    """`text` written for `fmt`: a roll's explanation strikes a dropped die with Markdown's
-    `~~…~~` (and may bold with `**…**`); BBCode gets `[s]…[/s]` and `[b]…[/b]` instead, so a
-    forum post never shows Markdown marks. Markdown and text keep them.
-
-    >>> in_format("4d6kh3 (5, 3, ~~1~~, 6) = 14", "bbcode")
-    '4d6kh3 (5, 3, [s]1[/s], 6) = 14'
-    >>> in_format("**Kaito** rolls ~~2~~", "bbcode")
-    '[b]Kaito[/b] rolls [s]2[/s]'
-    """
-    if check_format(fmt) != "bbcode":
-        return text
-    tags = {"~~": "s", "**": "b"}
-    return _MARKDOWN.sub(lambda m: f"[{tags[m[1]]}]{m[2]}[/{tags[m[1]]}]", text)
 
 
 def footnote(text: str, fmt: str) -> str:
@@ -206,7 +176,7 @@ def _wanted(stored: Sequence[Any], actions: Sequence[int] | None) -> set[int]:
     """The actions a recap of `actions` (none: the last one) tells; the others are only folded."""
     if actions is not None:
         return set(actions)
-    from jdr.fights.service import Timeline
+    from jdr.fights.timeline import Timeline
 
     timeline = Timeline.of(stored)
     kept = [n for n in timeline.actions if n not in timeline.undone]

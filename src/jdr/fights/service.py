@@ -27,29 +27,19 @@ action id (`#fight3.7`).
 **The GM's end** (`end`, `jdr fight end`) is an action too: one `fight_ended` event
 (`jdr.fights.fold.ENDED`), journaled, folded by jdr whatever the system; a fight its rules
 ended already (`"over"`) takes none.
-
->>> from jdr.store import StoredEvent
->>> log = [
-...     StoredEvent(1, 1, {"type": "started"}),
-...     StoredEvent(2, 2, {"type": "hit"}),
-...     StoredEvent(3, 2, {"type": "ko"}),
-...     StoredEvent(4, 4, {"type": "undone", "seq": 2}),
-... ]
->>> effective_events(log)
-[{'type': 'started'}]
->>> Timeline.of(log).numbers
-{1: 0, 2: 1}
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import reduce
 from typing import Any
 
+from jdr.characters.binding import named as character_named
+from jdr.characters.outcomes import apply_outcome, outcome, record_start
 from jdr.dice.source import RandomSource
-from jdr.errors import RulesError
+from jdr.errors import InputError, RulesError
 from jdr.fights.binding import (
     STATE_HASH,
     Recorded,
@@ -58,12 +48,31 @@ from jdr.fights.binding import (
     check_log,
     state_mismatch,
 )
-from jdr.fights.commands import GM_SEAT, Seat
+from jdr.fights.commands import GM_SEAT, Seat, refuse_unowned
+from jdr.fights.ending import ENDED_STATUS, ending_of, named_winners
 from jdr.fights.fold import ENDED, evolver, fold
-from jdr.fights.sealed import SEALED, opened, sealing
-from jdr.i18n import N_, _
+from jdr.fights.sealed import SALT, SEALED, new_salt, opened, sealing
+from jdr.fights.setup import fighters_named, make_command, parse_pairs, setup_hook
+from jdr.fights.timeline import (
+    ACTION_NAMES,
+    END,
+    REDO,
+    REDONE,
+    START,
+    UNDO,
+    UNDONE,
+    Timeline,
+    command_name,
+    effective_events,
+    end_events,
+    fight_action_id,
+    redo_events,
+    undo_events,
+)
+from jdr.i18n import _
 from jdr.journal.entries import Entry
-from jdr.journal.service import AUTO_PREFIX, journaled
+from jdr.journal.service import journaled
+from jdr.names import same
 from jdr.store import (
     ConflictError,
     FightAppend,
@@ -73,76 +82,46 @@ from jdr.store import (
     Store,
     StoredEvent,
 )
+from jdr.systems import default_registry
 from jdr.systems.protocol import FightRules, Json, RuleSystem
 
-UNDONE = "undone"
-REDONE = "redone"
-UNDO = "undo"
-REDO = "redo"
-END = "fight.end"
-"""The journal's name of the GM's end of a fight (its context's `action`)."""
-START = "start"
-"""The journal's name of a fight's opening (its context's `action`)."""
-ACTION_NAMES = {
-    START: N_("fight started"),
-    UNDO: N_("action undone"),
-    REDO: N_("action put back"),
-    END: N_("fight ended by the GM"),
-}
-"""A fight's journal actions that are not commands, in the reader's words (`_()` of each): its
-opening, an undo, a redo and the GM's end. A command's own name comes from the system's
-`fight_commands` (`jdr.journal.words.action_name`)."""
-
-
-@dataclass
-class Timeline:
-    """A fight's log read as actions: which count, which can be undone, which redone."""
-
-    actions: dict[int, list[Json]] = field(default_factory=dict)
-    undone: set[int] = field(default_factory=set)
-    redo_stack: list[int] = field(default_factory=list)
-    redo_blocked: bool = False
-    numbers: dict[int, int] = field(default_factory=dict)
-    """Each action's number within its fight (see the module's docstring), by its seq."""
-
-    @classmethod
-    def of(cls, stored: Iterable[StoredEvent]) -> Timeline:
-        timeline = cls()
-        for item in stored:
-            kind = item.event.get("type")
-            target = item.event.get("seq")
-            if kind == UNDONE and target in timeline.actions:
-                timeline.undone.add(target)
-                timeline.redo_stack.append(target)
-                timeline.redo_blocked = False
-            elif kind == REDONE and target in timeline.undone:
-                timeline.undone.discard(target)
-                timeline.redo_stack.remove(target)
-            elif kind not in (UNDONE, REDONE):
-                if item.action not in timeline.actions:
-                    timeline.redo_blocked = timeline.redo_blocked or bool(timeline.redo_stack)
-                    timeline.redo_stack.clear()
-                    timeline.numbers[item.action] = len(timeline.numbers)
-                timeline.actions.setdefault(item.action, []).append(item.event)
-        return timeline
-
-    def effective(self) -> list[Json]:
-        return [
-            event
-            for action, events in self.actions.items()
-            if action not in self.undone
-            for event in events
-        ]
-
-    def last_undoable(self) -> int | None:
-        """The last action not yet undone, after the opening one."""
-        candidates = [a for a in list(self.actions)[1:] if a not in self.undone]
-        return candidates[-1] if candidates else None
-
-
-def effective_events(stored: Iterable[StoredEvent]) -> list[Json]:
-    """The events that count: every action's events except those undone (and not redone)."""
-    return Timeline.of(stored).effective()
+__all__ = [
+    "ACTION_NAMES",
+    "END",
+    "REDO",
+    "REDONE",
+    "START",
+    "UNDO",
+    "UNDONE",
+    "Acted",
+    "Closed",
+    "Current",
+    "Opened",
+    "Played",
+    "RepeatedError",
+    "Timeline",
+    "act",
+    "carried",
+    "checked",
+    "close",
+    "command_name",
+    "current",
+    "effective_events",
+    "end",
+    "end_events",
+    "fight_action_id",
+    "fight_events",
+    "legal_now",
+    "open_fight",
+    "play",
+    "redo",
+    "redo_events",
+    "sealed_entries",
+    "start",
+    "state",
+    "undo",
+    "undo_events",
+]
 
 
 @dataclass(frozen=True)
@@ -383,9 +362,6 @@ def play(
     or any key given, that the system's models declare someone else's decision (`key(owner=…)`,
     `jdr.fights.commands.Owner`) is refused before anything is read from the fight
     (`AccessError` naming it and whose choice it is), for every front end alike."""
-    from jdr.fights.commands import refuse_unowned
-    from jdr.fights.sealed import SALT, new_salt
-    from jdr.fights.setup import fighters_named, make_command, parse_pairs, setup_hook
 
     rules = system.fight
     assert rules is not None
@@ -405,9 +381,7 @@ def play(
         refuse_unowned(None, keys, seat, who)
     joiner = setup_hook(system, "join_command")
     if name == "join" and joiner is not None:  # a stored character enters the fight
-        from jdr.characters.binding import named
-
-        character = named(store, record.campaign_id, actor)
+        character = character_named(store, record.campaign_id, actor)
         who = character.name
         command = joiner(character.name, character.sheet, keys)
     else:
@@ -434,8 +408,6 @@ def play(
         )
         raise RulesError(reason, refused.rule) from None
     if name == "join" and joiner is not None:  # the revision its sheet enters from
-        from jdr.characters.fights import record_start
-
         record_start(store, fight_id, [character])
     shown = {k: v for k, v in command.items() if not sealed or k in ("action", "actor", "wizard")}
     return Played(shown, acted)
@@ -454,25 +426,6 @@ def legal_now(system: RuleSystem, state: Json, actor: str | None = None) -> list
     return found
 
 
-def undo_events(stored: Sequence[StoredEvent]) -> list[Json]:
-    """The event that takes back the last action not yet undone (`RulesError` if none)."""
-    target = Timeline.of(stored).last_undoable()
-    if target is None:
-        raise RulesError(_("nothing to undo"))
-    return [{"type": UNDONE, "seq": target}]
-
-
-def redo_events(stored: Sequence[StoredEvent]) -> list[Json]:
-    """The event that puts back the action undone last (`RulesError` if none, or if an action
-    came since)."""
-    timeline = Timeline.of(stored)
-    if not timeline.redo_stack:
-        if timeline.redo_blocked:
-            raise RulesError(_("cannot redo: an action was played since the last undo"))
-        raise RulesError(_("nothing to redo"))
-    return [{"type": REDONE, "seq": timeline.redo_stack[-1]}]
-
-
 def undo(store: Store, fight_id: int, retries: int = 3, rules: FightRules | None = None) -> Acted:
     """Take back the last action not yet undone (`RulesError` if there is none); with `rules`,
     the state after it is folded (from the whole log) and kept as the fight's snapshot."""
@@ -486,22 +439,6 @@ def redo(store: Store, fight_id: int, retries: int = 3, rules: FightRules | None
     return _journaled(
         store, fight_id, rules, None, REDO, {}, _moved(rules, redo_events), None, retries
     )
-
-
-def end_events(state: Json, params: Json) -> list[Json]:
-    """The GM's end of a fight its rules have not ended: `params` names the `winners` (none:
-    no winner named) or a `draw` (`RulesError` if the fight is over or ended already).
-
-    >>> end_events({"over": False}, {"winners": ["Alice"]})
-    [{'type': 'fight_ended', 'by': 'gm', 'winners': ['Alice'], 'draw': False}]
-    """
-    if state.get(ENDED) is not None or state.get("over"):
-        raise RulesError(_("the fight is over already"))
-    winners = [str(name) for name in params.get("winners") or []]
-    draw = bool(params.get("draw"))
-    if winners and draw:
-        raise RulesError(_("a draw has no winner"))
-    return [{"type": ENDED, "by": "gm", "winners": winners, "draw": draw}]
 
 
 def end(
@@ -552,10 +489,6 @@ def close(
     set to `ended`: no command can be played in it any more. A fight ended already keeps its
     ending; naming a winner or a draw for a fight whose rules (or the GM) ended it is refused
     (`RulesError`), as are a winner and a draw together (`InputError`)."""
-    from jdr.characters.fights import apply_outcome, outcome
-    from jdr.errors import InputError
-    from jdr.fights.ending import ENDED_STATUS, ending_of, named_winners
-    from jdr.systems import default_registry
 
     if winners and draw:
         raise InputError("--winner", ",".join(winners), "--winner NAME | --draw")
@@ -614,7 +547,6 @@ class RepeatedError(RulesError):
 def _played_since(store: Store, record: FightRecord, actor: Any, seen: int) -> bool:
     """Whether `actor` played an action of the fight after its version `seen` (read under the
     campaign's writer lock, so two copies of one form cannot both pass)."""
-    from jdr.names import same
 
     if not isinstance(actor, str):
         return False
@@ -623,11 +555,6 @@ def _played_since(store: Store, record: FightRecord, actor: Any, seen: int) -> b
         number > seen and same(str((row.entry.get("context") or {}).get("actor") or ""), actor)
         for number, row in rows.items()
     )
-
-
-def command_name(command: Json) -> str:
-    """The name a journal entry gives a fight command: its `action` (or `type`)."""
-    return str(command.get("action", command.get("type", "act")))
 
 
 def _context(system: str, fight_id: int, actor: Any, action: str, params: Json) -> Json:
@@ -650,11 +577,6 @@ def sealed_entries(
         if any(isinstance(e, dict) and e.get(SEALED) for e in shown):
             found.append(row.seq)
     return found
-
-
-def fight_action_id(fight_id: int, number: int) -> str:
-    """A fight action's journal id: `#fight3.7` is fight 3's action 7 (the seq it starts at)."""
-    return f"{AUTO_PREFIX}fight{fight_id}.{number}"
 
 
 def _journaled(store: Store, fight_id: int, *args: Any, **kwargs: Any) -> Acted:

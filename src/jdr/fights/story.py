@@ -27,7 +27,7 @@ from typing import Any
 from jdr.fights.fold import evolver, step
 from jdr.fights.narration import EMPTY, Narration, Told, tell
 from jdr.fights.sealed import public
-from jdr.fights.service import REDONE, UNDONE, Timeline
+from jdr.fights.timeline import REDONE, UNDONE, Timeline
 from jdr.i18n import _
 from jdr.journal.entries import Entry
 from jdr.store import StoredEvent
@@ -41,7 +41,7 @@ class Chapter:
     """One action of a fight: its key (`number`, the seq of its first event), its events told,
     the state after it, whether it was taken back since (`undone`), and its number within the
     fight as the table counts them (`ordinal`: 0 for the opening, then 1, 2, 3 …; None for an
-    undo or a redo, `jdr.fights.service.Timeline.numbers`). An undo or a redo has no events of
+    undo or a redo, `jdr.fights.timeline.Timeline.numbers`). An undo or a redo has no events of
     its own to tell: `said` is its sentence."""
 
     number: int
@@ -142,7 +142,7 @@ def _control(event: Json, chapters: dict[int, Chapter], numbers: dict[int, int])
 def fold_public(system: RuleSystem, stored: Sequence[StoredEvent]) -> Any:
     """The state of a stored fight as anyone may see it (`public`)."""
     from jdr.fights.fold import fold
-    from jdr.fights.service import effective_events
+    from jdr.fights.timeline import effective_events
 
     rules = system.fight
     assert rules is not None

@@ -46,6 +46,10 @@ from jdr.dice.verifiable import LATEST, VERSION, canonical_json, portable, sha25
 
 Json = dict[str, Any]
 
+AUTO_PREFIX = "#"
+"""The first character of the action ids jdr gives (`#12`, `#fight3.7`); one a user gives
+never starts with it."""
+
 GENESIS = "0" * 64
 """The `prev_hash` of a journal's first entry."""
 

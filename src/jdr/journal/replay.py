@@ -100,7 +100,7 @@ class SystemReplayer:
 
     def _fight(self, entry: Entry, context: Json, source: RandomSource | None) -> Any:
         from jdr.fights.binding import EVENTS_HASH, STATE_HASH, events_hash, json_hash
-        from jdr.fights.service import END, REDO, UNDO, end_events, redo_events, undo_events
+        from jdr.fights.timeline import END, REDO, UNDO, end_events, redo_events, undo_events
 
         carried = self.fights.setdefault(context["fight"], Carried())
         recorded = entry.result or {}
@@ -170,7 +170,7 @@ class Carried:
         from functools import reduce
 
         from jdr.fights.fold import evolver, fold
-        from jdr.fights.service import effective_events
+        from jdr.fights.timeline import effective_events
 
         if self._state is None:
             self._state, self._pending = fold(rules, effective_events(self.log)), []
@@ -184,7 +184,7 @@ class Carried:
         from functools import reduce
 
         from jdr.fights.fold import evolver, fold
-        from jdr.fights.service import effective_events
+        from jdr.fights.timeline import effective_events
         from jdr.store import StoredEvent
 
         if not refold:

@@ -20,7 +20,7 @@ from jdr.dice.source import GivenFaces, RandomSource, Recording, Seeded
 from jdr.dice.verifiable import LATEST, Derived
 from jdr.errors import InputError, RulesError
 from jdr.i18n import N_, _
-from jdr.journal.entries import GENESIS, Entry, dice, make_entry, others, plain
+from jdr.journal.entries import AUTO_PREFIX, GENESIS, Entry, dice, make_entry, others, plain
 from jdr.params import display_fields, identity
 from jdr.store import (
     Campaign,
@@ -36,7 +36,6 @@ from jdr.systems.protocol import Action, RuleSystem
 
 Json = dict[str, Any]
 
-AUTO_PREFIX = "#"
 MAX_ACTION_ID = 200
 
 

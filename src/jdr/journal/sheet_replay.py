@@ -153,7 +153,7 @@ class SheetLedger:
         """A fighter's outcome again: from each fighter's sheet at the revision it started the
         fight from, and the fight's events as the journal shows them."""
         from jdr.fights.fold import fold as fold_fight
-        from jdr.fights.service import Timeline
+        from jdr.fights.timeline import Timeline
 
         rules, compute = self.system.fight, getattr(self.system, "fight_outcome", None)
         carried = fights.get(params.get("fight"))

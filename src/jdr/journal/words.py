@@ -109,7 +109,7 @@ def action_text(context: Json, told: bool = False) -> str:
 def action_name(context: Json) -> str:
     """An entry's action (its context's `action`, an identifier kept stable in the journal) in
     the reader's words: a sheet's revision by its kind (`jdr.characters.revisions.KIND_NAMES`),
-    a fight's opening, undo, redo and end (`jdr.fights.service.ACTION_NAMES`), a fight command
+    a fight's opening, undo, redo and end (`jdr.fights.timeline.ACTION_NAMES`), a fight command
     by the system's `fight_commands`, generic dice (`jdr.journal.service.DICE_NAME`), a roll by
     its system's action.
 
@@ -125,7 +125,7 @@ def action_name(context: Json) -> str:
     if action.startswith(SHEET_ACTION):
         return kind_name(action.removeprefix(SHEET_ACTION))
     if "fight" in context:
-        from jdr.fights.service import ACTION_NAMES
+        from jdr.fights.timeline import ACTION_NAMES
 
         if action in ACTION_NAMES:
             return _(ACTION_NAMES[action])
@@ -189,7 +189,7 @@ def result_text(result: Json) -> str:
 
 def fight_entries(store: Store, campaign_id: int, fight: int) -> dict[int, Entry]:
     """A fight's journal entries by action number (the seq of the action's first event)."""
-    from jdr.fights.service import fight_action_id
+    from jdr.fights.timeline import fight_action_id
     from jdr.journal.service import entry_of
 
     prefix = fight_action_id(fight, 0)[:-1]

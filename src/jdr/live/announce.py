@@ -162,7 +162,7 @@ def announcements(
 
 def _numbers(store: Store, fight_id: int) -> dict[int, int]:
     """Each action of the fight by its seq → its number within the fight (1, 2, 3 …)."""
-    from jdr.fights.service import Timeline
+    from jdr.fights.timeline import Timeline
 
     return Timeline.of(store.events(fight_id)).numbers
 

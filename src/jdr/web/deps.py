@@ -13,13 +13,13 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from jdr.access import (
-    NotSignedInError,
     Viewer,
     csrf_token,
     not_your_campaign,
     token_hash,
     well_formed,
 )
+from jdr.errors import NotSignedInError
 from jdr.i18n import _
 from jdr.store import Campaign, Store
 from jdr.store.access import SeatSummary

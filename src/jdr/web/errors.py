@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from jdr.access import AccessError, NotSignedInError
 from jdr.errors import (
+    AccessError,
     InputError,
     JdrError,
     LimitError,
     NotFoundError,
+    NotSignedInError,
     RulesError,
     TooManyError,
     UnknownNameError,

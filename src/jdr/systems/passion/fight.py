@@ -141,8 +141,8 @@ from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.systems.passion import fight_attacks as turn
 from jdr.systems.passion import fight_commands as do
-from jdr.systems.passion import fight_models as models
 from jdr.systems.passion.fight_flow import advance, after_settle, start_round
+from jdr.systems.passion.fight_keys import DEUS, DEUS_COST, PART_ACTIONS, TURN_ACTIONS, WAITS
 from jdr.systems.passion.fight_rolls import Script, experience, settle
 from jdr.systems.passion.fight_setup import opening
 from jdr.systems.passion.fight_state import evolve
@@ -174,13 +174,13 @@ class PassionFight:
             raise RulesError(_("the fight is over"), "PS-9")
         action = do.action_of(command)
         script = Script(state, rng)
-        if action == models.DEUS:
+        if action == DEUS:
             do.deus_ex_machina(script, command)
         elif state["waiting"]:
             _answer(script, action, command)
         elif action == "choose_marker":
             do.choose_marker(script, command)
-        elif action in models.TURN_ACTIONS:
+        elif action in TURN_ACTIONS:
             _turn(script, action, command)
         else:
             raise RulesError(
@@ -200,19 +200,17 @@ class PassionFight:
         if not state or state["over"]:
             return []
         if state["waiting"]:
-            found = list(models.WAITS[state["waiting"]["for"]])
+            found = list(WAITS[state["waiting"]["for"]])
             if "npc_passion" in found and not _npc_may_cancel(state):
                 found.remove("npc_passion")
         elif state["phase"] == "markers":
             found = ["choose_marker"]
         elif state["turn"] is not None and state["turn"]["part"] is not None:
-            found = list(models.PART_ACTIONS)
+            found = list(PART_ACTIONS)
         else:
-            found = list(models.TURN_ACTIONS)
-        deus = any(
-            not f["npc"] and f["passion"] >= models.DEUS_COST for f in state["fighters"].values()
-        )
-        return found + [models.DEUS] * deus
+            found = list(TURN_ACTIONS)
+        deus = any(not f["npc"] and f["passion"] >= DEUS_COST for f in state["fighters"].values())
+        return found + [DEUS] * deus
 
 
 def fight_rules() -> PassionFight:

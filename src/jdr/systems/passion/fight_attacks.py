@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from jdr.errors import RulesError
-from jdr.fights.commands import as_list
+from jdr.fights.commands import as_list, key_label
 from jdr.i18n import _
 from jdr.systems.passion.damage import DamageType
 from jdr.systems.passion.fight_commands import (
@@ -26,7 +26,13 @@ from jdr.systems.passion.fight_commands import (
     whole,
 )
 from jdr.systems.passion.fight_flow import slot_key
-from jdr.systems.passion.fight_models import NPC_ATTACK, PART_ACTIONS, PLAYER_ROLL
+from jdr.systems.passion.fight_keys import (
+    NPC_ATTACK,
+    PART_ACTIONS,
+    PLAIN_COMMANDS,
+    PLAYER_ROLL,
+    Attack,
+)
 from jdr.systems.passion.fight_rolls import Script, roll, spend
 from jdr.systems.passion.fight_state import find, in_fight, item, score
 from jdr.systems.passion.initiative import check_min_dice
@@ -431,15 +437,10 @@ def pass_turn(script: Script, actor: str, command: Json) -> None:
 
 
 def _shown(command: str) -> str:
-    """A command's display name in the reader's language (`fight_models.COMMANDS`)."""
-    from jdr.systems.passion.fight_models import COMMANDS
-
-    return COMMANDS.shown(command)
+    """A command's display name in the reader's language (`fight_keys.PLAIN_COMMANDS`)."""
+    return PLAIN_COMMANDS.shown(command)
 
 
 def _keys(names: Iterable[str]) -> list[str]:
     """An attack's keys by their display names in the reader's language, sorted."""
-    from jdr.fights.commands import key_label
-    from jdr.systems.passion.fight_models import Attack
-
     return sorted(key_label(Attack, name) for name in names)

@@ -21,7 +21,7 @@ from jdr.i18n import _
 from jdr.names import hint
 from jdr.systems.passion.damage import type_word
 from jdr.systems.passion.fight_flow import counts_against, reveal, target_results
-from jdr.systems.passion.fight_models import DEUS_COST, KEYS, WAITS
+from jdr.systems.passion.fight_keys import DEUS_COST, KEYS, WAITS
 from jdr.systems.passion.fight_rolls import Script, roll, spend
 from jdr.systems.passion.fight_rolls import npc_passion as cancel_positives
 from jdr.systems.passion.fight_state import find, has_chosen, item, score, standing

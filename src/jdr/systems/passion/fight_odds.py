@@ -43,6 +43,7 @@ from jdr.errors import JdrError, LimitError
 from jdr.fights.odds import Chance, CommandOdds, CommandOddsFn
 from jdr.i18n import N_, _
 from jdr.systems.passion.damage import kind_words, type_word
+from jdr.systems.passion.fight import fight_rules
 from jdr.systems.passion.fight_state import item, score
 from jdr.systems.passion.params import Conditions
 from jdr.systems.protocol import Json
@@ -112,8 +113,6 @@ def decided_roll(
     """The `roll_made` event (its faces aside), the `action_started` event if any, and the state
     after them, that the fight writes when `actor` plays command `name` with `keys`; None when it
     rolls nothing or refuses the command."""
-    from jdr.systems.passion.fight import fight_rules
-
     if not state or state.get("over"):
         return None
     command = {"action": name, "actor": actor, **keys}

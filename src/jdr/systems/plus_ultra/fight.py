@@ -96,9 +96,11 @@ from __future__ import annotations
 
 from jdr.dice.source import RandomSource
 from jdr.errors import RulesError
+from jdr.fights.commands import action_of
 from jdr.i18n import _
 from jdr.systems.plus_ultra import fight_actions as act
 from jdr.systems.plus_ultra import fight_commands as check
+from jdr.systems.plus_ultra.fight_models import KEYS
 from jdr.systems.plus_ultra.fight_setup import opening
 from jdr.systems.plus_ultra.fight_state import evolve
 from jdr.systems.plus_ultra.fight_view import shown_command
@@ -129,7 +131,7 @@ class PlusUltraFight:
             raise RulesError(_("the fight has not started"), "PU-10")
         if state["over"]:
             raise RulesError(_("the fight is over"), "PU-10")
-        action = check.action_of(command)
+        action = action_of(command, KEYS, "PU-4")
         script = act.Script(state, rng)
         if state["fleeing"]:
             _answer(script, action, command)
@@ -147,14 +149,7 @@ class PlusUltraFight:
     def legal_commands(self, state: Json) -> list[str]:
         """The actions the character to play may use now (the answers while one flees); nothing
         before the start or once the fight is over."""
-        if not state or state["over"]:
-            return []
-        if state["fleeing"]:
-            return list(check.ANSWERS)
-        actor = state["turn"]
-        techniques = state["characters"][actor]["techniques"]
-        ready = any(check.usable(state, actor, t) is None for t in techniques)
-        return [a for a in check.TURN_ACTIONS if a != "technique" or ready]
+        return check.legal_actions(state)
 
 
 def fight_rules() -> PlusUltraFight:

@@ -13,11 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from jdr.errors import RulesError
-from jdr.fights.commands import action_of as shared_action_of
 from jdr.i18n import _
 from jdr.names import hint
 from jdr.systems.plus_ultra.fight_actions import attacks
-from jdr.systems.plus_ultra.fight_models import KEYS
 from jdr.systems.plus_ultra.fight_state import (
     cooldown_left,
     find,
@@ -33,9 +31,17 @@ ANSWERS = ("interrupt", "no_interrupt")
 """PU-9: the answers to a flight, the only commands while a character flees."""
 
 
-def action_of(command: Any) -> str:
-    """The command's action, known and with known keys only."""
-    return shared_action_of(command, KEYS, "PU-4")
+def legal_actions(state: Json) -> list[str]:
+    """The actions the character to play may use now (the answers while one flees); nothing
+    before the start or once the fight is over."""
+    if not state or state["over"]:
+        return []
+    if state["fleeing"]:
+        return list(ANSWERS)
+    actor = state["turn"]
+    techniques = state["characters"][actor]["techniques"]
+    ready = any(usable(state, actor, t) is None for t in techniques)
+    return [a for a in TURN_ACTIONS if a != "technique" or ready]
 
 
 def character(state: Json, value: Any, rule: str = "PU-10") -> str:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from jdr.fights.commands import Command, Commands, Owner, key, keys_of, late_by_preference
 from jdr.i18n import N_
+from jdr.systems.plus_ultra.fight_commands import legal_actions
 from jdr.systems.plus_ultra.fight_odds import (
     attack_odds,
     interrupt_odds,
@@ -83,8 +84,6 @@ def _technique_example(state: Json, actor: str | None) -> Json:
 def legal(state: Json, actor: str) -> list[str]:
     """What `actor` may play now: while a character flees, its opponents answer; else the
     character whose turn it is plays."""
-    from jdr.systems.plus_ultra.fight import fight_rules
-
     name = find(state, actor)
     if state["over"] or name is None:
         return []
@@ -92,7 +91,7 @@ def legal(state: Json, actor: str) -> list[str]:
     if fleeing is not None:
         foe = state["characters"][name]["side"] != state["characters"][fleeing]["side"]
         return ["interrupt", "no_interrupt"] if foe and name in in_fight(state) else []
-    return fight_rules().legal_commands(state) if name == state["turn"] else []
+    return legal_actions(state) if name == state["turn"] else []
 
 
 COMMANDS = Commands(

@@ -19,6 +19,7 @@ from __future__ import annotations
 from jdr.fights.narration import Words
 from jdr.fights.view import View, fighter_text
 from jdr.i18n import N_
+from jdr.systems.plus_ultra.fight_models import COMMANDS
 from jdr.systems.plus_ultra.fight_state import cooldown_left
 from jdr.systems.protocol import Json
 
@@ -42,8 +43,6 @@ def winners(state: Json) -> list[str]:
 
 def shown_command(command: str) -> str:
     """A command's display name in the reader's language (`fight_models.COMMANDS`)."""
-    from jdr.systems.plus_ultra.fight_models import COMMANDS
-
     return COMMANDS.shown(command)
 
 

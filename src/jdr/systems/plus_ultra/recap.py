@@ -40,9 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from jdr.errors import UnknownNameError
-from jdr.fights.recap import in_format
 from jdr.i18n import _, ngettext
-from jdr.markup import escape
+from jdr.markup import escape, in_format
 from jdr.systems.plus_ultra.fight_state import cooldown_left, find
 from jdr.systems.plus_ultra.rules import DEFENDING_BONUS, FLEEING_BONUS
 from jdr.systems.protocol import Json

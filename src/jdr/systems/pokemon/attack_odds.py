@@ -3,7 +3,7 @@
 The same code path serves both engines: whole-number weights over one common denominator
 (exact, Fractions at the end) or floats over 1.0. NumPy is imported inside the functions.
 
->>> from jdr.systems.pokemon.attack import Defence
+>>> from jdr.systems.pokemon.attack_rules import Defence
 >>> odds = attack_odds(2, 1, defence=Defence("dodge", 2), exact=True)
 >>> sorted(odds.outcomes), sum(odds.outcomes.values())
 (['dodged', 'hit', 'miss'], Fraction(1, 1))
@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from jdr.i18n import _
-from jdr.systems.pokemon.attack import (
+from jdr.systems.pokemon.attack_rules import (
     Defence,
     attack_difficulty,
     damage_difficulty,

@@ -5,6 +5,7 @@ from typing import Annotated
 import typer
 
 from jdr.i18n import _, labelled
+from jdr.terminal import console, emit_json
 
 
 def build() -> typer.Typer:
@@ -43,7 +44,6 @@ def build() -> typer.Typer:
     ) -> None:
         from pathlib import Path
 
-        from jdr.cli.render import console, emit_json
         from jdr.systems.pokemon.types import TypeChart, chart_json, default_chart
 
         table = TypeChart.from_file(Path(chart)) if chart else default_chart()

@@ -17,35 +17,16 @@ the GM; anyone else leaves them out and the defender is asked (`respond`).
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
-
-from jdr.fights.commands import Command, Commands, Owner, Word, key, late_by_preference
+from jdr.fights.commands import Command, Commands, Owner, key, late_by_preference
 from jdr.i18n import N_
 from jdr.systems.pokemon.fight_odds import move_odds, outcome_of, respond_odds
 from jdr.systems.pokemon.fight_orders import legal_orders, usable_moves
 from jdr.systems.pokemon.fight_state import find_pokemon, opponents
+from jdr.systems.pokemon.fight_words import RESPONSE_NAMES, Keys, Respond, Response
 from jdr.systems.protocol import Json
 
-Response = Literal["none", "endure", "dodge", "counter"]
-RESPONSE_WORDS = (N_("none"), N_("endure"), N_("dodge"), N_("counter"))
-"""The answers as a reader sees them (`_("dodge")` is `esquive` in French)."""
-RESPONSE_NAMES = {
-    "none": Word("no answer", "aucune", "rien"),
-    "endure": Word("endure", "encaisser", "encaisse"),
-    "dodge": Word("dodge", "esquive", "esquiver"),
-    "counter": Word("counter", "contrer", "contre"),
-}
-"""Each answer's display names (`jdr.fights.commands.Word`): shown, and typed, in either
-language."""
 
-
-class _Keys(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Move(_Keys):
+class Move(Keys):
     """PK-10: use a move."""
 
     move: str = key(N_("the move, as the sheet names it"), fr="capacité")
@@ -77,34 +58,20 @@ class Move(_Keys):
     )
 
 
-class Respond(_Keys):
-    """PK-12 … PK-14: the defender's answer to the attack the fight waits for."""
-
-    response: Response = key(
-        N_("endure, dodge, counter, or none"), fr="réponse", choices=RESPONSE_NAMES
-    )
-    counter_move: str | None = key(
-        N_("with a counter answer: the move to counter with"),
-        fr="capacité de contre",
-        en="counter move",
-        default=None,
-    )
-
-
-class Free(_Keys):
+class Free(Keys):
     """PK-7: a free order, recorded as its text."""
 
     text: str = key(N_("what the Pokémon does"), fr="texte", min_length=1)
 
 
-class Join(_Keys):
+class Join(Keys):
     """PK-5: a stored Pokémon enters the fight."""
 
     side: str = key(N_("its side (a, b, a trainer's name …)"), fr="camp", default="b")
     item: str | None = key(N_("its held item"), fr="objet", default=None)
 
 
-class Nothing(_Keys):
+class Nothing(Keys):
     """A command with no key."""
 
 

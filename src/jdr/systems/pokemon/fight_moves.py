@@ -23,7 +23,8 @@ Faces of a `move` order, in order:
 from __future__ import annotations
 
 from jdr.names import fold as fold_name
-from jdr.systems.pokemon.attack import Defence, defence_difficulty, resolve_attack
+from jdr.systems.pokemon.attack import resolve_attack
+from jdr.systems.pokemon.attack_rules import Defence, defence_difficulty
 from jdr.systems.pokemon.counter import CounterRoll, resolve_counter
 from jdr.systems.pokemon.fight_orders import is_attack, possible_responses
 from jdr.systems.pokemon.fight_state import (

@@ -28,11 +28,7 @@ from jdr.errors import JdrError
 from jdr.fights.odds import Chance, CommandOdds
 from jdr.i18n import N_, _
 from jdr.numbers import percent, significant
-from jdr.systems.pokemon.attack import (
-    Defence,
-    attack_difficulty,
-    defence_difficulty,
-)
+from jdr.systems.pokemon.attack_rules import Defence, attack_difficulty, defence_difficulty
 from jdr.systems.pokemon.check import DEFAULT_DIFFICULTY
 from jdr.systems.pokemon.fight_moves import (
     ATTACK_STAT,
@@ -42,6 +38,7 @@ from jdr.systems.pokemon.fight_moves import (
 )
 from jdr.systems.pokemon.fight_orders import check_order, check_respond, is_attack
 from jdr.systems.pokemon.fight_state import ASK, accuracy, has_skill, stat
+from jdr.systems.pokemon.fight_words import STATS
 from jdr.systems.pokemon.types import default_chart
 from jdr.systems.protocol import Json
 
@@ -291,8 +288,6 @@ def _countered(
 
 def _stat(name: str) -> str:
     """A stat as the game names it (`Force`), as the sentences do."""
-    from jdr.systems.pokemon.narration import STATS
-
     return _(STATS.get(name, name))
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jdr.errors import RulesError
+from jdr.fights.commands import choice_label
 from jdr.i18n import _
 from jdr.names import fold as fold_name
 from jdr.names import hint
@@ -25,6 +26,7 @@ from jdr.systems.pokemon.fight_state import (
     opponents,
     standing,
 )
+from jdr.systems.pokemon.fight_words import Respond
 from jdr.systems.protocol import Json
 
 ORDERS = ("move", "wait", "free", "pass")
@@ -370,8 +372,5 @@ def _check_response(
 
 def _answers(responses: list[str]) -> list[str]:
     """The answers by their display names in the reader's language (`fight_models`)."""
-    from jdr.fights.commands import choice_label
-    from jdr.systems.pokemon.fight_models import Respond
-
     info = Respond.model_fields["response"]
     return [choice_label(info, response) for response in responses]

@@ -25,17 +25,8 @@ from jdr.fights.odds import Chance
 from jdr.i18n import N_, ngettext
 from jdr.systems.pokemon.fight_odds import command_chance
 from jdr.systems.pokemon.fight_view import winners
+from jdr.systems.pokemon.fight_words import STATS
 from jdr.systems.protocol import Json
-
-STATS = {
-    "strength": N_("Force"),
-    "concentration": N_("Concentration"),
-    "constitution": N_("Constitution"),
-    "willpower": N_("Volonté"),
-    "dexterity": N_("Dextérité"),
-    "accuracy": N_("accuracy"),
-}
-"""The stats as the game names them (French in both languages, as on the sheets)."""
 
 ANSWERS = {
     "none": N_("{pokemon} takes the blow without defending."),

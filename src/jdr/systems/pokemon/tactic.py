@@ -42,8 +42,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from jdr.i18n import N_
-from jdr.systems.pokemon.attack import Defence, defence_difficulty
 from jdr.systems.pokemon.attack_odds import attack_odds
+from jdr.systems.pokemon.attack_rules import Defence, defence_difficulty
 from jdr.systems.pokemon.fight_moves import ATTACK_STAT, TOUGHNESS
 from jdr.systems.pokemon.fight_orders import counter_moves, is_attack, may_dodge
 from jdr.systems.pokemon.fight_state import accuracy, opponents, stat

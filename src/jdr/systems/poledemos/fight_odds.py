@@ -30,6 +30,7 @@ from typing import Any
 from jdr.errors import JdrError
 from jdr.fights.odds import Chance, CommandOdds
 from jdr.i18n import N_, _
+from jdr.systems.poledemos.play_commands import check_activate, parse_command
 from jdr.systems.poledemos.rules import PASS_HAND_FAILURES
 from jdr.systems.protocol import Json
 
@@ -97,8 +98,6 @@ def activate_odds(
     """`activate`'s odds for the player `actor` and `keys` (`figure`, `dice`, `group`): activated
     keeping the hand, activated then passing it, not activated (PD-5), with the formula and the
     PA's distribution; None when the game would refuse the command."""
-    from jdr.systems.poledemos.play_commands import check_activate, parse_command
-
     if not state or state.get("hand") is None:
         return None
     try:

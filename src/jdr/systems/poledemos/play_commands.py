@@ -24,7 +24,7 @@ from jdr.errors import RulesError
 from jdr.i18n import _
 from jdr.names import hint
 from jdr.params import validate_params
-from jdr.systems.poledemos.fight_models import ActionKeys, ActivateKeys, Nothing
+from jdr.systems.poledemos.command_keys import ActionKeys, ActivateKeys, Nothing
 from jdr.systems.poledemos.play_setup import MAX_NAME, find_name
 from jdr.systems.poledemos.play_state import find_figure
 from jdr.systems.poledemos.rules import MAX_ACTIVATION_DICE, MIN_ACTIVATION_DICE
@@ -43,11 +43,11 @@ class PlayerCommand(Nothing):
 
 
 class Activate(PlayerCommand, ActivateKeys):
-    """PD-5, PD-8: the player's `activate` (`fight_models.ActivateKeys`)."""
+    """PD-5, PD-8: the player's `activate` (`command_keys.ActivateKeys`)."""
 
 
 class TakeAction(PlayerCommand, ActionKeys):
-    """PD-6, PD-10: the player's `action` (`fight_models.ActionKeys`)."""
+    """PD-6, PD-10: the player's `action` (`command_keys.ActionKeys`)."""
 
 
 def parse_command(command: Any) -> tuple[str, PlayerCommand]:
