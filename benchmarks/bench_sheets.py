@@ -35,9 +35,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from jdr.characters import service
-from jdr.characters.revisions import fold_onto
 from jdr.sheet_check import systems_example
 from jdr.store import SNAPSHOT_EVERY, Store, open_store
+from jdr.store.sheet_fold import fold_onto
 from timing import median_time, pg_url, sqlite_url
 
 TARGET = 0.2

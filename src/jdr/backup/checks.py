@@ -191,7 +191,7 @@ def _sheet(
 ) -> Finding | None:
     """The first thing wrong with one character's revisions, or None."""
     from jdr.characters.binding import recorded_hash, sheet_hash
-    from jdr.characters.revisions import fold_onto
+    from jdr.store.sheet_fold import fold_onto
 
     shown, version = character["name"], int(character["version"])
     numbers = [int(r["revision"]) for r in revisions]

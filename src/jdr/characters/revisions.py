@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from jdr.characters.changes import apply
 from jdr.i18n import N_
+from jdr.store.sheet_fold import fold_onto
 
 if TYPE_CHECKING:
     from jdr.fights.timeline import Timeline
@@ -81,26 +81,6 @@ def kind_name(kind: str) -> str:
 def fold(revisions: Iterable[tuple[str, Json]]) -> tuple[str, Json]:
     """The name and sheet after `(kind, data)` revisions, from nothing."""
     return fold_onto("", {}, ({"kind": kind, "data": data} for kind, data in revisions))
-
-
-def fold_onto(name: str, sheet: Json, revisions: Iterable[Any]) -> tuple[str, Json]:
-    """The name and sheet after `revisions` (stored ones, or `{"kind", "data"}` dicts), starting
-    from `name` and `sheet`."""
-    for revision in revisions:
-        kind, data = _parts(revision)
-        sheet = apply(sheet, data.get("changes", []))
-        if kind == CREATED and "name" in data:
-            name = data["name"]
-        rename = data.get("rename")
-        if rename:
-            name = rename[1]
-    return name, sheet
-
-
-def _parts(revision: Any) -> tuple[str, Json]:
-    if isinstance(revision, dict):
-        return revision["kind"], revision["data"]
-    return revision.kind, revision.data
 
 
 def timeline(revisions: Sequence[tuple[int, str, Json]]) -> Timeline:

@@ -7,28 +7,20 @@ SQLAlchemy 2 and Alembic; an embedded SQLite file by default, PostgreSQL by URL.
 1
 """
 
+from jdr.store.campaigns import Campaign
+from jdr.store.characters import Character
+from jdr.store.epochs import Epoch
 from jdr.store.errors import (
     ConflictError,
     JournalConflictError,
     SheetConflictError,
     StoreError,
 )
-from jdr.store.revisions import SNAPSHOT_EVERY, Fighter, SheetRevision, SheetWrite
+from jdr.store.fights import Fighter, FightLog, FightRecord, Snapshot, StoredEvent
+from jdr.store.journal import FightAppend, JournalRow, Recorded
+from jdr.store.revisions import SNAPSHOT_EVERY, SheetRevision, SheetWrite
 from jdr.store.schema import head, upgrade
-from jdr.store.store import (
-    Campaign,
-    Character,
-    Epoch,
-    FightAppend,
-    FightLog,
-    FightRecord,
-    JournalRow,
-    Recorded,
-    Snapshot,
-    Store,
-    StoredEvent,
-    open_store,
-)
+from jdr.store.store import Store, open_store
 
 __all__ = [
     "SNAPSHOT_EVERY",

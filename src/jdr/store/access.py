@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, delete, select, update
+from sqlalchemy import Connection, and_, delete, select, update
 
-from jdr.store.models import invites, web_seats, web_sessions
+from jdr.store.base import Database
+from jdr.store.models import campaigns, characters, invites, web_seats, web_sessions
 from jdr.store.rows import insert_row, now
 
 
@@ -73,13 +74,8 @@ class SeatSummary:
     character: str | None
 
 
-class Access:
-    """The store's invites and sessions (mixed into `Store`)."""
-
-    engine: Engine
-
-    def _translated(self) -> Any:  # `Store`'s: a driver's error becomes a `StoreError`
-        raise NotImplementedError
+class Access(Database):
+    """The store's invites and sessions (a part of `Store`)."""
 
     def add_invite(
         self,
@@ -204,8 +200,6 @@ class Access:
         `session_hash` names' seat in `campaign_id`, its player's character's name, and the
         campaign's row. None if no such live session; (None, None, None) if it has no seat
         there."""
-        from jdr.store.models import campaigns, characters
-
         seat = and_(
             web_seats.c.session_id == web_sessions.c.id, web_seats.c.campaign_id == campaign_id
         )
@@ -240,8 +234,6 @@ class Access:
 
     def seats(self, session_hash: str) -> list[SeatSummary]:
         """The live session's seats, in the order they were taken (none if it is not live)."""
-        from jdr.store.models import campaigns, characters
-
         query = (
             select(
                 web_seats.c.campaign_id,

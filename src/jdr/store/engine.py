@@ -22,6 +22,8 @@ import platformdirs
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from jdr.errors import InputError, LimitError
+from jdr.i18n import _
 from jdr.store.errors import StoreError
 
 BUSY_TIMEOUT_S = 30.0
@@ -110,9 +112,6 @@ def check_url(url: str, field: str) -> str:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
-    from jdr.errors import InputError
-    from jdr.i18n import _
-
     try:
         driver = make_url(url).drivername
     except (ArgumentError, ValueError):
@@ -162,9 +161,6 @@ def translated(url: str) -> Iterator[None]:
     except DBAPIError as error:
         raise describe(error, url) from error
     except OverflowError:  # a number past the database's 64-bit integers (SQLite's driver)
-        from jdr.errors import LimitError
-        from jdr.i18n import _
-
         allowed = _("a whole number from 0 to {n}").format(n=2**63 - 1)
         raise LimitError(_("number"), None, allowed, _("too large for the database")) from None
 

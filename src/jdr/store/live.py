@@ -1,13 +1,9 @@
-"""The live table in the store (issue 20): each campaign's numbered changes, fights' pace,
-secret feed links and the outgoing webhook.
+"""The live table in the store (issue 20): each campaign's numbered changes read back, fights'
+pace, secret feed links and the outgoing webhook.
 
-**Changes.** Every write that changes what a campaign's pages show calls `changed` inside its
-own transaction, first: it bumps `campaigns.changes` (which holds the campaign row's lock until
-the transaction ends, so two writers' changes are numbered in the order they commit, with no gap)
-and appends a `changes` row saying what moved (a fight, journal entry, characters). On
-PostgreSQL it also sends `NOTIFY jdr_changes, 'CAMPAIGN:SEQ'`, which the database delivers to
-every listening server process at commit (and never for a transaction rolled back). A page asks
-`changes_after(campaign, 41)` and misses nothing, whichever process wrote.
+Every write numbers the change it makes (`jdr.store.changes`, whose names this module also
+gives: `CHANNEL`, the change kinds, `Change`). A page asks `changes_after(campaign, 41)` and
+misses nothing, whichever process wrote.
 
 >>> from jdr.store import open_store
 >>> store = open_store("sqlite://")
@@ -22,51 +18,45 @@ every listening server process at commit (and never for a transaction rolled bac
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select, text, update
+from sqlalchemy import delete, insert, select, update
 
+from jdr.store.base import Database
+from jdr.store.changes import (
+    CHANNEL,
+    DISCLOSE,
+    FIGHT,
+    JOURNAL,
+    LATE,
+    REVEAL,
+    SHEET,
+    Change,
+    changed,
+)
+from jdr.store.errors import StoreError
+from jdr.store.fights import FightRecord
 from jdr.store.models import campaigns, changes, feeds, fights, webhooks
 from jdr.store.rows import insert_row, now
 
+__all__ = [
+    "CHANNEL",
+    "DISCLOSE",
+    "FIGHT",
+    "JOURNAL",
+    "LATE",
+    "REVEAL",
+    "SHEET",
+    "Change",
+    "Feed",
+    "Live",
+    "Webhook",
+]
+
 Json = dict[str, Any]
-CHANNEL = "jdr_changes"
-"""The PostgreSQL channel every change is announced on (`CAMPAIGN:SEQ`)."""
-
-JOURNAL = "journal"
-"""A change kind: a journal entry was written (a roll, a fight action, a sheet revision)."""
-FIGHT = "fight"
-SHEET = "sheet"
-DISCLOSE = "disclose"
-REVEAL = "reveal"
-LATE = "late"
-"""A change kind: a fight's turn passed its deadline and waits for the GM."""
-
-
-@dataclass(frozen=True)
-class Change:
-    """One change of a campaign: its `seq`, what kind, and what it touched (a fight, the
-    journal entry it wrote, the characters whose sheets moved)."""
-
-    seq: int
-    kind: str
-    fight: int | None
-    entry: int | None
-    characters: tuple[int, ...]
-    created: datetime
-
-    def to_json(self) -> Json:
-        return {
-            "seq": self.seq,
-            "kind": self.kind,
-            "fight": self.fight,
-            "entry": self.entry,
-            "characters": list(self.characters),
-        }
 
 
 @dataclass(frozen=True)
@@ -94,74 +84,8 @@ class Webhook:
     created: datetime
 
 
-def changed(
-    conn: Connection,
-    campaign_id: int,
-    kind: str,
-    fight: int | None = None,
-    entry: int | None = None,
-    characters: Iterable[int] = (),
-) -> int:
-    """Number and record one change of the campaign in `conn`'s transaction; its seq. Call it
-    first in the transaction: the campaign row's lock it takes orders writers from there on."""
-    touched = sorted(set(characters))
-    if conn.dialect.name == "postgresql":  # one round trip: bump, append, announce
-        seq = conn.execute(
-            _PG_CHANGE,
-            {
-                "campaign": campaign_id,
-                "kind": kind,
-                "fight": fight,
-                "entry": entry,
-                "characters": json.dumps(touched),
-                "created": now(),
-                "channel": CHANNEL,
-            },
-        ).scalar()
-        return int(seq or 0)
-    bump = (
-        update(campaigns)
-        .where(campaigns.c.id == campaign_id)
-        .values(changes=campaigns.c.changes + 1)
-        .returning(campaigns.c.changes)
-    )
-    seq = conn.execute(bump).scalar()
-    if seq is None:  # no such campaign: the caller's own write will say so
-        return 0
-    row = {
-        "campaign_id": campaign_id,
-        "seq": int(seq),
-        "kind": kind,
-        "fight_id": fight,
-        "entry": entry,
-        "characters": touched,
-        "created": now(),
-    }
-    conn.execute(insert(changes).values(row))
-    return int(seq)
-
-
-_PG_CHANGE = text(
-    "WITH bumped AS (UPDATE campaigns SET changes = changes + 1 WHERE id = :campaign"
-    " RETURNING changes),"
-    " added AS (INSERT INTO changes (campaign_id, seq, kind, fight_id, entry, characters, created)"
-    " SELECT :campaign, changes, CAST(:kind AS VARCHAR), CAST(:fight AS INTEGER),"
-    " CAST(:entry AS INTEGER), CAST(:characters AS JSON), CAST(:created AS TIMESTAMPTZ)"
-    " FROM bumped RETURNING seq)"
-    " SELECT seq, pg_notify(:channel, CAST(:campaign AS TEXT) || ':' || CAST(seq AS TEXT))"
-    " FROM added"
-)
-"""`changed` on PostgreSQL: the campaign's counter bumped, the change appended and announced
-(delivered at commit), in one statement."""
-
-
-class Live:
-    """The store's changes, fights' pace, feeds and webhooks (mixed into `Store`)."""
-
-    engine: Engine
-
-    def _translated(self) -> Any:  # `Store`'s: a driver's error becomes a `StoreError`
-        raise NotImplementedError
+class Live(Database):
+    """The store's changes, fights' pace, feeds and webhooks (a part of `Store`)."""
 
     # changes
 
@@ -195,8 +119,6 @@ class Live:
                 select(fights.c.campaign_id).where(fights.c.id == fight_id)
             ).scalar()
             if campaign_id is None:
-                from jdr.store.errors import StoreError
-
                 raise StoreError("no_fight", fight=fight_id)
             changed(conn, int(campaign_id), FIGHT, fight=fight_id)
             conn.execute(
@@ -207,8 +129,6 @@ class Live:
 
     def paced_fights(self) -> list[Any]:
         """Every open fight with a deadline (`FightRecord`s), for the clock to check."""
-        from jdr.store.store import FightRecord
-
         query = (
             select(fights)
             .where(fights.c.status == "open", fights.c.deadline.is_not(None))
@@ -343,8 +263,3 @@ def _change(row: Any) -> Change:
         tuple(int(c) for c in row.characters or ()),
         row.created,
     )
-
-
-def characters_of(writes: Sequence[Any]) -> list[int]:
-    """The characters a list of `SheetWrite`s touches (a new one has no id yet)."""
-    return [w.character_id for w in writes if w.character_id is not None]

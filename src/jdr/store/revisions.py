@@ -25,24 +25,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, select, update
 
 from jdr.i18n import _
 from jdr.names import check_name, duplicate
+from jdr.store.base import Database
 from jdr.store.errors import SheetConflictError, StoreError
-from jdr.store.models import (
-    campaigns,
-    characters,
-    fight_characters,
-    fight_events,
-    fights,
-    journal,
-    sheet_revisions,
-)
+from jdr.store.models import campaigns, characters, journal, sheet_revisions
 from jdr.store.rows import insert_row, now
+from jdr.store.sheet_fold import fold_onto
 
 Json = dict[str, Any]
 
@@ -50,7 +44,6 @@ SNAPSHOT_EVERY = 100
 """Every this many revisions, the revision keeps the whole sheet: a sheet at any revision folds
 from the snapshot before it, so `--at` costs at most this many changes."""
 
-OPEN = "open"
 REMOVED = "removed"
 UNDONE = "undone"
 REDONE = "redone"
@@ -85,16 +78,6 @@ class SheetRevision:
     created: datetime
 
 
-@dataclass(frozen=True)
-class Fighter:
-    """A stored character in a fight: its id, its name in the fight, and the revision of its
-    sheet the fight started from."""
-
-    character_id: int
-    fighter: str
-    revision: int
-
-
 _REVISION = (
     sheet_revisions.c.character_id,
     sheet_revisions.c.revision,
@@ -106,13 +89,8 @@ _REVISION = (
 )
 
 
-class Revisions:
-    """The store's revision methods (mixed into `Store`)."""
-
-    engine: Engine
-
-    def _translated(self) -> Any:  # pragma: no cover - `Store` provides it
-        raise NotImplementedError
+class Revisions(Database):
+    """The store's revision methods (a part of `Store`)."""
 
     # writing
 
@@ -214,8 +192,6 @@ class Revisions:
     def sheet_at(self, character_id: int, revision: int) -> tuple[str, Json]:
         """The character's name and sheet as they were at `revision`: the snapshot at or before
         it, then the changes of the revisions after that snapshot."""
-        from jdr.characters.revisions import fold_onto
-
         snapshot_query = (
             select(sheet_revisions.c.revision, sheet_revisions.c.snapshot)
             .where(
@@ -259,8 +235,6 @@ class Revisions:
     def entry_times(self, campaign_id: int, seqs: Sequence[int]) -> dict[int, datetime]:
         """When the campaign's entries `seqs` were written, as their hashed headers say
         (format 2: `time`, UTC); an entry without one (format 1) is left out."""
-        from datetime import UTC
-
         wanted = sorted(set(seqs))
         if not wanted:
             return {}
@@ -288,97 +262,12 @@ class Revisions:
         with self._translated(), self.engine.connect() as conn:
             return int(conn.execute(query).scalar() or 1)
 
-    def event_time(self, fight_id: int, seq: int) -> datetime | None:
-        """When a fight's event `seq` was written."""
-        query = select(fight_events.c.created).where(
-            fight_events.c.fight_id == fight_id, fight_events.c.seq == seq
-        )
-        with self._translated(), self.engine.connect() as conn:
-            found: datetime | None = conn.execute(query).scalar()
-        return found
-
     def revision_count(self, character_id: int) -> int:
         query = select(func.max(sheet_revisions.c.revision)).where(
             sheet_revisions.c.character_id == character_id
         )
         with self._translated(), self.engine.connect() as conn:
             return int(conn.execute(query).scalar() or 0)
-
-    # fights and removal
-
-    def record_fighters(self, fight_id: int, fighters: Sequence[Fighter]) -> None:
-        """Note the revision each stored fighter starts `fight_id` from (a fighter noted
-        already keeps its first revision)."""
-        noted = {f.character_id for f in self.fighters(fight_id)}
-        rows = [
-            {
-                "fight_id": fight_id,
-                "character_id": f.character_id,
-                "fighter": f.fighter,
-                "revision": f.revision,
-            }
-            for f in fighters
-            if f.character_id not in noted
-        ]
-        if rows:
-            with self._translated(), self.engine.begin() as conn:
-                conn.execute(insert(fight_characters), rows)
-
-    def fighters(self, fight_id: int) -> list[Fighter]:
-        """The stored fighters of `fight_id` and the revisions they started from."""
-        query = (
-            select(
-                fight_characters.c.character_id,
-                fight_characters.c.fighter,
-                fight_characters.c.revision,
-            )
-            .where(fight_characters.c.fight_id == fight_id)
-            .order_by(fight_characters.c.character_id)
-        )
-        with self._translated(), self.engine.connect() as conn:
-            return [Fighter(*row) for row in conn.execute(query)]
-
-    def running_fights(self, campaign_id: int, character_id: int, name: str) -> list[int]:
-        """The fights of the campaign not ended that the character takes part in (recorded as a
-        fighter, or named among a fight's participants)."""
-        from jdr.names import same
-
-        query = select(fights.c.id, fights.c.participants, fights.c.status).where(
-            fights.c.campaign_id == campaign_id
-        )
-        noted = select(fight_characters.c.fight_id).where(
-            fight_characters.c.character_id == character_id
-        )
-        with self._translated(), self.engine.connect() as conn:
-            recorded = set(conn.execute(noted).scalars())
-            rows = conn.execute(query.order_by(fights.c.id)).all()
-        return [
-            int(row.id)
-            for row in rows
-            if row.status == OPEN
-            and (
-                row.id in recorded
-                or any(isinstance(p, str) and same(p, name) for p in row.participants or [])
-            )
-        ]
-
-    def delete_character(self, character_id: int) -> None:
-        """Remove a character and its revisions (its journal entries stay)."""
-        from jdr.store.live import SHEET, changed
-
-        owner = select(characters.c.campaign_id).where(characters.c.id == character_id)
-        with self._translated(), self.engine.begin() as conn:
-            campaign_id = conn.execute(owner).scalar()
-            if campaign_id is not None:
-                changed(conn, int(campaign_id), SHEET, characters=[character_id])
-            conn.execute(delete(characters).where(characters.c.id == character_id))
-
-    def delete_campaign(self, campaign_id: int) -> None:
-        """Remove a campaign and everything it holds: characters, fights, journal, seeds."""
-        with self._translated(), self.engine.begin() as conn:
-            found = conn.execute(delete(campaigns).where(campaigns.c.id == campaign_id)).rowcount
-        if found != 1:
-            raise StoreError("no_campaign", campaign=campaign_id)
 
 
 def _row(write: SheetWrite, character_id: int, revision: int, seq: int | None) -> Json:

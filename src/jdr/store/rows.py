@@ -1,4 +1,5 @@
-"""Small helpers every store module shares: inserting a row, the time a row is written."""
+"""Small helpers every store module shares: inserting a row, the time a row is written, what
+an id can be."""
 
 from __future__ import annotations
 
@@ -23,3 +24,16 @@ def now() -> datetime:
 def aware(moment: datetime) -> datetime:
     """A time read back from the database, in UTC (SQLite gives it back without its zone)."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+LARGEST_ID = 2**63 - 1
+"""Ids are signed 64-bit integers in both databases."""
+
+
+def storable(number: int) -> bool:
+    """Whether `number` can be an id at all (a larger one would fail in the driver).
+
+    >>> storable(12), storable(10**20), storable(-1)
+    (True, False, False)
+    """
+    return 0 <= number <= LARGEST_ID

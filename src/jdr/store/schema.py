@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine, inspect, text
 
 from jdr.store.engine import make_engine, resolve_url, safe_url, translated
 from jdr.store.errors import StoreError
+from jdr.store.models import metadata
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -73,8 +74,6 @@ def ensure_current(engine: Engine, url: str) -> None:
 def create(connection: Connection) -> None:
     """A new database at the latest revision: the tables of `jdr.store.models`, stamped `HEAD`,
     without importing Alembic (a test keeps them equal to what the migrations build)."""
-    from jdr.store.models import metadata
-
     metadata.create_all(connection)
     connection.execute(
         text(
