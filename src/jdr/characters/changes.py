@@ -26,13 +26,13 @@ only land where nobody changed them since:
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jdr.bounded import MAX_NESTING
 from jdr.errors import InputError, LimitError
 from jdr.i18n import _
+from jdr.sheet_paths import ABSENT, absent, apply, path_text, value_at
 
 Json = dict[str, Any]
 Change = dict[str, Any]
@@ -40,6 +40,7 @@ Path = list[str | int]
 
 __all__ = [
     "Change",
+    "absent",
     "apply",
     "diff",
     "invert",
@@ -49,8 +50,6 @@ __all__ = [
     "split_path",
     "value_at",
 ]
-
-_ABSENT = object()
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -97,57 +96,6 @@ def diff(old: Any, new: Any, path: Sequence[str | int] = ()) -> list[Change]:
     return [{"path": here, "before": old, "after": new}]
 
 
-def value_at(doc: Any, path: Sequence[str | int]) -> Any:
-    """The value at `path` in `doc`, or a sentinel that is not a JSON value when there is none.
-
-    >>> value_at({"a": [5, 6]}, ["a", 1]), value_at({"a": 1}, ["b"]) is value_at({}, ["x"])
-    (6, True)
-    """
-    current = doc
-    for part in path:
-        in_list = isinstance(part, int) and isinstance(current, list) and 0 <= part < len(current)
-        in_table = isinstance(part, str) and isinstance(current, dict) and part in current
-        if not (in_list or in_table):
-            return _ABSENT
-        current = current[part]
-    return current
-
-
-def absent(value: Any) -> bool:
-    """Whether `value_at` found nothing."""
-    return value is _ABSENT
-
-
-def apply(doc: Any, changes: Sequence[Change]) -> Any:
-    """`doc` with `changes` made, as a new value (`doc` is not changed); the parts of `doc` no
-    change touches are shared with it, so applying a few changes to a large sheet is cheap.
-
-    >>> apply({"a": {"b": 1}, "c": 2}, [{"path": ["a", "b"], "after": 5}, {"path": ["c"]}])
-    {'a': {'b': 5}}
-    """
-    for change in changes:
-        doc = _set(doc, list(change["path"]), change.get("after", _ABSENT))
-    return doc
-
-
-def _set(doc: Any, path: Path, value: Any) -> Any:
-    if not path:
-        return copy.deepcopy(value)
-    head, rest = path[0], path[1:]
-    if isinstance(doc, dict) and isinstance(head, str):
-        new = dict(doc)
-        if not rest and value is _ABSENT:
-            new.pop(head, None)
-        else:
-            new[head] = _set(doc.get(head, {}), rest, value)
-        return new
-    if isinstance(doc, list) and isinstance(head, int) and 0 <= head < len(doc):
-        items = list(doc)
-        items[head] = _set(doc[head], rest, value)
-        return items
-    raise InputError(_("field"), path_text(path), _("a field of the sheet"), _("no such field"))
-
-
 def invert(changes: Sequence[Change]) -> list[Change]:
     """The changes that take `changes` back (last first).
 
@@ -184,8 +132,8 @@ def rebase(
     doc = current
     for change in changes:
         now = value_at(doc, change["path"])
-        before = change.get("before", _ABSENT)
-        after = change.get("after", _ABSENT)
+        before = change.get("before", ABSENT)
+        after = change.get("after", ABSENT)
         moved: Any
         if _same_or_absent(now, before):
             moved = after
@@ -197,9 +145,9 @@ def rebase(
             conflicts.append(change)
             continue
         landed: Change = {"path": list(change["path"])}
-        if now is not _ABSENT:
+        if now is not ABSENT:
             landed["before"] = now
-        if moved is not _ABSENT:
+        if moved is not ABSENT:
             landed["after"] = moved
         try:
             doc = apply(doc, [landed])
@@ -211,34 +159,12 @@ def rebase(
 
 
 def _same_or_absent(a: Any, b: Any) -> bool:
-    if a is _ABSENT or b is _ABSENT:
+    if a is ABSENT or b is ABSENT:
         return a is b
     return _same(a, b)
 
 
 # --- paths as people read and type them ------------------------------------------------------
-
-
-def path_text(path: Sequence[str | int], doc: Any = None) -> str:
-    """A path as messages show it: `stats.magic`, `moves[2].energy` (positions count from 1),
-    or `spells[Lumos].xp` when `doc` names the list's items.
-
-    >>> path_text(["moves", 1, "energy"]), path_text([])
-    ('moves[2].energy', '(sheet)')
-    """
-    text = ""
-    current = doc
-    for part in path:
-        if isinstance(part, int):
-            item = value_at(current, [part]) if current is not None else _ABSENT
-            name = item.get("name") if isinstance(item, dict) else None
-            text += f"[{name}]" if isinstance(name, str) and name else f"[{part + 1}]"
-        else:
-            text += f".{part}" if text else part
-        current = value_at(current, [part]) if current is not None else None
-        if current is _ABSENT:
-            current = None
-    return text or _("(sheet)")
 
 
 def parse_path(text: str, doc: Any, words: Any = None) -> Path:

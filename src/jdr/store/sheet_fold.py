@@ -15,19 +15,15 @@ sheet), and for some kinds a new name: `name` (created), `rename` (`[before, aft
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from jdr.errors import InputError
-from jdr.i18n import _
+from jdr.sheet_paths import apply
 
 Json = dict[str, Any]
 Change = dict[str, Any]
 
 CREATED = "created"
-
-_ABSENT = object()
 
 
 def fold_onto(name: str, sheet: Json, revisions: Iterable[Any]) -> tuple[str, Json]:
@@ -48,48 +44,3 @@ def _parts(revision: Any) -> tuple[str, Json]:
     if isinstance(revision, dict):
         return revision["kind"], revision["data"]
     return revision.kind, revision.data
-
-
-def apply(doc: Any, changes: Sequence[Change]) -> Any:
-    """`doc` with `changes` made, as a new value (`doc` is not changed); the parts of `doc` no
-    change touches are shared with it, so applying a few changes to a large sheet is cheap.
-
-    >>> apply({"a": {"b": 1}, "c": 2}, [{"path": ["a", "b"], "after": 5}, {"path": ["c"]}])
-    {'a': {'b': 5}}
-    """
-    for change in changes:
-        doc = _set(doc, list(change["path"]), change.get("after", _ABSENT))
-    return doc
-
-
-def _set(doc: Any, path: list[str | int], value: Any) -> Any:
-    if not path:
-        return copy.deepcopy(value)
-    head, rest = path[0], path[1:]
-    if isinstance(doc, dict) and isinstance(head, str):
-        new = dict(doc)
-        if not rest and value is _ABSENT:
-            new.pop(head, None)
-        else:
-            new[head] = _set(doc.get(head, {}), rest, value)
-        return new
-    if isinstance(doc, list) and isinstance(head, int) and 0 <= head < len(doc):
-        items = list(doc)
-        items[head] = _set(doc[head], rest, value)
-        return items
-    raise InputError(_("field"), _path_text(path), _("a field of the sheet"), _("no such field"))
-
-
-def _path_text(path: Sequence[str | int]) -> str:
-    """A path as messages show it: `moves[2].energy` (positions count from 1).
-
-    >>> _path_text(["moves", 1, "energy"]), _path_text([])
-    ('moves[2].energy', '(sheet)')
-    """
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part + 1}]"
-        else:
-            text += f".{part}" if text else part
-    return text or _("(sheet)")
