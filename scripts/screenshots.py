@@ -69,8 +69,8 @@ def page_of(kept: list[Path]) -> str:
         "# The web table, in screenshots",
         "",
         "Made by the browser test run (tests/test_web_a11y.py) on a seeded Plus Ultra campaign,",
-        "regenerated with `scripts/screenshots.py`. Every page is also checked there with axe-core,",
-        "for overflow at 360 px and for 44 px tap targets, in each system and role.",
+        "regenerated with `scripts/screenshots.py`. Every page is also checked there with",
+        "axe-core, for overflow at 360 px and for 44 px tap targets, in each system and role.",
         "",
     ]
     for path in kept:

@@ -56,17 +56,20 @@ AXE_RUN = """async () => {
   });
   return found.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+    .map((v) => `${v.id} (${v.impact}): ` +
+      v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | "));
 }"""
 
 SMALL_TARGETS = """(tap) => {
   const small = [];
-  for (const el of document.querySelectorAll(
-      "form button, form a[href], form input[type=submit], nav a[href], header a[href], header button")) {
+  const targets = "form button, form a[href], form input[type=submit], " +
+    "nav a[href], header a[href], header button";
+  for (const el of document.querySelectorAll(targets)) {
     const box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;  // not shown (a closed <details>)
     if (box.height < tap - 0.5 || box.width < tap - 0.5)
-      small.push(`${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+      small.push(`${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 30)}" ` +
+        `${Math.round(box.width)}x${Math.round(box.height)}`);
   }
   return small;
 }"""
@@ -81,7 +84,8 @@ WIDEST = """() => {
 
 def _axe_missing() -> str | None:
     if not AXE.exists():
-        return f"axe-core is not installed at {AXE.relative_to(ROOT)} (npm install --prefix .tools axe-core@4)"
+        where = AXE.relative_to(ROOT)
+        return f"axe-core is not installed at {where} (npm install --prefix .tools axe-core@4)"
     return None
 
 
@@ -192,7 +196,7 @@ def test_every_page_and_role_passes_axe_fits_a_phone_and_has_tap_sized_targets(
             for role, cookie in seats.items():
                 context = _context(browser, base, cookie, "en", viewport=PHONE)
                 page = context.new_page()
-                page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+                page.on("pageerror", lambda error, seen=problems: seen.append(f"script: {error}"))
                 for name, path in _pages(table, role, invite).items():
                     page.goto(base + path)
                     _settled(page)
