@@ -294,3 +294,46 @@ def test_screenshot_names_are_what_the_docs_script_reads() -> None:
     script = (ROOT / "scripts" / "screenshots.py").read_text(encoding="utf-8")
     assert "JDR_SCREENSHOTS" in script and "test_web_a11y.py" in script
     assert json.dumps("campaign") in script.replace("'", '"')
+
+
+COMPONENTS = """() => {
+  const main = document.querySelector("main");
+  main.insertAdjacentHTML("beforeend", `<ol id="story"><li class="undone">Kaito attacks</li></ol>
+    <div class="card ko" id="ko">out</div><a class="btn" id="btn" href="#">Go</a>
+    <div class="meter" role="meter" aria-valuenow="62" aria-valuemin="0" aria-valuemax="100"
+      aria-label="test" id="meter"><span class="v-62"></span></div>
+    <span class="die dropped" id="die">3</span>`);
+  const style = (id) => getComputedStyle(document.getElementById(id));
+  const meter = document.getElementById("meter");
+  return {
+    undone: getComputedStyle(document.querySelector("#story .undone")).textDecorationLine,
+    undoneColor: getComputedStyle(document.querySelector("#story .undone")).color,
+    muted: getComputedStyle(document.querySelector(".muted") || main).color,
+    ko: style("ko").filter,
+    btn: document.getElementById("btn").getBoundingClientRect().height,
+    fill: meter.firstElementChild.offsetWidth / meter.offsetWidth,
+    die: style("die").textDecorationLine,
+  };
+}"""
+
+
+def test_the_design_systems_components_look_as_named(browser: Any, tmp_path: Path) -> None:
+    """Undone lines struck through and muted, a KO card greyed, a button a tap high, a gauge
+    filled by its class (the CSP forbids inline styles), a dropped die struck through."""
+    table = seeded_table(f"sqlite:///{tmp_path / 'jdr.db'}", "plus-ultra")
+    try:
+        with running(table.app) as base:
+            cookie = signed_in(base, table.store, table.campaign_id, "gm").cookie
+            for scheme in ("light", "dark"):
+                options = {"viewport": PHONE, "color_scheme": scheme}
+                context = _context(browser, base, cookie, "en", **options)
+                page = context.new_page()
+                page.goto(f"{base}/c/{table.campaign_id}")
+                seen = page.evaluate(COMPONENTS)
+                assert seen["undone"] == "line-through" and seen["die"] == "line-through", seen
+                assert seen["undoneColor"] == seen["muted"], seen
+                assert "grayscale" in seen["ko"] and seen["btn"] >= TAP, seen
+                assert abs(seen["fill"] - 0.62) < 0.01, seen
+                context.close()
+    finally:
+        table.store.close()
