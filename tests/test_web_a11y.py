@@ -126,9 +126,9 @@ def _journaled(gm: Client, table: Table) -> None:
 
 def _pages(table: Table, role: str, invite: str) -> dict[str, str]:
     """The pages `role` opens, by name: path."""
-    if role == "signed-out":
-        return {"home": "/", "invite": f"/invite/{invite}", "host": f"/host/{HOST}"}
     c = f"/c/{table.campaign_id}"
+    if role == "signed-out":  # and a campaign's page refused: the error page
+        return {"home": "/", "invite": f"/invite/{invite}", "host": f"/host/{HOST}", "error": c}
     a, b = table.names[0], table.names[1]
     pages = {
         "home": "/",
@@ -173,6 +173,31 @@ def _audit(page: Any, label: str, axe: bool) -> list[str]:
     return problems
 
 
+def _rolled(page: Any, table: Table, label: str) -> list[str]:
+    """Roll the system's first action with its example from the roll page: the result swapped
+    in (HTMX), then the same form posted without script (the result page), each audited."""
+    system = default_registry().get(table.system)
+    name, action = next((n, a) for n, a in system.actions.items() if a.example)
+    page.goto(page.url.split("?")[0] + f"?action={name}")
+    _settled(page)
+    for key, value in action.example.items():
+        field = page.locator(f"#roll-form [name={key}]").first
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(str(value))
+        elif field.get_attribute("type") == "checkbox":
+            field.set_checked(bool(value))
+        else:
+            field.fill(str(value))
+    page.click("#roll")
+    page.wait_for_selector("#result .explanation")
+    _settled(page)
+    problems = _audit(page, f"{label} rolled", _axe_missing() is None)
+    page.evaluate("document.getElementById('roll-form').submit()")  # no HTMX: the whole page
+    page.wait_for_selector("main .result .explanation")
+    _settled(page)
+    return problems + _audit(page, f"{label} result page", _axe_missing() is None)
+
+
 def _seats(base: str, table: Table) -> dict[str, str | None]:
     """A signed-in cookie per role (None: signed out)."""
     seats: dict[str, str | None] = {"signed-out": None}
@@ -206,6 +231,8 @@ def test_every_page_and_role_passes_axe_fits_a_phone_and_has_tap_sized_targets(
                         _settled(page)
                         problems += _audit(page, f"{system} gm invited", axe)
                         page.go_back()
+                    if role == "gm" and name == "roll":  # a result, in place and as a page
+                        problems += _rolled(page, table, f"{system} gm")
                 context.close()
             problems += _dark_and_screens(browser, base, table, seats, axe)
     finally:
