@@ -206,6 +206,7 @@ def test_pu_4_hidden_gm_rolls_reach_players_only_after_disclosure(
     assert player.post(f"/c/{table['id']}/journal/disclose").status_code == 403
     assert 'id="disclose"' in gm.client.get(f"/c/{table['id']}/journal").text
     assert gm.post(f"/c/{table['id']}/journal/disclose").status_code == 303
+    assert 'id="disclose"' not in gm.client.get(f"/c/{table['id']}/journal").text  # all public
     opened = player.client.get(f"/api/c/{table['id']}/journal").json()["entries"][0]
     assert opened["context"]["action_id"] == "embuscade"
 

@@ -35,6 +35,7 @@ from jdr.systems.protocol import Json, RuleSystem
 
 __all__ = [
     "build_setup",
+    "can_fight",
     "fighters_named",
     "make_command",
     "parse_pairs",
@@ -129,6 +130,22 @@ def build_setup(system: RuleSystem, fighters: list[Json], options: Json) -> Json
         )
     setup: Json = builder(fighters, options)
     return setup
+
+
+def can_fight(system: RuleSystem, name: str, sheet: Json) -> bool:
+    """Whether the stored sheet `sheet` may be a fighter of `system` (a Pokémon trainer may not):
+    what the fight and simulate forms offer.
+
+    >>> from jdr.systems import default_registry
+    >>> pokemon = default_registry().get("pokemon")
+    >>> can_fight(pokemon, "Léa", {"kind": "trainer"}), can_fight(pokemon, "P", {"kind": "pokemon"})
+    (False, True)
+    """
+    try:
+        build_setup(system, [{"name": name, "sheet": sheet, "side": "a"}], {})
+    except InputError:
+        return False
+    return True
 
 
 def setup_hook(system: RuleSystem, name: str) -> Any:

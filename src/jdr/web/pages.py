@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jdr import access, table
 from jdr.errors import InputError, JdrError
 from jdr.i18n import LANGUAGES, _
-from jdr.store import Store
+from jdr.store import Campaign, Character, Store
 from jdr.web.contexts import campaign_live, fight_context, sheet_context, signed_context
 from jdr.web.deps import CampaignOf, Signed, StoreDep, seats_of, session_token
 from jdr.web.forms import fields_of, raw_of
@@ -307,11 +307,15 @@ def journal_page(request: Request, store: StoreDep, who: CampaignOf) -> Response
     from jdr.journal.verify import browser_messages
 
     entries = table.journal(store, who.viewer, who.campaign)
+    sealed = who.viewer.is_gm and any(
+        row.hidden and not row.disclosed for row in store.journal(who.campaign.id)
+    )  # "Disclose" only while a hidden roll is still sealed
     return _page(
         request,
         "journal.html",
         **signed_context(who),
         entries=entries,
+        sealed=sealed,
         verify_messages=browser_messages(),
     )
 
@@ -521,7 +525,7 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
         request,
         "simulate.html",
         **signed_context(who),
-        characters=store.characters(who.campaign.id),
+        characters=fighters_of(store, who.campaign),
         chosen={"a": with_, "b": against},
         runs=runs,
         seed=seed,
@@ -544,6 +548,15 @@ async def simulate_page(request: Request, store: StoreDep, who: CampaignOf) -> R
         undecided=view.undecided_note(report) if report else "",
         tactic_label=view.tactic_label,
     )
+
+
+def fighters_of(store: Store, campaign: Campaign) -> list[Character]:
+    """The campaign's characters that may fight (not a Pokémon trainer): what a form offers."""
+    from jdr.fights.setup import can_fight
+    from jdr.systems import default_registry
+
+    system = default_registry().get(campaign.system)
+    return [c for c in store.characters(campaign.id) if can_fight(system, c.name, c.sheet)]
 
 
 def _whole(field: str, text: str | None, default: int) -> int:
