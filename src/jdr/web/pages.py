@@ -6,6 +6,7 @@ pages include.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Annotated, Any
 
@@ -399,7 +400,10 @@ def _text(value: object, limit: int = 500) -> str:
 def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
     """What a fight's page shows (and its live parts: `jdr.web.live_pages`): a form for each
     command the viewer may give, with the fields that are theirs to decide (`Command.theirs`:
-    the GM sees every field; a player not a field another fighter's player or the GM decides)."""
+    the GM sees every field; a player not a field another fighter's player or the GM decides),
+    and for each key naming a fighter the fighters it may name (`fighter_choice`: enemies
+    first, the first enemy chosen for a target, those out of the fight left out)."""
+    from jdr.fights.cards import fighter_choice
     from jdr.web.live_pages import forms_print
 
     page = table.fight_page(store, who.viewer, who.campaign, fight_id)
@@ -421,17 +425,36 @@ def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
                 continue  # someone else's command, or one with a key another must give
             skip = frozenset(fields) - set(theirs)
             forms.setdefault(actor, []).append((name, fields_of(command.keys, skip)))
+    cards = page.cards()
+    picks = {
+        (actor, name, f.name): fighter_choice(
+            cards, actor, f.name.startswith("target"), f.fighter == "standing"
+        )
+        for actor, offered in forms.items()
+        for name, fields in offered
+        for f in fields
+        if f.fighter
+    }
     return {
         **_signed_context(who),
         "fight": page,
         "forms": forms,
-        "fingerprint": forms_print(forms),
+        "picks": picks,
+        "fingerprint": forms_print(forms) + _picks_print(picks),
         "values": {},
         "refused": None,
         "error": None,
+        "undo_error": None,
         "rolling": {c.name for c in commands if c.odds is not None} if commands else set(),
         "command_names": command_names(system),
     }
+
+
+def _picks_print(picks: dict[tuple[str, str, str], Any]) -> str:
+    """What the fighter keys offer, in the forms' fingerprint: a fighter knocked out changes
+    the targets a form offers, so the forms part is sent again."""
+    shape = sorted((list(key), list(c.names), c.chosen or "") for key, c in picks.items())
+    return hashlib.sha256(repr(shape).encode()).hexdigest()[:8]
 
 
 def command_names(system: Any) -> dict[str, str]:
@@ -466,6 +489,43 @@ async def fight_act(request: Request, store: StoreDep, who: CampaignOf, fight_id
         )
     except JdrError as error:
         return await run_in_threadpool(_fight_refused, request, store, who, fight_id, form, error)
+    if request.headers.get("HX-Request"):  # one tap: the forms again, the board refreshed
+        context = await run_in_threadpool(fight_context, store, who, fight_id)
+        response = _page(request, "_fight_forms.html", **context)
+        response.headers["HX-Trigger"] = f"jdr-fight-{fight_id}"
+        return response
+    return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}/undo")
+def fight_undo(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    """The GM takes back the fight's last action (`jdr fight undo`)."""
+    return _undo_redo(request, store, who, fight_id, redo=False)
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}/redo")
+def fight_redo(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    """The GM puts back the action undone last (`jdr fight redo`)."""
+    return _undo_redo(request, store, who, fight_id, redo=True)
+
+
+def _undo_redo(request: Request, store: Store, who: Signed, fight_id: int, redo: bool) -> Response:
+    """Undo or redo as `table.undo_fight` may; refused (a player, a spectator, nothing to
+    undo): the fight's page with why beside the buttons, answered with the refusal's status."""
+    from jdr.answers import error_json
+    from jdr.web.errors import status_of
+
+    try:
+        table.undo_fight(store, who.viewer, who.campaign, fight_id, redo)
+    except JdrError as error:
+        status = status_of(error)
+        if status in (401, 404):
+            raise
+        context = fight_context(store, who, fight_id)
+        context["undo_error"] = error_json(error)
+        response = _page(request, "fight.html", **context)
+        response.status_code = status
+        return response
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
 
 
@@ -490,7 +550,8 @@ def _fight_refused(
     context["error"] = error_json(error)
     context["values"] = {k: v for k, v in form.items() if k not in ("csrf", "version")}
     context["refused"] = (form.get("actor", ""), form.get("command", ""))
-    response = _page(request, "fight.html", **context)
+    page = "_fight_forms.html" if request.headers.get("HX-Request") else "fight.html"
+    response = _page(request, page, **context)
     response.status_code = status
     return response
 
