@@ -364,7 +364,8 @@ def test_ps_5_yes_or_no_in_french_on_the_web_form_and_the_api(
 ) -> None:
     _app, gm, path, campaign_id = web_fight(capsys, tmp_path, "passion", 3)
     page = gm.client.get(path, headers={"accept-language": "fr"}).text
-    assert ">régler</button>" in page and "Énergie" in visible(page, "fight-forms", 'id="fight-live"')
+    forms = visible(page, "fight-forms", 'id="fight-live"')
+    assert ">régler</button>" in page and "Énergie" in forms
     refused = gm.post(path, data={"actor": "Romuald", "command": "régler", "energy": "non",
                                   "passion": "-1"}, headers={"accept-language": "fr"})  # fmt: skip
     assert refused.status_code == 422 and "energy" not in visible(refused.text, "<main", "</main>")

@@ -131,9 +131,8 @@ def _faces(event: Mapping[str, Any]) -> list[int]:
     found = event.get("faces")
     if isinstance(found, list):
         faces = [f.get("face") if isinstance(f, dict) else f for f in found]
-        if faces and all(isinstance(f, int) and not isinstance(f, bool) for f in faces):
-            return [int(f) for f in faces]
-        return []
+        whole = [f for f in faces if isinstance(f, int) and not isinstance(f, bool)]
+        return whole if faces and len(whole) == len(faces) else []
     face = event.get("face")
     if isinstance(face, int) and not isinstance(face, bool):
         return [face]
@@ -145,7 +144,9 @@ def _counted(event: Mapping[str, Any], faces: Sequence[int]) -> dict[int, str]:
     the event's own counts (else none: a mark must never say what the roll did not)."""
     difficulty, successes = event.get("difficulty"), event.get("successes")
     failures = event.get("failures", 0)
-    if not all(isinstance(v, int) for v in (difficulty, successes, failures)):
+    if not (isinstance(difficulty, int) and isinstance(successes, int)):
+        return {}
+    if not isinstance(failures, int):
         return {}
     good = [i for i, f in enumerate(faces) if f >= difficulty]
     bad = [i for i, f in enumerate(faces) if f == 1 and f < difficulty]
@@ -195,7 +196,7 @@ def rounds(chapters: Iterable[Any]) -> list[Round]:
             opens = ROUND_EVENTS.get(str(event.get("type")))
             number = event.get(opens) if opens else None
             if isinstance(number, int) and not chapter.undone:
-                found.append(Round(number))
+                found.append(Round(int(number)))
             ordinal = chapter.ordinal if first else None
             dice = tuple(dice_of(event))
             found[-1].lines.append(Line(told.text, dice, chapter.undone, ordinal))
