@@ -102,12 +102,13 @@ def dice_of(event: Mapping[str, Any]) -> list[Die]:
     `{"face": n}`; or one `face`). Marks come only from what the event itself says: `kept` (the
     kept dice's positions) marks the others dropped; `exploded` (positions) marks explosions;
     a pool counted against a `difficulty` (its `successes` and `failures`) marks each face that
-    reached it a success and each 1 a failure, when those marks add up to the event's counts.
+    reached it a success and each 1 a failure, when those marks add up to the event's counts;
+    one die of an attack that says whether it `hit` is a success or a failure.
 
     >>> [(d.face, d.marks) for d in dice_of({"faces": [2, 6, 4], "kept": [1, 2]})]
     [(2, ('dropped',)), (6, ('kept',)), (4, ('kept',))]
-    >>> dice_of({"face": 6}), dice_of({"type": "turn_passed"})
-    ([Die(face=6, marks=())], [])
+    >>> dice_of({"face": 6}), dice_of({"face": 17, "hit": True}), dice_of({"type": "pass"})
+    ([Die(face=6, marks=())], [Die(face=17, marks=('success',))], [])
     """
     faces = _faces(event)
     if not faces:
@@ -124,6 +125,9 @@ def dice_of(event: Mapping[str, Any]) -> list[Die]:
                 marks[index].append("exploded")
     for index, mark in _counted(event, faces).items():
         marks[index].append(mark)
+    hit = event.get("hit")
+    if len(faces) == 1 and isinstance(hit, bool) and not marks[0]:
+        marks[0].append("success" if hit else "failure")
     return [Die(face, tuple(m)) for face, m in zip(faces, marks, strict=True)]
 
 
@@ -164,12 +168,14 @@ ROUND_EVENTS = {"round_started": "round", "hand_started": "hand"}
 @dataclass(frozen=True)
 class Line:
     """One sentence of the story: its words, the dice its event rolled, whether its action was
-    taken back (`undone`), and the action's number on its first sentence (`ordinal`)."""
+    taken back (`undone`), the action's number on its first sentence (`ordinal`), and whether
+    it is bookkeeping (`quiet`: whose turn it is …)."""
 
     text: str
     dice: tuple[Die, ...] = ()
     undone: bool = False
     ordinal: int | None = None
+    quiet: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,8 +188,9 @@ class Round:
 
 def rounds(chapters: Iterable[Any]) -> list[Round]:
     """The story's chapters (`jdr.fights.story.Chapter`) as sentences with their dice, in
-    sections: a new one where an event opens a round (`ROUND_EVENTS`). An action taken back
-    opens none (its sentences stay where it was played)."""
+    sections: a new one where an event opens a round (`ROUND_EVENTS`), whose sentence the
+    section's title says in its place. An action taken back opens none (its sentences stay
+    where it was played)."""
     found = [Round(None)]
     for chapter in chapters:
         first = True
@@ -197,9 +204,11 @@ def rounds(chapters: Iterable[Any]) -> list[Round]:
             number = event.get(opens) if opens else None
             if isinstance(number, int) and not chapter.undone:
                 found.append(Round(int(number)))
+                continue
             ordinal = chapter.ordinal if first else None
             dice = tuple(dice_of(event))
-            found[-1].lines.append(Line(told.text, dice, chapter.undone, ordinal))
+            line = Line(told.text, dice, chapter.undone, ordinal, bool(told.quiet))
+            found[-1].lines.append(line)
             first = False
     return [r for r in found if r.lines]
 

@@ -50,7 +50,7 @@ def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]
         allowed = describe_allowed(info)
         if named:
             allowed = _("one of {choices}").format(choices=", ".join(named.values()))
-        if allowed and not is_flag(info):
+        if allowed and not is_flag(info) and not _fighter(info):  # a fighter: a list to pick
             help_text = f"{help_text} [{allowed}]".strip()
         default = None if info.is_required() else info.get_default(call_default_factory=True)
         default = getattr(default, "value", default)
