@@ -107,10 +107,10 @@ def test_each_fighter_is_a_card_with_gauges_chips_and_ko_greyed(table: Any) -> N
     strip = page[page.index('class="strip order"') : page.index("</ol>", page.index("strip order"))]
     assert f'<li class="current" aria-current="step">{to_play(store, path)}</li>' in strip
     assert f'<li class="ko">{CORBEAU}</li>' in strip
-    # the story in rounds, each attack's die beside its sentence
+    # the story in rounds, each attack's die beside its sentence, marked a hit
     assert '<section class="round" data-round="1">' in page and "Round 1" in page
     assert re.search(
-        r'<span class="dice"[^>]*><span class="die" aria-hidden="true">20</span>', page
+        r'<span class="dice"[^>]*><span class="die success" aria-hidden="true">20</span>', page
     )
     french = join(app, store, campaign_id, "spectator").client.get(
         path, headers={"accept-language": "fr"}

@@ -267,9 +267,9 @@ class FightPage:
     """The viewer may take back the last action and put it back (`undo_fight`): the GM, while
     the fight goes on."""
     examples: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
-    """For each fighter the viewer may play and each of its commands, the example's keys with
-    the fight's real names (`Command.example_keys`: a move it knows, an opponent), which a form
-    shows filled in."""
+    """For each fighter the viewer may play and each of its commands whose example reads the
+    fight (`Command.example_keys`: a move it knows, an opponent), that example's keys, which a
+    form shows filled in."""
 
     def cards(self) -> list[Any]:
         """Each fighter's card, as the system's fight view gives it (`jdr.fights.cards.Card`)."""
@@ -277,9 +277,10 @@ class FightPage:
         return found
 
     def order(self) -> list[str]:
-        """The fighters in their order of play (`jdr.fights.view.View.play_order`)."""
+        """The fighters in their order of play (`jdr.fights.view.View.play_order`), then any
+        awaited out of turn (a defender's answer)."""
         found: list[str] = self.view.play_order()
-        return found
+        return found + [name for name in self.awaited if name not in found]
 
 
 def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> Any:
@@ -361,7 +362,11 @@ def fight_page(
     commands = getattr(system, "fight_commands", None)
     seen = public(now)
     examples = {
-        actor: {name: commands.get(name).example_keys(seen, actor) for name in offered}
+        actor: {
+            name: commands.get(name).example_keys(seen, actor)
+            for name in offered
+            if callable(commands.get(name).example)  # real names, not a made-up example
+        }
         for actor, offered in mine.items()
         if commands is not None
     }

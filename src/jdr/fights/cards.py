@@ -228,21 +228,22 @@ class Choice:
 def fighter_choice(
     cards: Sequence[Card], actor: str, target: bool, standing_only: bool = True
 ) -> Choice:
-    """The fighters `actor`'s command may name in a fighter key: every other fighter of the
-    cards, those of another side (the enemies) first, then the actor's allies; a fighter out of
-    the fight only when the key may name one (`standing_only` False). A target key shows the
-    first enemy chosen, never an ally.
+    """The fighters `actor`'s command may name in a fighter key: those of another side (the
+    enemies) first, then the actor's allies (and, for a key that is not a target, such as a
+    winner, the actor last); a fighter out of the fight only when the key may name one
+    (`standing_only` False). A target key shows the first enemy chosen, never an ally.
 
     >>> cards = [Card("Ann", "a"), Card("Bob", "a"), Card("Cy", "b"), Card("Dee", "b", ko=True)]
     >>> fighter_choice(cards, "Ann", target=True)
     Choice(names=('Cy', 'Bob'), chosen='Cy')
     >>> fighter_choice(cards, "Ann", target=False, standing_only=False)
-    Choice(names=('Cy', 'Dee', 'Bob'), chosen=None)
+    Choice(names=('Cy', 'Dee', 'Bob', 'Ann'), chosen=None)
     """
     sides = {c.name: c.side for c in cards if c.name}
     mine = sides.get(actor)
     others = [c for c in cards if c.name and c.name != actor and not (standing_only and c.ko)]
     enemies = [c.name for c in others if mine is None or c.side != mine]
     allies = [c.name for c in others if c.name not in enemies]
+    itself = [actor] if not target and actor in sides else []
     chosen = enemies[0] if target and enemies else None
-    return Choice(tuple(enemies + allies), chosen)
+    return Choice(tuple(enemies + allies + itself), chosen)

@@ -16,7 +16,7 @@ chosen), the spells it knows with their level and XP, the hits it took.
 
 from __future__ import annotations
 
-from jdr.fights.cards import CONDITION, READY, Card, Part
+from jdr.fights.cards import CONDITION, Card, Part
 from jdr.fights.narration import Words
 from jdr.fights.view import View, card_line
 from jdr.i18n import N_, ngettext
@@ -59,7 +59,7 @@ def _card(state: Json, wizard: str, words: Words) -> Card:
             level=spell["level"],
             xp=spell["xp"],
         )
-        parts.append(Part(text, READY))
+        parts.append(Part(text))
     hits = [h for h in state["hits"] if h["target"] == wizard]
     if hits:
         text = ngettext("hit {n} time", "hit {n} times", len(hits)).format(n=len(hits))
