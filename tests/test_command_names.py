@@ -323,10 +323,10 @@ def test_the_web_fight_page_shows_display_names_only(
     _app, gm, path, _campaign = web_fight(capsys, tmp_path, system, WEB_STEPS[system])
     for lang in LANGS:
         page = gm.client.get(path, headers={"accept-language": lang}).text
-        forms = visible(page, 'id="fight-forms"', "</div>")
+        forms = visible(page, 'id="fight-forms"', 'id="fight-live"')
         awaited = visible(page, 'class="awaited"', "</ul>")
         assert leaks(forms + awaited, commands, lang) == [], (lang, forms, awaited)
-        buttons = re.findall(r'data-command="([^"]+)".*?<button>([^<]*)</button>', page, re.S)
+        buttons = re.findall(r'data-command="([^"]+)".*?<button[^>]*>([^<]*)</button>', page, re.S)
         offered = [name for name, _button in buttons]
         assert offered, page
         with language(lang):
@@ -345,7 +345,7 @@ def test_pk_12_a_french_answer_is_accepted_by_the_web_form_and_the_api(
 ) -> None:
     _app, gm, path, campaign_id = web_fight(capsys, tmp_path, "pokemon", 1)
     page = gm.client.get(path, headers={"accept-language": "fr"}).text
-    assert '<option value="dodge">esquive</option>' in page and "<button>répondre</button>" in page
+    assert '<option value="dodge">esquive</option>' in page and ">répondre</button>" in page
     version = re.search(r'name="version" value="(\d+)"', page)
     assert version is not None
     done = gm.post(path, data={"actor": "Chu", "command": "RÉPONDRE", "response": "Esquive",
@@ -364,7 +364,8 @@ def test_ps_5_yes_or_no_in_french_on_the_web_form_and_the_api(
 ) -> None:
     _app, gm, path, campaign_id = web_fight(capsys, tmp_path, "passion", 3)
     page = gm.client.get(path, headers={"accept-language": "fr"}).text
-    assert "<button>régler</button>" in page and "Énergie" in visible(page, "fight-forms", "</div>")
+    forms = visible(page, "fight-forms", 'id="fight-live"')
+    assert ">régler</button>" in page and "Énergie" in forms
     refused = gm.post(path, data={"actor": "Romuald", "command": "régler", "energy": "non",
                                   "passion": "-1"}, headers={"accept-language": "fr"})  # fmt: skip
     assert refused.status_code == 422 and "energy" not in visible(refused.text, "<main", "</main>")
@@ -404,8 +405,8 @@ def test_the_plugins_declared_names_are_shown_and_read_everywhere(
     assert "  cible\u00a0: texte\u202f; obligatoire" in out.splitlines() and "target" not in out
     gm = join(app, store, night.id, "gm")
     page = gm.client.get(f"/c/{night.id}/fights/1", headers={"accept-language": "fr"}).text
-    forms = visible(page, 'id="fight-forms"', "</div>")
-    assert "<button>attaque</button>" in page and "<button>souffle</button>" in page
+    forms = visible(page, 'id="fight-forms"', 'id="fight-live"')
+    assert ">attaque</button>" in page and ">souffle</button>" in page
     assert "cible" in forms and leaks(forms, commands, "fr") == []
     awaited = visible(page, 'class="awaited"', "</ul>")
     assert "attaque, souffle" in awaited

@@ -9,7 +9,7 @@ hidden roll reaches no one but the GM before it is disclosed, whatever action id
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.access import AccessError, Viewer
@@ -261,6 +261,26 @@ class FightPage:
     """`jdr.fights.ending.Ending`: how the fight ended (None while it goes on)."""
     stuck: bool = False
     """The fight can no longer end by its rules: the GM may end it (`end_fight`)."""
+    rounds: list[Any] = field(default_factory=list)
+    """The story in rounds, each sentence with its dice (`jdr.fights.cards.rounds`)."""
+    undo: bool = False
+    """The viewer may take back the last action and put it back (`undo_fight`): the GM, while
+    the fight goes on."""
+    examples: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """For each fighter the viewer may play and each of its commands whose example reads the
+    fight (`Command.example_keys`: a move it knows, an opponent), that example's keys, which a
+    form shows filled in."""
+
+    def cards(self) -> list[Any]:
+        """Each fighter's card, as the system's fight view gives it (`jdr.fights.cards.Card`)."""
+        found: list[Any] = self.view.shown_cards()
+        return found
+
+    def order(self) -> list[str]:
+        """The fighters in their order of play (`jdr.fights.view.View.play_order`), then any
+        awaited out of turn (a defender's answer)."""
+        found: list[str] = self.view.play_order()
+        return found + [name for name in self.awaited if name not in found]
 
 
 def fight_in(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> Any:
@@ -307,9 +327,11 @@ def fight_page(
 ) -> FightPage:
     """The fight as `viewer` sees it; `recaps` False leaves the whole fight's recaps out (the
     JSON API's read, which a player's client may ask for at every turn)."""
+    from jdr.fights.cards import rounds
     from jdr.fights.ending import ending_of, stuck
     from jdr.fights.narration import Words
     from jdr.fights.recap import recap
+    from jdr.fights.sealed import public
     from jdr.fights.service import legal_now, state
     from jdr.fights.story import chapters
     from jdr.fights.view import view_of
@@ -336,19 +358,34 @@ def fight_page(
         else {}
     )
     pace = pace_of(system, record, now)
+    log = chapters(system, stored)
+    commands = getattr(system, "fight_commands", None)
+    seen = public(now)
+    examples = {
+        actor: {
+            name: commands.get(name).example_keys(seen, actor)
+            for name in offered
+            if callable(commands.get(name).example)  # real names, not a made-up example
+        }
+        for actor, offered in mine.items()
+        if commands is not None
+    }
     return FightPage(
         fight_id,
         record.status,
         view,
         dict(pace.awaited),
         mine,
-        chapters(system, stored),
+        log,
         made,
         names,
         pace,
         record.version,
         ending,
         stuck(system, now, record.status),
+        rounds(log),
+        viewer.is_gm and record.status != "ended",
+        examples,
     )
 
 
@@ -395,6 +432,25 @@ def play(
     return service.play(
         store, fight_id, system, actor, command, pairs, seen=seen, seat=seat_of(viewer)
     )
+
+
+def undo_fight(
+    store: Store, viewer: Viewer, campaign: Campaign, fight_id: int, redo: bool = False
+) -> Any:
+    """The GM takes back the fight's last action, or puts back the one undone last (`redo`):
+    `jdr fight undo|redo`, the same journaled service (`jdr.fights.service.undo`); refused to
+    a player and a spectator, and in a fight that has ended."""
+    from jdr.fights import service
+
+    viewer.require_gm("undo")
+    record = fight_in(store, viewer, campaign, fight_id)
+    if record.status == "ended":
+        from jdr.errors import RulesError
+
+        raise RulesError(_("this fight has ended"))
+    system = system_of(campaign)
+    move = service.redo if redo else service.undo
+    return move(store, fight_id, rules=system.fight)
 
 
 def seat_of(viewer: Viewer) -> Seat:

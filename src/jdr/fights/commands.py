@@ -87,6 +87,9 @@ __all__ = [
 
 FIGHTER = "fighter"
 """`json_schema_extra` flag of a key that names a fighter (completion offers the fighters)."""
+ANY_FIGHTER = "any_fighter"
+"""`json_schema_extra` flag of a fighter key that may name a fighter out of the fight
+(`key(fighter=True, standing=False)`): a table offers the knocked-out too."""
 OWNER = "owner"
 """`json_schema_extra` entry of a key that is not its actor's controller's decision
 (`Owner.text`: `gm`, `target:KEY`)."""
@@ -248,6 +251,7 @@ def key(
     fighter: bool = False,
     owner: Owner | None = None,
     en: str | None = None,
+    standing: bool = True,
     table: Mapping[str, Sequence[str]] | None = None,
     **constraints: Any,
 ) -> Any:
@@ -256,7 +260,8 @@ def key(
     `counter move`), and for a choice each value's names, `Word(en, fr, *also)`
     (`{"none": Word("no answer", "aucune", "rien")}`; a list of French names alone,
     `{"dodge": ["esquive", "esquiver"]}`, keeps the value as its English name); `fighter`
-    marks a key that names a fighter; `owner`, whose decision it is when not the actor's
+    marks a key that names a fighter (`standing` False: one out of the fight too, a table
+    offers only those standing otherwise); `owner`, whose decision it is when not the actor's
     controller's (`Owner.GM`, `Owner.target("target")`). `default` … as pydantic's `Field`
     (none: required); `table`, for a table or a list of tables given as JSON, each of its
     keys' names, `(English, French, more spellings…)` (`{"target": ("target", "cible")}`).
@@ -278,6 +283,8 @@ def key(
                 extra["choices_fr"][value] = list(names)
     if fighter:
         extra[FIGHTER] = True
+        if not standing:
+            extra[ANY_FIGHTER] = True
     if owner is not None and owner != Owner.ACTOR:
         extra[OWNER] = owner.text()
     if "default_factory" in constraints:

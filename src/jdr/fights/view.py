@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from jdr.fights.cards import CONDITION, GAUGE, Card, Part
 from jdr.fights.fighters import Fighters, fighters_of
 from jdr.fights.narration import Words
 from jdr.i18n import N_, _
@@ -41,10 +42,30 @@ Json = dict[str, Any]
 @dataclass(frozen=True)
 class View:
     """A fight's state in words: `status` says where it stands (the round, whose turn, what it
-    waits for and from whom, or who won), then one line per fighter."""
+    waits for and from whom, or who won), then one line per fighter; `cards`, the same
+    fighters as a table shows them (`jdr.fights.cards.Card`: gauges, chips, out of the fight),
+    and `order`, the fighters' names in their order of play (empty: the cards' order)."""
 
     status: str
     fighters: Sequence[str]
+    cards: Sequence[Card] = ()
+    order: Sequence[str] = ()
+
+    def shown_cards(self) -> list[Card]:
+        """The fighters' cards: the view's own, else one per line (a plug-in's view that gives
+        lines only: each card holds its line as the view says it)."""
+        if self.cards:
+            return list(self.cards)
+        return [Card("", text=line) for line in self.fighters]
+
+    def play_order(self) -> list[str]:
+        """The fighters' names in their order of play (`order`, else the cards')."""
+        return list(self.order) or [c.name for c in self.cards if c.name]
+
+
+def card_line(words: Words, card: Card) -> str:
+    """A card as `jdr fight show` prints it: `Name (side) — part · part`."""
+    return fighter_text(words, card.name, card.side, card.texts())
 
 
 Viewer = Callable[[Json, Words], View]
@@ -78,7 +99,8 @@ def describe(
         return viewer(state, words)
     from jdr.fights.setup import to_play
 
-    lines = [fighter_line(data, words.medium) for data in fighters_of(state, fighters).values()]
+    cards = [fighter_card(data, words.medium) for data in fighters_of(state, fighters).values()]
+    lines = [_joined(card, words.medium) for card in cards]
     turn = to_play(state)
     if state.get("over"):
         status = _("The fight is over.")
@@ -87,7 +109,9 @@ def describe(
     else:
         names = turn if isinstance(turn, list) else [turn]
         status = _("To play: {names}").format(names=words.names(names))
-    return View(status, lines)
+    order = state.get("order")
+    shown = [str(n) for n in order] if isinstance(order, list) else []
+    return View(status, lines, cards, shown)
 
 
 def view_of(
@@ -107,9 +131,11 @@ def view_of(
     )
     ending = ending_of(state, status)
     if ending is not None:
-        return View(ending.sentence(words), shown.fighters)
+        return View(ending.sentence(words), shown.fighters, shown.cards, shown.order)
     if stuck(system, state, status):
-        return View(f"{shown.status} — {stuck_sentence()}", shown.fighters)
+        return View(
+            f"{shown.status} — {stuck_sentence()}", shown.fighters, shown.cards, shown.order
+        )
     return shown
 
 
@@ -169,6 +195,10 @@ TRANSLATED_VALUES = frozenset({"condition"})
 QUIET = frozenset({"name", "side", "in_fight"})
 
 
+OUT = frozenset({"ko", "down", "escaped", "broken", "fled", "out"})
+"""Yes/no fields that, on, put a fighter out of the fight (its card greyed)."""
+
+
 def fighter_line(data: Json, medium: str = "text") -> str:
     """`Name (side) — gauge cur/max · label value · flag …` (see the module's docstring): the
     generic line of a plug-in's fighter; names escaped for `medium`. Nested values are never
@@ -177,29 +207,59 @@ def fighter_line(data: Json, medium: str = "text") -> str:
     >>> fighter_line({"name": "Ann", "stress": {"body": 2, "mind": 1}, "tags": [{"a": 1}]})
     'Ann — stress.body 2 · stress.mind 1 · tags [{"a":1}]'
     """
-    head = escape(str(data.get("name", "?")), medium)
-    if data.get("side") is not None:
-        head += f" ({escape(str(data['side']), medium)})"
+    return _joined(fighter_card(data, medium), medium)
+
+
+def _joined(card: Card, medium: str) -> str:
+    head = card.name
+    if card.side is not None:
+        head += f" ({card.side})"
+    return f"{head} — {' · '.join(card.texts())}" if card.parts else head
+
+
+def fighter_card(data: Json, medium: str = "text") -> Card:
+    """The generic card of a plug-in's fighter: its fields as `fighter_line` reads them, a
+    field `x` with `x_max` as a gauge, a yes/no field that is on as a condition, and out of
+    the fight when one of `OUT` is on.
+
+    >>> card = fighter_card({"name": "Ann", "side": "a", "stress": 2, "stress_max": 9,
+    ...                      "broken": True})
+    >>> [(p.text, p.kind) for p in card.parts], card.ko
+    ([('stress 2/9', 'gauge'), ('broken', 'condition')], True)
+    """
+    name = escape(str(data.get("name", "?")), medium)
+    side = escape(str(data["side"]), medium) if data.get("side") is not None else None
     parts, flags = [], []
     for key, value in data.items():
         if key in QUIET or key.endswith(MAXIMUM):
             continue
         if not scalar(value) and not _scalars(value):
-            parts += _nested(_label(key), value, medium)
+            parts += [Part(text) for text in _nested(_label(key), value, medium)]
             continue
         gauge = key + MAXIMUM in data
         if isinstance(value, bool):
             if value:
-                flags.append(_(FLAGS[key]) if key in FLAGS else _(key))
+                flags.append(Part(_(FLAGS[key]) if key in FLAGS else _(key), CONDITION))
             continue
         if value is None or value == "" or (value == 0 and not gauge):
             continue
         text = _(value) if key in TRANSLATED_VALUES and isinstance(value, str) else shown(value)
         text = escape(text, medium)
         label = _label(key)
-        parts.append(f"{label} {text}/{data[key + MAXIMUM]}" if gauge else f"{label} {text}")
-    parts += flags  # the flags that are on, after the values
-    return f"{head} — {' · '.join(parts)}" if parts else head
+        if gauge:
+            most = data[key + MAXIMUM]
+            parts.append(
+                Part(
+                    f"{label} {text}/{most}",
+                    GAUGE,
+                    value if isinstance(value, int) else 0,
+                    most if isinstance(most, int) else 0,
+                )
+            )
+        else:
+            parts.append(Part(f"{label} {text}"))
+    out = any(data.get(key) is True for key in OUT)
+    return Card(name, side, tuple(parts + flags), out)  # the flags that are on, after the values
 
 
 def _label(key: str) -> str:

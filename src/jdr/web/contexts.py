@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from jdr import table
+from jdr.fights.cards import fighter_choice
 from jdr.live.seat import fights_paced
 from jdr.store import Store
 from jdr.web.deps import Signed
@@ -48,9 +49,11 @@ def forms_print(forms: dict[str, Any]) -> str:
 
 
 def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
-    """What a fight's page shows (and its live parts): a form for each command the viewer may
-    give, with the fields that are theirs to decide (`Command.theirs`: the GM sees every field;
-    a player not a field another fighter's player or the GM decides)."""
+    """What a fight's page shows (and its live parts: `jdr.web.live_pages`): a form for each
+    command the viewer may give, with the fields that are theirs to decide (`Command.theirs`:
+    the GM sees every field; a player not a field another fighter's player or the GM decides),
+    and for each key naming a fighter the fighters it may name (`fighter_choice`: enemies
+    first, the first enemy chosen for a target, those out of the fight left out)."""
     page = table.fight_page(store, who.viewer, who.campaign, fight_id)
     system = table.system_of(who.campaign)
     commands = getattr(system, "fight_commands", None)
@@ -70,17 +73,36 @@ def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
                 continue  # someone else's command, or one with a key another must give
             skip = frozenset(fields) - set(theirs)
             forms.setdefault(actor, []).append((name, fields_of(command.keys, skip)))
+    cards = page.cards()
+    picks = {
+        (actor, name, f.name): fighter_choice(
+            cards, actor, f.name.startswith("target"), f.fighter == "standing"
+        )
+        for actor, offered in forms.items()
+        for name, fields in offered
+        for f in fields
+        if f.fighter
+    }
     return {
         **signed_context(who),
         "fight": page,
         "forms": forms,
-        "fingerprint": forms_print(forms),
+        "picks": picks,
+        "fingerprint": forms_print(forms) + _picks_print(picks),
         "values": {},
         "refused": None,
         "error": None,
+        "undo_error": None,
         "rolling": {c.name for c in commands if c.odds is not None} if commands else set(),
         "command_names": command_names(system),
     }
+
+
+def _picks_print(picks: dict[tuple[str, str, str], Any]) -> str:
+    """What the fighter keys offer, in the forms' fingerprint: a fighter knocked out changes
+    the targets a form offers, so the forms part is sent again."""
+    shape = sorted((list(key), list(c.names), c.chosen or "") for key, c in picks.items())
+    return hashlib.sha256(repr(shape).encode()).hexdigest()[:8]
 
 
 def command_names(system: Any) -> dict[str, str]:

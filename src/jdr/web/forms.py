@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from jdr.fights.commands import ANY_FIGHTER, FIGHTER
 from jdr.i18n import _
-from jdr.labels import FLAG_WORDS, choice_names, field_label
+from jdr.labels import FLAG_WORDS, choice_names, field_label, schema_extra
 from jdr.params import choices_of, describe_allowed, is_flag, is_list
 
 
@@ -27,6 +28,9 @@ class FormField:
     choices: tuple[str, ...] = ()
     choice_labels: tuple[str, ...] = ()
     """The display name of each of `choices`, in the reader's language."""
+    fighter: str = ""
+    """A key that names a fighter (`key(fighter=True)`): `standing` (a fighter still in the
+    fight) or `any` (one out of it too); empty for another key."""
 
     def options(self) -> list[tuple[str, str]]:
         """(value, display name) of each choice, for a `<select>`."""
@@ -46,7 +50,7 @@ def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]
         allowed = describe_allowed(info)
         if named:
             allowed = _("one of {choices}").format(choices=", ".join(named.values()))
-        if allowed and not is_flag(info):
+        if allowed and not is_flag(info) and not _fighter(info):  # a fighter: a list to pick
             help_text = f"{help_text} [{allowed}]".strip()
         default = None if info.is_required() else info.get_default(call_default_factory=True)
         default = getattr(default, "value", default)
@@ -74,9 +78,17 @@ def fields_of(model: Any, skip: frozenset[str] = frozenset()) -> list[FormField]
                 default=str(shown).lower() if isinstance(shown, bool) else str(shown),
                 choices=choices,
                 choice_labels=tuple(named.get(c, c) for c in choices),
+                fighter=_fighter(info),
             )
         )
     return found
+
+
+def _fighter(info: Any) -> str:
+    extra = schema_extra(info)
+    if not extra.get(FIGHTER):
+        return ""
+    return "any" if extra.get(ANY_FIGHTER) else "standing"
 
 
 def raw_of(model: Any, form: Mapping[str, Any]) -> dict[str, Any]:

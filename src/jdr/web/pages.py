@@ -419,6 +419,43 @@ async def fight_act(request: Request, store: StoreDep, who: CampaignOf, fight_id
         )
     except JdrError as error:
         return await run_in_threadpool(_fight_refused, request, store, who, fight_id, form, error)
+    if request.headers.get("HX-Request"):  # one tap: the forms again, the board refreshed
+        context = await run_in_threadpool(fight_context, store, who, fight_id)
+        response = _page(request, "_fight_forms.html", **context)
+        response.headers["HX-Trigger"] = f"jdr-fight-{fight_id}"
+        return response
+    return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}/undo")
+def fight_undo(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    """The GM takes back the fight's last action (`jdr fight undo`)."""
+    return _undo_redo(request, store, who, fight_id, redo=False)
+
+
+@router.post("/c/{campaign_id}/fights/{fight_id}/redo")
+def fight_redo(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
+    """The GM puts back the action undone last (`jdr fight redo`)."""
+    return _undo_redo(request, store, who, fight_id, redo=True)
+
+
+def _undo_redo(request: Request, store: Store, who: Signed, fight_id: int, redo: bool) -> Response:
+    """Undo or redo as `table.undo_fight` may; refused (a player, a spectator, nothing to
+    undo): the fight's page with why beside the buttons, answered with the refusal's status."""
+    from jdr.answers import error_json
+    from jdr.web.errors import status_of
+
+    try:
+        table.undo_fight(store, who.viewer, who.campaign, fight_id, redo)
+    except JdrError as error:
+        status = status_of(error)
+        if status in (401, 404):
+            raise
+        context = fight_context(store, who, fight_id)
+        context["undo_error"] = error_json(error)
+        response = _page(request, "fight.html", **context)
+        response.status_code = status
+        return response
     return RedirectResponse(f"/c/{who.campaign.id}/fights/{fight_id}", status_code=303)
 
 
@@ -443,7 +480,8 @@ def _fight_refused(
     context["error"] = error_json(error)
     context["values"] = {k: v for k, v in form.items() if k not in ("csrf", "version")}
     context["refused"] = (form.get("actor", ""), form.get("command", ""))
-    response = _page(request, "fight.html", **context)
+    page = "_fight_forms.html" if request.headers.get("HX-Request") else "fight.html"
+    response = _page(request, page, **context)
     response.status_code = status
     return response
 

@@ -16,15 +16,18 @@ chosen), the spells it knows with their level and XP, the hits it took.
 
 from __future__ import annotations
 
+from jdr.fights.cards import CONDITION, Card, Part
 from jdr.fights.narration import Words
-from jdr.fights.view import View, fighter_text
+from jdr.fights.view import View, card_line
 from jdr.i18n import N_, ngettext
 from jdr.systems.protocol import Json
 
 
 def view(state: Json, words: Words) -> View:
     """The state of an Ilvermorny duel in words."""
-    return View(_status(state, words), [_line(state, w, words) for w in state["wizards"]])
+    cards = [_card(state, w, words) for w in state["wizards"]]
+    lines = [card_line(words, card) for card in cards]
+    return View(_status(state, words), lines, cards, list(state["wizards"]))
 
 
 def _status(state: Json, words: Words) -> str:
@@ -40,25 +43,25 @@ def _status(state: Json, words: Words) -> str:
     )
 
 
-def _line(state: Json, wizard: str, words: Words) -> str:
-    parts = [words.say(N_("Magie {n}"), n=state["magic"][wizard])]
+def _card(state: Json, wizard: str, words: Words) -> Card:
+    parts = [Part(words.say(N_("Magie {n}"), n=state["magic"][wizard]))]
     if wizard in state["chosen"]:
         spell = state["chosen"][wizard]
         parts.append(
-            words.say(N_("spell chosen (sealed)"))
+            Part(words.say(N_("spell chosen (sealed)")), CONDITION)
             if spell is None
-            else words.say(N_("spell {spell}"), spell=words.name(spell))
+            else Part(words.say(N_("spell {spell}"), spell=words.name(spell)), CONDITION)
         )
     for name, spell in state["spells"][wizard].items():
-        parts.append(
-            words.say(
-                N_("{spell} level {level} ({xp} XP)"),
-                spell=words.name(name),
-                level=spell["level"],
-                xp=spell["xp"],
-            )
+        text = words.say(
+            N_("{spell} level {level} ({xp} XP)"),
+            spell=words.name(name),
+            level=spell["level"],
+            xp=spell["xp"],
         )
+        parts.append(Part(text))
     hits = [h for h in state["hits"] if h["target"] == wizard]
     if hits:
-        parts.append(ngettext("hit {n} time", "hit {n} times", len(hits)).format(n=len(hits)))
-    return fighter_text(words, wizard, None, parts)
+        text = ngettext("hit {n} time", "hit {n} times", len(hits)).format(n=len(hits))
+        parts.append(Part(text, CONDITION))
+    return Card(wizard, None, tuple(parts))

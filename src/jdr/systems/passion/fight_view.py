@@ -18,8 +18,9 @@ line: pools, wounds, the marker (sealed until every fighter has chosen), items' 
 
 from __future__ import annotations
 
+from jdr.fights.cards import CONDITION, Card, Part, gauge
 from jdr.fights.narration import Words
-from jdr.fights.view import View, fighter_text
+from jdr.fights.view import View, card_line
 from jdr.i18n import N_, ngettext
 from jdr.systems.passion.initiative import MARKERS
 from jdr.systems.protocol import Json
@@ -40,8 +41,14 @@ def _shown(command: str) -> str:
 
 
 def view(state: Json, words: Words) -> View:
-    """The state of a Passion fight in words."""
-    return View(_status(state, words), [_line(f, words) for f in state["fighters"].values()])
+    """The state of a Passion fight in words, each fighter's card (its line's parts) and the
+    order of play left in the round (the one playing, then the slots to come)."""
+    cards = [_card(f, words) for f in state["fighters"].values()]
+    turn = state.get("turn")
+    slots = [*([turn] if turn else []), *(state.get("slots") or [])]
+    order = list(dict.fromkeys(str(s["name"]) for s in slots))
+    lines = [card_line(words, card) for card in cards]
+    return View(_status(state, words), lines, cards, order)
 
 
 def winners(state: Json) -> list[str]:
@@ -94,34 +101,43 @@ def _now(state: Json, words: Words) -> str:
     return words.say(N_("to play: {names}"), names=words.name(turn["name"]))
 
 
-def _line(fighter: Json, words: Words) -> str:
+def _card(fighter: Json, words: Words) -> Card:
+    passion, energy, most = fighter["passion"], fighter["energy"], fighter["energy_max"]
     parts = [
-        words.say(N_("Passion {now}/{max}"), now=fighter["passion"], max=fighter["passion_max"]),
-        words.say(N_("Énergie {now}/{max}"), now=fighter["energy"], max=fighter["energy_max"]),
-        words.say(N_("wounds {now}/{max}"), now=fighter["wounds"], max=fighter["energy_max"]),
+        gauge(
+            words.say(N_("Passion {now}/{max}"), now=passion, max=fighter["passion_max"]),
+            passion,
+            fighter["passion_max"],
+        ),
+        gauge(words.say(N_("Énergie {now}/{max}"), now=energy, max=most), energy, most),
+        gauge(
+            words.say(N_("wounds {now}/{max}"), now=fighter["wounds"], max=most),
+            fighter["wounds"],
+            most,
+        ),
     ]
     if fighter["marker"] is not None:
         marker = words.say(N_("marker {marker}"), marker=fighter["marker"])
         if fighter["initiative"] is not None:
             marker += " " + words.say(N_("(initiative {n})"), n=fighter["initiative"])
-        parts.append(marker)
+        parts.append(Part(marker))
     elif fighter.get("sealed"):
-        parts.append(words.say(N_("marker chosen (sealed)")))
+        parts.append(Part(words.say(N_("marker chosen (sealed)"))))
     ticked = [m for m in MARKERS if m not in fighter["available"]]
     if ticked:
-        parts.append(words.say(N_("ticked off: {markers}"), markers=", ".join(map(str, ticked))))
+        markers = ", ".join(map(str, ticked))
+        parts.append(Part(words.say(N_("ticked off: {markers}"), markers=markers)))
     for item in [*fighter["weapons"], *fighter["protections"]]:
         if item.get("energy") is not None:
-            parts.append(
-                words.say(
-                    N_("{item} Énergie {now}/{max}"),
-                    item=words.name(item["name"]),
-                    now=item["energy"],
-                    max=item["energy_max"],
-                )
+            text = words.say(
+                N_("{item} Énergie {now}/{max}"),
+                item=words.name(item["name"]),
+                now=item["energy"],
+                max=item["energy_max"],
             )
+            parts.append(gauge(text, item["energy"], item["energy_max"]))
     if fighter["npc"]:
-        parts.append(words.say(N_("NPC")))
+        parts.append(Part(words.say(N_("NPC"))))
     if fighter["down"]:
-        parts.append(words.say(N_("down")))
-    return fighter_text(words, fighter["name"], fighter["side"], parts)
+        parts.append(Part(words.say(N_("down")), CONDITION))
+    return Card(fighter["name"], fighter["side"], tuple(parts), bool(fighter["down"]))

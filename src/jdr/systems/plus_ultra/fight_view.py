@@ -16,8 +16,9 @@ its gauges (PU-1) and its techniques' cooldowns (PU-7).
 
 from __future__ import annotations
 
+from jdr.fights.cards import CONDITION, COOLING, READY, Card, Part, gauge
 from jdr.fights.narration import Words
-from jdr.fights.view import View, fighter_text
+from jdr.fights.view import View, card_line
 from jdr.i18n import N_
 from jdr.systems.plus_ultra.fight_models import COMMANDS
 from jdr.systems.plus_ultra.fight_state import cooldown_left
@@ -27,8 +28,9 @@ from jdr.systems.protocol import Json
 def view(state: Json, words: Words) -> View:
     """The state of a Plus Ultra fight in words."""
     number = state["round"]
-    lines = [_line(state["characters"][name], number, words) for name in state["order"]]
-    return View(_status(state, words), lines)
+    cards = [_card(state["characters"][name], number, words) for name in state["order"]]
+    lines = [card_line(words, card) for card in cards]
+    return View(_status(state, words), lines, cards, list(state["order"]))
 
 
 def winners(state: Json) -> list[str]:
@@ -61,25 +63,35 @@ def _status(state: Json, words: Words) -> str:
     return words.say(N_("Round {round} — {waiting}"), round=state["round"], waiting=waiting)
 
 
-def _line(character: Json, number: int, words: Words) -> str:
+def _card(character: Json, number: int, words: Words) -> Card:
+    energy, willpower = character["energy"], character["willpower"]
     parts = [
-        words.say(N_("Énergie {now}/{max}"), now=character["energy"], max=character["energy_max"]),
-        words.say(
-            N_("Volonté {now}/{max}"), now=character["willpower"], max=character["willpower_max"]
+        gauge(
+            words.say(N_("Énergie {now}/{max}"), now=energy, max=character["energy_max"]),
+            energy,
+            character["energy_max"],
+        ),
+        gauge(
+            words.say(N_("Volonté {now}/{max}"), now=willpower, max=character["willpower_max"]),
+            willpower,
+            character["willpower_max"],
         ),
     ]
     for technique in character["techniques"]:
         left = cooldown_left(character, technique["name"], number)
         status = words.say(N_("ready")) if left is None else f"{left}/{technique['cooldown']}"
-        parts.append(f"{words.name(technique['name'])} {status}")
+        kind = READY if left is None else COOLING
+        parts.append(Part(f"{words.name(technique['name'])} {status}", kind))
     if character["defending"]:
-        parts.append(words.say(N_("defending")))
+        parts.append(Part(words.say(N_("defending")), CONDITION))
     if character["defense_bonus"]:
-        parts.append(words.say(N_("defense +{bonus}"), bonus=character["defense_bonus"]))
+        bonus = character["defense_bonus"]
+        parts.append(Part(words.say(N_("defense +{bonus}"), bonus=bonus), CONDITION))
     if character["fleeing"]:
-        parts.append(words.say(N_("fleeing")))
+        parts.append(Part(words.say(N_("fleeing")), CONDITION))
     if character["ko"]:
-        parts.append(words.say(N_("KO")))
+        parts.append(Part(words.say(N_("KO")), CONDITION))
     if character["escaped"]:
-        parts.append(words.say(N_("fled the fight")))
-    return fighter_text(words, character["name"], character["side"], parts)
+        parts.append(Part(words.say(N_("fled the fight")), CONDITION))
+    out = bool(character["ko"] or character["escaped"])
+    return Card(character["name"], character["side"], tuple(parts), out)

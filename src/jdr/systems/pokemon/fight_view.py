@@ -17,15 +17,20 @@ or the defender whose answer it waits for, then each Pokémon on one line.
 
 from __future__ import annotations
 
+from jdr.fights.cards import CONDITION, Card, Part, gauge
 from jdr.fights.narration import Words
-from jdr.fights.view import View, fighter_text
+from jdr.fights.view import View, card_line
 from jdr.i18n import N_, ngettext
 from jdr.systems.protocol import Json
 
 
 def view(state: Json, words: Words) -> View:
-    """The state of a Pokémon fight in words."""
-    return View(_status(state, words), [_line(p, words) for p in state["pokemon"].values()])
+    """The state of a Pokémon fight in words, each Pokémon's card (its line's parts) and the
+    order of play (by initiative, highest first, once rolled)."""
+    cards = [_card(p, words) for p in state["pokemon"].values()]
+    rolled = [p for p in state["pokemon"].values() if p.get("initiative") is not None]
+    order = [p["name"] for p in sorted(rolled, key=lambda p: -p["initiative"])]
+    return View(_status(state, words), [card_line(words, c) for c in cards], cards, order)
 
 
 def winners(state: Json) -> list[str]:
@@ -51,34 +56,37 @@ def _status(state: Json, words: Words) -> str:
     return words.say(N_("Round {round} — {waiting}"), round=state["round"], waiting=waiting)
 
 
-def _line(pokemon: Json, words: Words) -> str:
+def _card(pokemon: Json, words: Words) -> Card:
     parts = [
-        words.say(N_("Vitalité {now}/{max}"), now=pokemon["vitality"], max=pokemon["vitality_max"]),
-        words.say(N_("Énergie {now}/{max}"), now=pokemon["energy"], max=pokemon["energy_max"]),
+        _gauge(N_("Vitalité {now}/{max}"), pokemon["vitality"], pokemon["vitality_max"], words),
+        _gauge(N_("Énergie {now}/{max}"), pokemon["energy"], pokemon["energy_max"], words),
     ]
     if pokemon["condition"]:
-        parts.append(words.word(pokemon["condition"]))
+        parts.append(Part(words.word(pokemon["condition"]), CONDITION))
     for condition, details in pokemon.get("volatile", {}).items():
         if "turns_left" in details:
-            parts.append(
-                ngettext(
-                    "{condition} ({n} turn)", "{condition} ({n} turns)", details["turns_left"]
-                ).format(n=details["turns_left"], condition=words.word(condition))
-            )
+            text = ngettext(
+                "{condition} ({n} turn)", "{condition} ({n} turns)", details["turns_left"]
+            ).format(n=details["turns_left"], condition=words.word(condition))
+            parts.append(Part(text, CONDITION))
         else:
-            parts.append(words.word(condition))
+            parts.append(Part(words.word(condition), CONDITION))
     if pokemon.get("accuracy_stage"):
-        parts.append(
-            words.say(N_("accuracy {stages}"), stages=words.signed(pokemon["accuracy_stage"]))
-        )
+        stages = words.signed(pokemon["accuracy_stage"])
+        parts.append(Part(words.say(N_("accuracy {stages}"), stages=stages), CONDITION))
     if pokemon.get("item"):
-        parts.append(words.say(N_("holds {item}"), item=words.name(pokemon["item"])))
+        parts.append(Part(words.say(N_("holds {item}"), item=words.name(pokemon["item"]))))
     if pokemon["initiative"] is not None:
-        parts.append(words.say(N_("initiative {n}"), n=pokemon["initiative"]))
+        parts.append(Part(words.say(N_("initiative {n}"), n=pokemon["initiative"])))
     if pokemon["waiting"]:
-        parts.append(words.say(N_("waiting")))
+        parts.append(Part(words.say(N_("waiting")), CONDITION))
     if pokemon["ko"]:
-        parts.append(words.say(N_("KO")))
+        parts.append(Part(words.say(N_("KO")), CONDITION))
     elif not pokemon["in_fight"]:
-        parts.append(words.say(N_("out of the fight")))
-    return fighter_text(words, pokemon["name"], pokemon["side"], parts)
+        parts.append(Part(words.say(N_("out of the fight")), CONDITION))
+    out = bool(pokemon["ko"]) or not pokemon["in_fight"]
+    return Card(pokemon["name"], pokemon["side"], tuple(parts), out)
+
+
+def _gauge(message: str, now: int, most: int, words: Words) -> Part:
+    return gauge(words.say(message, now=now, max=most), now, most)

@@ -17,6 +17,7 @@ is activated in this hand.
 
 from __future__ import annotations
 
+from jdr.fights.cards import CONDITION, STATE, Card, Part
 from jdr.fights.narration import Words
 from jdr.fights.view import View
 from jdr.i18n import N_
@@ -28,7 +29,12 @@ KINDS = {"move": N_("move"), "shoot": N_("shoot"), "melee": N_("melee")}
 
 def view(state: Json, words: Words) -> View:
     """The state of a Polédémos game in words."""
-    return View(_status(state, words), [_line(state, p, words) for p in state["seats"]])
+    cards = [_card(state, p, words) for p in state["seats"]]
+    lines = [
+        words.say(N_("{name} — {parts}"), name=words.name(c.name), parts=", ".join(c.texts()))
+        for c in cards
+    ]
+    return View(_status(state, words), lines, cards, list(state["seats"]))
 
 
 def _status(state: Json, words: Words) -> str:
@@ -49,12 +55,13 @@ def _status(state: Json, words: Words) -> str:
     return words.say(N_("Hand {hand} — {now}"), hand=state["hand_number"], now=now)
 
 
-def _line(state: Json, player: str, words: Words) -> str:
+def _card(state: Json, player: str, words: Words) -> Card:
     figures = []
     for figure in state["figures"][player]:
         fields = {"figure": words.name(figure["name"]), "val": figure["val"]}
         if player == state["hand"] and figure["name"] in state["activated"]:
-            figures.append(words.say(N_("{figure} (VAL {val}+, activated)"), **fields))
+            text = words.say(N_("{figure} (VAL {val}+, activated)"), **fields)
+            figures.append(Part(text, CONDITION))
         else:
-            figures.append(words.say(N_("{figure} (VAL {val}+)"), **fields))
-    return words.say(N_("{name} — {parts}"), name=words.name(player), parts=", ".join(figures))
+            figures.append(Part(words.say(N_("{figure} (VAL {val}+)"), **fields), STATE))
+    return Card(player, None, tuple(figures))
