@@ -497,8 +497,8 @@ def main() -> int:
     if any(PHASE_ROWS.values()):
         print("phases on the server, p50 / p99 ms (Server-Timing, JDR_PHASES=1):")
         for label, found in PHASE_ROWS.items():
-            for line in found:
-                print(f"  {label}, {line}")
+            for said in found:
+                print(f"  {label}, {said}")
     return 0 if all(r[-1] == "ok" for r in rows) else 1
 
 

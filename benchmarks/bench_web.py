@@ -8,7 +8,9 @@ Starts the application (`jdr.web.app.create_app`) under uvicorn in a thread, on 
 in a temporary folder. Untimed setup: the characters (each journaled), a duel between two of
 them played `--actions` commands through the fight service (every command one journal entry),
 and a GM's session (the GM reads the most). Then, over one keep-alive connection, each page of
-the table is asked `--repeat` times (after one warm-up request): its size (the body as sent,
+the table is asked `--repeat` times after a first request (`cold`: what a page keeps — a long
+fight's told log, a fight action's permalink, the luck audit — is computed then, once per
+change of the campaign or the fight; the timed requests read it kept): its size (the body as sent,
 and with the stylesheets and scripts it links, htmx.min.js aside: what a first visit
 transfers) and its p50 / p99 latency (each a whole request: parsing, the guard, the session
 lookup, the service and the template).
@@ -170,7 +172,9 @@ def main() -> int:
         for kind, listed in (("page", pages), ("other", other)):
             for name, path in listed:
                 try:
-                    body = ask(path)  # warm-up
+                    began = time.perf_counter()
+                    body = ask(path)  # the first request: what is kept is computed now
+                    cold = time.perf_counter() - began
                 except AssertionError as failed:
                     print(f"  {name}: {failed}", file=sys.stderr)
                     missed.append(name)
@@ -185,18 +189,18 @@ def main() -> int:
                 ok = kind != "page" or (first < PAGE_BYTES_TARGET and max(times) < LATENCY_TARGET_S)
                 if not ok:
                     missed.append(name)
-                rows.append((name, len(body), first, p50, p99, max(times), kind, ok))
+                rows.append((name, len(body), first, cold, p50, p99, max(times), kind, ok))
         print(
             f"web table on 127.0.0.1, uvicorn, SQLite: {args.characters} characters, a fight of "
             f"{args.actions} actions (built in {built:.0f} s); {args.repeat} requests per page"
         )
-        print(f"  {'page':32} {'body KB':>8} {'1st visit KB':>12} {'p50 ms':>8} {'p99 ms':>8} "
-              f"{'max ms':>8}")  # fmt: skip
-        for name, size, first, p50, p99, most, kind, ok in rows:
+        print(f"  {'page':32} {'body KB':>8} {'1st visit KB':>12} {'cold ms':>8} {'p50 ms':>8} "
+              f"{'p99 ms':>8} {'max ms':>8}")  # fmt: skip
+        for name, size, first, cold, p50, p99, most, kind, ok in rows:
             mark = "" if kind != "page" else ("  ok" if ok else "  MISSED")
             print(
-                f"  {name:32} {size / 1000:8.1f} {first / 1000:12.1f} {p50 * 1000:8.1f} "
-                f"{p99 * 1000:8.1f} {most * 1000:8.1f}{mark}"
+                f"  {name:32} {size / 1000:8.1f} {first / 1000:12.1f} {cold * 1000:8.1f} "
+                f"{p50 * 1000:8.1f} {p99 * 1000:8.1f} {most * 1000:8.1f}{mark}"
             )
         print(f"  static assets linked (htmx.min.js aside): {sum(assets.values()) / 1000:.1f} KB")
         conn.close()

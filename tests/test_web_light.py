@@ -35,7 +35,7 @@ def _rolls(store: Any, campaign_id: int, count: int) -> None:
 
 
 def _seqs(page: str) -> list[int]:
-    return [int(n) for n in re.findall(r'data-seq="(\d+)"', page)]
+    return [int(n) for n in re.findall(r'<li value="\d+" data-seq="(\d+)"', page)]
 
 
 def test_the_journal_page_shows_its_last_entries_and_links_to_the_older(

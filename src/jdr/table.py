@@ -361,8 +361,8 @@ def fight_page(
     key = (fight_id, record.version, record.status, recaps, last, current_language())
     with _TOLD_LOCK:
         kept = _TOLD.setdefault(store, {})
-        found = kept.get(key)
-    if found is None:  # read and told once per version of the fight (and language)
+        kept_log = kept.get(key)
+    if kept_log is None:  # read and told once per version of the fight (and language)
         stored = store.events(fight_id)
         actions = sorted({item.action for item in stored})
         shown = None if last is None or len(actions) <= last else set(actions[-last:])
@@ -377,12 +377,12 @@ def fight_page(
         log = chapters(system, stored, only=shown)
         if shown is not None:
             log = [chapter for chapter in log if chapter.number in shown]
-        found = (log, made, 0 if shown is None else len(actions) - len(shown))
+        kept_log = (log, made, 0 if shown is None else len(actions) - len(shown))
         with _TOLD_LOCK:
-            kept[key] = found
+            kept[key] = kept_log
             while len(kept) > TOLD_KEPT:
                 kept.pop(next(iter(kept)))
-    log, made, earlier = found
+    log, made, earlier = kept_log
     pace = pace_of(system, record, now)
     return FightPage(
         fight_id,

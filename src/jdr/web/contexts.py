@@ -62,7 +62,7 @@ def signed_context(who: Signed) -> dict[str, Any]:
     return {"viewer": who.viewer, "campaign": who.campaign, "csrf": who.csrf}
 
 
-JOURNAL_SHOWN = 100
+JOURNAL_SHOWN = 50
 """Entries a journal page shows, the last ones (older ones a link away): a long campaign's
 journal stays a light page; the export and the API give it whole."""
 

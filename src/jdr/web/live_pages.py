@@ -13,7 +13,13 @@ from fastapi.responses import RedirectResponse, Response, StreamingResponse
 from jdr import access, table
 from jdr.i18n import LANGUAGES, _, current_language, language
 from jdr.live import seat
-from jdr.web.contexts import JOURNAL_SHOWN, campaign_live, fight_context, sheet_context
+from jdr.web.contexts import (
+    JOURNAL_SHOWN,
+    campaign_live,
+    fight_context,
+    reread,
+    sheet_context,
+)
 from jdr.web.deps import MAX_ID, CampaignOf, Signed, StoreDep
 from jdr.web.guard import SESSION_COOKIE
 from jdr.web.live import MAX_STREAMS, MAX_STREAMS_PER_SESSION, last_event_id, stream
@@ -222,7 +228,12 @@ def settings_page(request: Request, store: StoreDep, who: CampaignOf) -> Respons
 @router.get("/c/{campaign_id}/journal/{seq}")
 def entry_page(request: Request, store: StoreDep, who: CampaignOf, seq: int) -> Response:
     """One journal entry as everyone may read it, with its post-ready snippets."""
-    told = seat.entry_announcement(store, who.campaign, seq)
+    told = reread(  # a fight action's is told from the fight's start: kept till a change
+        store,
+        who,
+        f"entry {seq} {current_language()}",
+        lambda: seat.entry_announcement(store, who.campaign, seq),
+    )
     link = f"{_base(request)}/c/{who.campaign.id}/journal/{seq}"
     return _page(
         request, "entry.html", who, told=told, seq=seq, link=link,

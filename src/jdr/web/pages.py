@@ -324,6 +324,7 @@ def journal_page(
         **signed_context(who),
         entries=entries,
         older=entries[0].seq if older and entries else None,
+        before=before,
         hidden_left=hidden_left,
         verify_messages=browser_messages(),
     )
