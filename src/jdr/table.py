@@ -321,8 +321,9 @@ def start_fight(
 
 
 TOLD_KEPT = 32
-"""Fights' logs kept told per store (by version and language): every seat's page and live part
-reread the same log after each action; a new action makes a new version."""
+"""Fights' pages' logs (their last actions) kept told per store, by version and language: every
+seat's page and live part reread the same log after each action; a new action makes a new
+version."""
 _TOLD_LOCK = threading.Lock()
 _TOLD: weakref.WeakKeyDictionary[Store, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
@@ -378,10 +379,11 @@ def fight_page(
         if shown is not None:
             log = [chapter for chapter in log if chapter.number in shown]
         kept_log = (log, made, 0 if shown is None else len(actions) - len(shown))
-        with _TOLD_LOCK:
-            kept[key] = kept_log
-            while len(kept) > TOLD_KEPT:
-                kept.pop(next(iter(kept)))
+        if last is not None:  # a page's few actions are kept; a whole log is not
+            with _TOLD_LOCK:
+                kept[key] = kept_log
+                while len(kept) > TOLD_KEPT:
+                    kept.pop(next(iter(kept)))
     log, made, earlier = kept_log
     pace = pace_of(system, record, now)
     return FightPage(
