@@ -50,6 +50,7 @@ from timing import pg_url, sqlite_url
 
 ROLL_P99_TARGET_S = 0.100
 ERRORS: dict[str, list[str]] = {}
+PHASE_ROWS: dict[str, list[str]] = {}
 IDLE_S = 4.0
 """A connection idle this long is not reused (uvicorn closes them after 5 s)."""
 Json = dict[str, Any]
@@ -65,6 +66,9 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.used = 0.0
+        self.timing = ""
+        """The last answer's `Server-Timing` header (`jdr.phases`; empty when the server does
+        not record phases)."""
 
     async def request(self, method: str, path: str, payload: Any = None) -> tuple[int, bytes]:
         if self.writer is not None and time.monotonic() - self.used > IDLE_S:
@@ -87,6 +91,7 @@ class Connection:
             raise ConnectionError("the server closed the connection")
         status = int(status_line.split()[1])
         length, closing = 0, False
+        self.timing = ""
         while True:
             line = await self.reader.readline()
             if line in (b"\r\n", b"\n", b""):
@@ -96,6 +101,8 @@ class Connection:
                 length = int(value.strip())
             elif name.strip().lower() == "connection" and "close" in value.lower():
                 closing = True
+            elif name.strip().lower() == "server-timing":
+                self.timing = value.strip()
         content = await self.reader.readexactly(length) if length else b""
         self.used = time.monotonic()
         if closing:
@@ -122,6 +129,15 @@ class Tally:
     rolled: list[str] = field(default_factory=list)
     acted: int = 0
     heard: list[int] = field(default_factory=list)
+    phases: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    """Each roll's and fight action's server-side phases (seconds) by kind, from its
+    `Server-Timing` header."""
+
+    def phase_p(self, kind: str, name: str, q: float) -> float:
+        found = sorted(self.phases.get(kind, {}).get(name, []))
+        if not found:
+            return 0.0
+        return found[min(len(found) - 1, int(q / 100 * len(found)))]
 
     def p(self, kind: str, q: float) -> float:
         found = sorted(self.latencies[kind])
@@ -193,6 +209,7 @@ async def play(port: int, campaign_id: int, me: Player, actions: int, think: flo
             )
             if status == 200:
                 tally.rolled.append(action_id)
+                record_phases(tally, "roll", conn.timing)
             elif status is not None:
                 tally.errors.append(f"roll {status}")
             if n % 2:
@@ -221,10 +238,46 @@ async def turn(conn: Connection, campaign_id: int, me: Player, tally: Tally) -> 
     played = await timed(tally, "act", conn.request("POST", path, payload))
     if played == 200:
         tally.acted += 1
+        record_phases(tally, "act", conn.timing)
     elif played == 409:
         tally.refused += 1
     elif played is not None:
         tally.errors.append(f"act {played}")
+
+
+PHASES = (
+    "app",
+    "session",
+    "checkout",
+    "lock",
+    "held",
+    "head",
+    "derive",
+    "append",
+    "commit",
+    "render",
+)
+"""The phases of a roll the server records (`jdr.phases`), in the order a roll goes through
+them: the whole request in the application, the session lookup, taking connections from the
+pool, waiting for the campaign's writer lock, holding it (what every writer queued behind waits
+for), reading the journal's head, deriving and rolling the dice, appending the entry (and its
+change) to the chain, committing, rendering the answer.
+A phase a roll went through twice (two connections taken) counts its sum."""
+
+
+def record_phases(tally: Tally, kind: str, header: str) -> None:
+    if not header:  # a server without the recorder
+        return
+    seen = set()
+    found = tally.phases.setdefault(kind, {})
+    for part in header.split(","):
+        name, _sep, duration = part.strip().partition(";dur=")
+        if duration:
+            found.setdefault(name, []).append(float(duration) / 1000)
+            seen.add(name)
+    for name in PHASES:  # a phase a request did not go through took no time
+        if name not in seen:
+            found.setdefault(name, []).append(0.0)
 
 
 async def timed(tally: Tally, kind: str, request: Any) -> int | None:
@@ -365,6 +418,17 @@ def measure(label: str, url: str, workers: int, args: argparse.Namespace) -> tup
         )
     lost, doubled, missing, verified = checked(url, campaign_id, tally)
     ERRORS[label] = tally.errors
+    PHASE_ROWS[label] = [
+        f"{kind}: "
+        + ", ".join(
+            f"{name} {tally.phase_p(kind, name, 50) * 1000:.1f} / "
+            f"{tally.phase_p(kind, name, 99) * 1000:.1f}"
+            for name in PHASES
+            if name in tally.phases[kind]
+        )
+        for kind in ("roll", "act")
+        if kind in tally.phases
+    ]
     requests = sum(len(v) for v in tally.latencies.values()) + len(tally.errors)
     roll99 = tally.p("roll", 99)
     ok = not tally.errors and lost == 0 and doubled == 0 and missing == 0 and verified
@@ -398,8 +462,13 @@ def main() -> int:
     parser.add_argument(
         "--listeners", type=int, help="pages open on the live stream (default: all)"
     )
+    parser.add_argument(
+        "--no-phases", action="store_true", help="servers without the phase recorder"
+    )
     args = parser.parse_args()
     args.players -= args.players % 2  # duels
+    if not args.no_phases:  # the servers record each roll's phases (`jdr.phases`)
+        os.environ["JDR_PHASES"] = "1"
     rows = []
     if args.only in (None, "sqlite"):
         with sqlite_url() as url:
@@ -425,6 +494,11 @@ def main() -> int:
     widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
     for line in (header, tuple("-" * w for w in widths), *rows):
         print(" | ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)))
+    if any(PHASE_ROWS.values()):
+        print("phases on the server, p50 / p99 ms (Server-Timing, JDR_PHASES=1):")
+        for label, found in PHASE_ROWS.items():
+            for said in found:
+                print(f"  {label}, {said}")
     return 0 if all(r[-1] == "ok" for r in rows) else 1
 
 

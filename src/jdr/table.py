@@ -8,6 +8,8 @@ hidden roll reaches no one but the GM before it is disclosed, whatever action id
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 from jdr.access import AccessError, Viewer
 from jdr.errors import InputError
 from jdr.fights.commands import GM_SEAT, Seat
-from jdr.i18n import _
+from jdr.i18n import _, current_language
 from jdr.journal.entries import Entry
 from jdr.journal.service import Rolled
 from jdr.params import validate_params
@@ -235,6 +237,20 @@ def journal(store: Store, viewer: Viewer, campaign: Campaign) -> list[Entry]:
     return public_entries(store, campaign)
 
 
+def journal_page(
+    store: Store, viewer: Viewer, campaign: Campaign, count: int, before: int | None = None
+) -> tuple[list[Entry], bool]:
+    """The last `count` entries of the journal (before seq `before`, if given) as `viewer` may
+    read them (`journal`), and whether older ones remain: a page of a long journal."""
+    from jdr.journal.service import entry_of, public_entries
+
+    viewer.require_campaign(campaign.id)
+    rows, older = store.journal_page(campaign.id, count, before)
+    if viewer.is_gm:
+        return [entry_of(row) for row in rows], older
+    return public_entries(store, campaign, rows), older
+
+
 # --- fights ----------------------------------------------------------------------------------
 
 
@@ -270,6 +286,9 @@ class FightPage:
     """For each fighter the viewer may play and each of its commands whose example reads the
     fight (`Command.example_keys`: a move it knows, an opponent), that example's keys, which a
     form shows filled in."""
+
+    earlier: int = 0
+    """Actions before the `log`'s, not told on the page (a long fight's)."""
 
     def cards(self) -> list[Any]:
         """Each fighter's card, as the system's fight view gives it (`jdr.fights.cards.Card`)."""
@@ -322,11 +341,26 @@ def start_fight(
     return int(opened.started.fight_id)
 
 
+TOLD_KEPT = 32
+"""Fights' pages' logs (their last actions) kept told per store, by version and language: every
+seat's page and live part reread the same log after each action; a new action makes a new
+version."""
+_TOLD_LOCK = threading.Lock()
+_TOLD: weakref.WeakKeyDictionary[Store, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+
+
 def fight_page(
-    store: Store, viewer: Viewer, campaign: Campaign, fight_id: int, recaps: bool = True
+    store: Store,
+    viewer: Viewer,
+    campaign: Campaign,
+    fight_id: int,
+    recaps: bool = True,
+    last: int | None = None,
 ) -> FightPage:
     """The fight as `viewer` sees it; `recaps` False leaves the whole fight's recaps out (the
-    JSON API's read, which a player's client may ask for at every turn)."""
+    JSON API's read, which a player's client may ask for at every turn). `last` tells only the
+    last actions in the log (`earlier` counts the others), and leaves the recaps out of a
+    fight longer than that (`fight_recaps` gives them): a long fight's page stays light."""
     from jdr.fights.cards import rounds
     from jdr.fights.ending import ending_of, stuck
     from jdr.fights.narration import Words
@@ -348,17 +382,33 @@ def fight_page(
     if ending is not None:  # an ended fight offers no command
         mine = {}
     view = view_of(system, now, Words("text", now), record.status)
-    stored = store.events(fight_id)
-    made = (
-        {
-            fmt: recap(system, stored, fmt, fight_id, whole=True, status=record.status).text
-            for fmt in RECAPS
-        }
-        if recaps
-        else {}
-    )
+    key = (fight_id, record.version, record.status, recaps, last, current_language())
+    with _TOLD_LOCK:
+        kept = _TOLD.setdefault(store, {})
+        kept_log = kept.get(key)
+    if kept_log is None:  # read and told once per version of the fight (and language)
+        stored = store.events(fight_id)
+        actions = sorted({item.action for item in stored})
+        shown = None if last is None or len(actions) <= last else set(actions[-last:])
+        made = (
+            {
+                fmt: recap(system, stored, fmt, fight_id, whole=True, status=record.status).text
+                for fmt in RECAPS
+            }
+            if recaps and shown is None
+            else {}
+        )
+        log = chapters(system, stored, only=shown)
+        if shown is not None:
+            log = [chapter for chapter in log if chapter.number in shown]
+        kept_log = (log, made, 0 if shown is None else len(actions) - len(shown))
+        if last is not None:  # a page's few actions are kept; a whole log is not
+            with _TOLD_LOCK:
+                kept[key] = kept_log
+                while len(kept) > TOLD_KEPT:
+                    kept.pop(next(iter(kept)))
+    log, made, earlier = kept_log
     pace = pace_of(system, record, now)
-    log = chapters(system, stored)
     commands = getattr(system, "fight_commands", None)
     seen = public(now)
     examples = {
@@ -386,7 +436,22 @@ def fight_page(
         rounds(log),
         viewer.is_gm and record.status != "ended",
         examples,
+        earlier,
     )
+
+
+def fight_recaps(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> dict[str, str]:
+    """The whole fight's recaps to copy, by format (what `fight_page` leaves out of a long
+    fight's page, asked for apart)."""
+    from jdr.fights.recap import recap
+
+    record = fight_in(store, viewer, campaign, fight_id)
+    system = system_of(campaign)
+    stored = store.events(fight_id)
+    return {
+        fmt: recap(system, stored, fmt, fight_id, whole=True, status=record.status).text
+        for fmt in RECAPS
+    }
 
 
 def end_fight(

@@ -74,6 +74,7 @@ from jdr.journal.entries import Entry
 from jdr.journal.service import journaled
 from jdr.names import same
 from jdr.store import (
+    Campaign,
     ConflictError,
     FightAppend,
     FightLog,
@@ -583,12 +584,14 @@ def _journaled(store: Store, fight_id: int, *args: Any, **kwargs: Any) -> Acted:
     """`_decided` holding the campaign's writer lock (`jdr.store.writers`): the fight is read,
     the action decided and appended with no other writer in between, so concurrent actions are
     serialised, and the only refusal left is a real one (the turn was played meanwhile)."""
-    with store.writing(store.campaign_of_fight(fight_id).id):
-        return _decided(store, fight_id, *args, **kwargs)
+    campaign = store.campaign_of_fight(fight_id)  # read once, before the lock: it is what a
+    with store.writing(campaign.id):  # roll's caller does too (a round trip less held)
+        return _decided(store, campaign, fight_id, *args, **kwargs)
 
 
 def _decided(
     store: Store,
+    campaign: Campaign,
     fight_id: int,
     rules: FightRules | None,
     actor: Any,
@@ -603,7 +606,6 @@ def _decided(
 ) -> Acted:
     """Decide on the fight as stored and append the events, the state after them and the
     journal entry in one transaction."""
-    campaign = store.campaign_of_fight(fight_id)
     base = _context(campaign.system, fight_id, actor, action, params)
     if client_seed is not None:
         base["client_seed"] = client_seed

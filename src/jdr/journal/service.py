@@ -22,6 +22,7 @@ from jdr.errors import InputError, RulesError
 from jdr.i18n import N_, _
 from jdr.journal.entries import AUTO_PREFIX, GENESIS, Entry, dice, make_entry, others, plain
 from jdr.params import display_fields, identity
+from jdr.phases import phase
 from jdr.store import (
     Campaign,
     ConflictError,
@@ -119,7 +120,7 @@ def journaled(
     attempts = 0
     while True:
         attempts += 1
-        with store.writing(campaign.id):  # one writer of the campaign at a time: no refusal
+        with store.writing(campaign.id, single=True):  # one writer at a time: no refusal
             done = _attempt(store, campaign, base, run, rng, action_id, hidden, same, disclose)
         if isinstance(done, Journaled):
             return done
@@ -151,7 +152,8 @@ def _attempt(
     (with what it tried to write and the seq it took)."""
     import copy
 
-    head = store.journal_head(campaign.id, action_id)
+    with phase("head"):
+        head = store.journal_head(campaign.id, action_id)
     if head.known is not None and action_id is not None:
         if (
             head.known.hidden and not head.known.disclosed and not action_id.startswith(AUTO_PREFIX)
@@ -166,9 +168,10 @@ def _attempt(
     context = {**base, "campaign": campaign.name, "action_id": chosen, "seq": seq}
     if version == LATEST:  # the dice derive from the context exactly as the entry keeps it
         context = plain({**context, "v": LATEST}, LATEST)
-    inner = copy.deepcopy(rng) if rng is not None else Derived(epoch.seed, context)
-    recording = Recording(inner)
-    result, value, fight = run(recording)
+    with phase("derive"):
+        inner = copy.deepcopy(rng) if rng is not None else Derived(epoch.seed, context)
+        recording = Recording(inner)
+        result, value, fight = run(recording)
     if isinstance(inner, GivenFaces):  # a roll or a fight command: faces it never used refused
         inner.finish()
     rolls = list(zip(recording.sizes, recording.rolled, strict=True))
@@ -180,7 +183,8 @@ def _attempt(
     public = list(disclose(value)) if disclose is not None else []
     writes = fight if isinstance(fight, Writes) else Writes(fight)
     try:
-        recorded = store.record(campaign.id, row, writes.fight, writes.sheets, public)
+        with phase("append"):
+            recorded = store.record(campaign.id, row, writes.fight, writes.sheets, public)
     except (JournalConflictError, ConflictError, SheetConflictError) as conflict:
         return conflict, writes, seq
     return Journaled(entry, value, recorded.version, sheets=recorded.sheets)

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
+from jdr.phases import phase
 from jdr.store.engine import translated
 from jdr.store.writers import Writers
 
@@ -33,10 +34,11 @@ class Database:
     def close(self) -> None:
         self.engine.dispose()
 
-    def writing(self, campaign_id: int) -> AbstractContextManager[None]:
+    def writing(self, campaign_id: int, single: bool = False) -> AbstractContextManager[None]:
         """Hold the campaign's writer lock (`jdr.store.writers`): a roll's read → decide →
-        append cycle inside it is never interleaved with another writer's."""
-        return self.writers.writing(campaign_id)
+        append cycle inside it is never interleaved with another writer's. `single`: the cycle
+        ends with its one write (`Writers.writing`)."""
+        return self.writers.writing(campaign_id, single)
 
     def _translated(self) -> Any:
         return translated(self.url)
@@ -48,15 +50,29 @@ class Database:
         if cycle is not None:
             yield cycle
             return
-        with self.engine.connect() as conn:
+        with phase("checkout"):
+            conn = self.engine.connect()
+        with conn:
             yield conn
 
     @contextmanager
-    def _writing(self) -> Iterator[Connection]:
+    def _writing(self, alone: bool = False) -> Iterator[Connection]:
         """A transaction to write in: a savepoint of the writer cycle's transaction inside one
         (its commit comes at the cycle's end; an error undoes only this write — one round trip
-        more, not two: a savepoint needs no release), else a transaction of its own."""
+        more, not two: a savepoint needs no release), else a transaction of its own.
+
+        `alone`: the caller reads nothing in the cycle after a failed write; if the cycle was
+        opened for this single write (`Writers.alone`), no savepoint: a failure rolls the
+        cycle's transaction back whole (it wrote nothing else; its lock goes with it)."""
         cycle = self.writers.cycle()
+        if cycle is not None and alone and self.writers.alone():
+            try:
+                yield cycle
+            except BaseException:
+                with suppress(DBAPIError):
+                    cycle.rollback()
+                raise
+            return
         if cycle is not None:
             cycle.exec_driver_sql("SAVEPOINT jdr_write")
             try:
@@ -66,5 +82,14 @@ class Database:
                     cycle.exec_driver_sql("ROLLBACK TO SAVEPOINT jdr_write")
                 raise
             return
-        with self.engine.begin() as conn:
-            yield conn
+        with phase("checkout"):
+            conn = self.engine.connect()
+        with conn:
+            transaction = conn.begin()
+            try:
+                yield conn
+            except BaseException:
+                transaction.rollback()
+                raise
+            with phase("commit"):
+                transaction.commit()

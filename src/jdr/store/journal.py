@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, literal, or_, select, union_all, update
+from sqlalchemy import func, insert, literal, or_, select, true, union_all, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.store.changes import DISCLOSE, FIGHT, JOURNAL, SHEET, changed, characters_of
-from jdr.store.epochs import Epoch, epoch_of
+from jdr.store.epochs import Epoch
 from jdr.store.errors import JournalConflictError, StoreError
 from jdr.store.fights import Fights
 from jdr.store.models import changes, characters, epochs, journal, sheet_revisions
@@ -92,6 +92,14 @@ JOURNAL_COLUMNS = (
 
 
 """The columns of a `JournalRow`, in its order."""
+EPOCH_COLUMNS = (
+    epochs.c.number,
+    epochs.c.seed,
+    epochs.c.commitment,
+    epochs.c.created,
+    epochs.c.revealed,
+)
+"""The columns of an `Epoch`, in its order."""
 
 
 class Journal(Fights, Revisions):
@@ -110,6 +118,36 @@ class Journal(Fights, Revisions):
         query = select(*JOURNAL_COLUMNS).where(*where).order_by(journal.c.seq)
         with self._translated(), self._reading() as conn:
             return [JournalRow(*row) for row in conn.execute(query)]
+
+    def journal_page(
+        self, campaign_id: int, count: int, before: int | None = None
+    ) -> tuple[list[JournalRow], bool]:
+        """The last `count` entries of the campaign's journal (those before seq `before`, if
+        given), in `seq` order, and whether older ones remain: a page of a long journal, read
+        without the rest."""
+        where = [journal.c.campaign_id == campaign_id]
+        if before is not None:
+            where.append(journal.c.seq < before)
+        query = (
+            select(*JOURNAL_COLUMNS).where(*where).order_by(journal.c.seq.desc()).limit(count + 1)
+        )
+        with self._translated(), self._reading() as conn:
+            found = [JournalRow(*row) for row in conn.execute(query)]
+        return list(reversed(found[:count])), len(found) > count
+
+    def hidden_left(self, campaign_id: int) -> bool:
+        """Whether the campaign's journal holds a hidden entry not yet disclosed."""
+        query = (
+            select(journal.c.seq)
+            .where(
+                journal.c.campaign_id == campaign_id,
+                journal.c.hidden.is_(True),
+                journal.c.disclosed.is_(False),
+            )
+            .limit(1)
+        )
+        with self._translated(), self._reading() as conn:
+            return conn.execute(query).first() is not None
 
     def revision_entry(self, character_id: int, revision: int) -> JournalRow | None:
         """The journal entry that recorded the character's `revision` (None: a revision written
@@ -173,24 +211,35 @@ class Journal(Fights, Revisions):
                 journal.c.campaign_id == campaign_id, journal.c.action_id == action_id
             )
             rows_query = union_all(rows_query, select(named.subquery()))
-        epoch_query = (
-            select(epochs)
+        opened = (
+            select(*EPOCH_COLUMNS)
             .where(epochs.c.campaign_id == campaign_id, epochs.c.revealed.is_(None))
             .order_by(epochs.c.number.desc())
             .limit(1)
+            .subquery("opened")
         )
-        known = tail_row = None
+        rows = rows_query.subquery("rows")
+        one = select(literal(1).label("one")).subquery("one")
+        # the open epoch beside the rows, in the same round trip (none, or no rows: nulls)
+        query = select(*opened.c, *rows.c).select_from(
+            one.outerjoin(opened, true()).outerjoin(rows, true())
+        )
+        known = tail_row = epoch = None
+        width = len(EPOCH_COLUMNS)
         with self._translated(), self._reading() as conn:
-            for found in conn.execute(rows_query):
-                if found[0]:
-                    tail_row = JournalRow(*found[1:])
+            for found in conn.execute(query):
+                if found[0] is not None:
+                    epoch = Epoch(found[0], bytes.fromhex(found[1]), found[2], found[3], found[4])
+                if found[width] is None:
+                    continue
+                if found[width]:
+                    tail_row = JournalRow(*found[width + 1 :])
                 else:
-                    known = JournalRow(*found[1:])
-            epoch = conn.execute(epoch_query).one_or_none()
+                    known = JournalRow(*found[width + 1 :])
         return JournalHead(
             known,
             None if tail_row is None else (int(tail_row.seq), str(tail_row.hash)),
-            None if epoch is None else epoch_of(epoch),
+            epoch,
             None if tail_row is None else int(tail_row.epoch),
             1 if tail_row is None else int(dict(tail_row.entry).get("v", 1)),
         )
@@ -235,13 +284,20 @@ class Journal(Fights, Revisions):
         )
         version = None
         written = []
+        plain = fight is None and not sheets  # a roll: its entry and its change alone
         try:
-            with self._translated(), self._writing() as conn:
+            with self._translated(), self._writing(alone=plain) as conn:
                 kind = FIGHT if fight is not None else SHEET if sheets else JOURNAL
                 touched = characters_of(sheets)
                 fought = None if fight is None else fight.fight_id
                 changed(conn, campaign_id, kind, fought, row.seq, touched)
-                if conn.execute(still_open).rowcount != 1:
+                if plain and conn.dialect.name == "postgresql":
+                    # the epoch's check and the entry in one round trip (a writer cycle holds
+                    # the campaign's lock meanwhile: each round trip is one the queue waits for)
+                    if conn.execute(_entry_if_open(still_open, values)).first() is None:
+                        raise JournalConflictError(campaign_id, row.seq)
+                    values = {}
+                elif conn.execute(still_open).rowcount != 1:
                     raise JournalConflictError(campaign_id, row.seq)
                 if fight is not None:
                     version = self._append(
@@ -256,7 +312,8 @@ class Journal(Fights, Revisions):
                         .where(changes.c.campaign_id == campaign_id, changes.c.entry == row.seq)
                         .values(characters=ids)
                     )
-                conn.execute(insert(journal).values(values))
+                if values:  # not written with the epoch's check above
+                    conn.execute(insert(journal).values(values))
                 if disclose:
                     conn.execute(
                         update(journal)
@@ -317,3 +374,12 @@ class Journal(Fights, Revisions):
                 if number.isdigit():
                     found[int(number)] = JournalRow(*row)
             return found
+
+
+def _entry_if_open(still_open: Any, values: dict[str, Any]) -> Any:
+    """PostgreSQL: insert the journal row `values` if `still_open` (the update of its epoch
+    while open) updates a row, in one statement; it returns the row's seq if it did."""
+    opened = still_open.returning(epochs.c.number).cte("still_open")
+    names = list(values)
+    row = select(*(literal(values[n], journal.c[n].type) for n in names)).select_from(opened)
+    return insert(journal).from_select(names, row).add_cte(opened).returning(journal.c.seq)

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine, text
 
+from jdr.phases import phase
 from jdr.store.errors import StoreError
 
 NAMESPACE = 0x6A6472  # "jdr": the first key of jdr's advisory locks
@@ -61,11 +62,15 @@ class Writers:
         self.memory = threading.RLock()
 
     @contextmanager
-    def writing(self, campaign_id: int) -> Iterator[None]:
+    def writing(self, campaign_id: int, single: bool = False) -> Iterator[None]:
+        """Hold the campaign's lock (re-entrant). `single`: the cycle writes once, last (a
+        roll's append): on PostgreSQL that write needs no savepoint, one round trip fewer
+        under the lock; if it fails, the cycle's transaction is rolled back whole (`alone`)."""
         held: dict[int, int] = self.local.__dict__.setdefault("held", {})
         key = 0 if self.lock_file is not None else campaign_id  # SQLite: one lock per file
         if held.get(key):
             held[key] += 1
+            self.local.single = False  # a nested cycle: every write keeps its savepoint
             try:
                 yield
             finally:
@@ -73,10 +78,19 @@ class Writers:
             return
         with self._acquired(campaign_id):
             held[key] = 1
+            self.local.single = single
             try:
                 yield
             finally:
                 held[key] = 0
+                self.local.single = False
+
+    def alone(self) -> bool:
+        """Whether the write about to be made is the `single` write of this thread's cycle (at
+        most once per cycle: the next write keeps its savepoint)."""
+        found = bool(getattr(self.local, "single", False))
+        self.local.single = False
+        return found
 
     @contextmanager
     def _acquired(self, campaign_id: int) -> Iterator[None]:
@@ -87,8 +101,13 @@ class Writers:
             with self._flock(self.lock_file):
                 yield
         else:
-            with self.memory:
-                yield
+            with phase("lock"):
+                self.memory.acquire()
+            try:
+                with phase("held"):
+                    yield
+            finally:
+                self.memory.release()
 
     def cycle(self) -> Connection | None:
         """The connection of the writer cycle this thread is in, on PostgreSQL (None elsewhere,
@@ -115,21 +134,25 @@ class Writers:
         # one transaction per cycle: it takes the lock (bounding the wait), reads the head,
         # writes the entry, and its commit gives the lock back — every round trip held here is
         # one the whole queue of writers waits for
-        conn = self.engine.connect()
+        with phase("checkout"):
+            conn = self.engine.connect()
         try:
-            self._lock(conn, campaign_id)
+            with phase("lock"):
+                self._lock(conn, campaign_id)
             self.local.cycle = conn
-            try:
-                yield
-            except BaseException:
-                # what the transaction holds are writes that succeeded, each told to its
-                # caller (a failed one went back to its savepoint, `Store._writing`): kept
+            with phase("held"):
+                try:
+                    yield
+                except BaseException:
+                    # what the transaction holds are writes that succeeded, each told to its
+                    # caller (a failed one went back to its savepoint, `Store._writing`): kept
+                    self.local.cycle = None
+                    with suppress(Exception):
+                        conn.commit()
+                    raise
                 self.local.cycle = None
-                with suppress(Exception):
+                with phase("commit"):
                     conn.commit()
-                raise
-            self.local.cycle = None
-            conn.commit()
         finally:
             conn.close()
 
@@ -143,12 +166,14 @@ class Writers:
             return
         queue = Queue(path)
         try:
-            queue.__enter__()
+            with phase("lock"):
+                queue.__enter__()
         except OSError:  # a read-only folder: SQLite's own lock still keeps the file sound
             yield
             return
         try:
-            yield
+            with phase("held"):
+                yield
         finally:
             queue.__exit__()
 

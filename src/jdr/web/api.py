@@ -26,6 +26,7 @@ from jdr.answers import (
 )
 from jdr.journal.service import export
 from jdr.params import validate_params
+from jdr.phases import phase
 from jdr.web.deps import CampaignOf, StoreDep
 from jdr.web.schemas import (
     ActAnswer,
@@ -112,11 +113,12 @@ def roll(store: StoreDep, who: CampaignOf, asked: RollCreate) -> Json:
             asked.client_seed,
         ),
     )
-    system = table.system_of(who.campaign)
-    action = table.action_of(system, asked.action)
-    params = validate_params(action.params, asked.params)
-    payload = record_json(system, action, params, rolled.record, rolled.record.explain())
-    payload["journal"] = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
+    with phase("render"):
+        system = table.system_of(who.campaign)
+        action = table.action_of(system, asked.action)
+        params = validate_params(action.params, asked.params)
+        payload = record_json(system, action, params, rolled.record, rolled.record.explain())
+        payload["journal"] = journal_json(rolled.campaign, rolled.entry, rolled.replayed)
     return payload
 
 

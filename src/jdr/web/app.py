@@ -29,9 +29,11 @@ from jdr.i18n import _, current_language, ngettext, set_language
 from jdr.journal.words import action_text
 from jdr.labels import action_label
 from jdr.numbers import decimal, percent
+from jdr.phases import wanted
 from jdr.store import open_store
 from jdr.web.errors import from_validation, status_of
 from jdr.web.guard import MAX_BODY, Guard, RateLimit, Scope, language_of
+from jdr.web.timing import Timing
 
 HERE = Path(__file__).parent
 INVITE_ATTEMPTS = 10
@@ -166,6 +168,8 @@ def create_app(
 
     app.add_middleware(Poke, hub=lambda: app.state.hub)
     app.add_middleware(Guard, refuse=refuse_raw, max_body=max_body)
+    if wanted():  # where each request's time goes, in a Server-Timing header (off by default)
+        app.add_middleware(Timing)
     return app
 
 

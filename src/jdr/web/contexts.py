@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from jdr import table
 from jdr.fights.cards import fighter_choice
@@ -17,13 +20,42 @@ from jdr.web.deps import Signed
 from jdr.web.forms import fields_of
 
 __all__ = [
+    "FIGHT_LOG_SHOWN",
+    "JOURNAL_SHOWN",
     "campaign_live",
     "command_names",
     "fight_context",
     "forms_print",
+    "reread",
     "sheet_context",
     "signed_context",
 ]
+
+
+T = TypeVar("T")
+REREAD_KEPT = 32
+"""Answers `reread` keeps per store."""
+_REREAD: weakref.WeakKeyDictionary[Store, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+_REREAD_LOCK = threading.Lock()
+
+
+def reread(store: Store, who: Signed, name: str, compute: Callable[[], T]) -> T:
+    """What `compute` answers for the signed-in request's campaign, computed once per change of
+    the campaign: every write numbers a change (`jdr.store.changes`), and the request's campaign
+    was read with its last one, so a kept answer is never older than the campaign it is for.
+    For an answer every seat reads alike (the luck audit of the public journal)."""
+    key = (name, who.campaign.id, who.campaign.changes, who.viewer.is_gm)
+    with _REREAD_LOCK:
+        kept = _REREAD.setdefault(store, {})
+        if key in kept:
+            found: T = kept[key]
+            return found
+    found = compute()
+    with _REREAD_LOCK:
+        kept[key] = found
+        while len(kept) > REREAD_KEPT:
+            kept.pop(next(iter(kept)))
+    return found
 
 
 def signed_context(who: Signed) -> dict[str, Any]:
@@ -31,9 +63,19 @@ def signed_context(who: Signed) -> dict[str, Any]:
     return {"viewer": who.viewer, "campaign": who.campaign, "csrf": who.csrf}
 
 
+JOURNAL_SHOWN = 50
+"""Entries a journal page shows, the last ones (older ones a link away): a long campaign's
+journal stays a light page; the export and the API give it whole."""
+
+
+FIGHT_LOG_SHOWN = 40
+"""Actions a fight's page tells, the last ones; a fight longer than that has its recaps a
+button away (`/c/ID/fights/F/parts/recaps`): a long fight's page stays light and quick."""
+
+
 def campaign_live(store: Any, who: Signed) -> dict[str, Any]:
     """What the campaign page's live part shows."""
-    entries = table.journal(store, who.viewer, who.campaign)[-10:]
+    entries = table.journal_page(store, who.viewer, who.campaign, 10)[0]
     return {
         "characters": store.roster(who.campaign.id),
         "paced": fights_paced(store, who.campaign),
@@ -54,7 +96,7 @@ def fight_context(store: Store, who: Signed, fight_id: int) -> dict[str, Any]:
     the GM sees every field; a player not a field another fighter's player or the GM decides),
     and for each key naming a fighter the fighters it may name (`fighter_choice`: enemies
     first, the first enemy chosen for a target, those out of the fight left out)."""
-    page = table.fight_page(store, who.viewer, who.campaign, fight_id)
+    page = table.fight_page(store, who.viewer, who.campaign, fight_id, last=FIGHT_LOG_SHOWN)
     system = table.system_of(who.campaign)
     commands = getattr(system, "fight_commands", None)
     seat = table.seat_of(who.viewer)

@@ -21,6 +21,7 @@ from jdr.access import (
 )
 from jdr.errors import NotSignedInError
 from jdr.i18n import _
+from jdr.phases import phase
 from jdr.store import Campaign, Store
 from jdr.store.access import SeatSummary
 from jdr.web.guard import SESSION_COOKIE
@@ -63,7 +64,8 @@ def in_campaign(campaign_id: int, request: Request, store: StoreDep) -> Signed:
     session holds no seat there."""
     token = session_token(request)
     asked = campaign_id if 0 < campaign_id <= MAX_ID else 0  # no seat, whatever the database
-    found = None if token is None else store.signed_in(token_hash(token), asked)
+    with phase("session"):
+        found = None if token is None else store.signed_in(token_hash(token), asked)
     if token is None or found is None:
         raise NotSignedInError(
             "session",

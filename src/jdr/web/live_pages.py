@@ -13,8 +13,14 @@ from fastapi.responses import RedirectResponse, Response, StreamingResponse
 from jdr import access, table
 from jdr.i18n import LANGUAGES, _, current_language, language
 from jdr.live import seat
-from jdr.web.contexts import campaign_live, fight_context, sheet_context
-from jdr.web.deps import CampaignOf, Signed, StoreDep
+from jdr.web.contexts import (
+    JOURNAL_SHOWN,
+    campaign_live,
+    fight_context,
+    reread,
+    sheet_context,
+)
+from jdr.web.deps import MAX_ID, CampaignOf, Signed, StoreDep
 from jdr.web.guard import SESSION_COOKIE
 from jdr.web.live import MAX_STREAMS, MAX_STREAMS_PER_SESSION, last_event_id, stream
 
@@ -84,14 +90,27 @@ def campaign_part(request: Request, store: StoreDep, who: CampaignOf) -> Respons
 
 
 @router.get("/c/{campaign_id}/parts/journal")
-def journal_part(request: Request, store: StoreDep, who: CampaignOf) -> Response:
-    entries = table.journal(store, who.viewer, who.campaign)
-    return _page(request, "_journal_live.html", who, entries=entries)
+def journal_part(
+    request: Request, store: StoreDep, who: CampaignOf, before: int | None = None
+) -> Response:
+    before = before if before is None or 0 < before <= MAX_ID else None
+    entries, older = table.journal_page(store, who.viewer, who.campaign, JOURNAL_SHOWN, before)
+    first = entries[0].seq if older and entries else None
+    return _page(request, "_journal_live.html", who, entries=entries, older=first, before=before)
 
 
 @router.get("/c/{campaign_id}/fights/{fight_id}/parts/live")
 def fight_part(request: Request, store: StoreDep, who: CampaignOf, fight_id: int) -> Response:
     return _page(request, "_fight_live.html", **fight_context(store, who, fight_id))
+
+
+@router.get("/c/{campaign_id}/fights/{fight_id}/parts/recaps")
+def fight_recaps_part(
+    request: Request, store: StoreDep, who: CampaignOf, fight_id: int
+) -> Response:
+    """A long fight's recaps to copy, asked for with a button (its page leaves them out)."""
+    recaps = table.fight_recaps(store, who.viewer, who.campaign, fight_id)
+    return _page(request, "_fight_recaps.html", who, recaps=recaps)
 
 
 @router.get("/c/{campaign_id}/fights/{fight_id}/parts/forms")
@@ -209,7 +228,12 @@ def settings_page(request: Request, store: StoreDep, who: CampaignOf) -> Respons
 @router.get("/c/{campaign_id}/journal/{seq}")
 def entry_page(request: Request, store: StoreDep, who: CampaignOf, seq: int) -> Response:
     """One journal entry as everyone may read it, with its post-ready snippets."""
-    told = seat.entry_announcement(store, who.campaign, seq)
+    told = reread(  # a fight action's is told from the fight's start: kept till a change
+        store,
+        who,
+        f"entry {seq} {current_language()}",
+        lambda: seat.entry_announcement(store, who.campaign, seq),
+    )
     link = f"{_base(request)}/c/{who.campaign.id}/journal/{seq}"
     return _page(
         request, "entry.html", who, told=told, seq=seq, link=link,

@@ -16,8 +16,15 @@ from jdr import access, table
 from jdr.errors import InputError, JdrError
 from jdr.i18n import LANGUAGES, _
 from jdr.store import Campaign, Character, Store
-from jdr.web.contexts import campaign_live, fight_context, sheet_context, signed_context
-from jdr.web.deps import CampaignOf, Signed, StoreDep, seats_of, session_token
+from jdr.web.contexts import (
+    JOURNAL_SHOWN,
+    campaign_live,
+    fight_context,
+    reread,
+    sheet_context,
+    signed_context,
+)
+from jdr.web.deps import MAX_ID, CampaignOf, Signed, StoreDep, seats_of, session_token
 from jdr.web.forms import fields_of, raw_of
 from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
 from jdr.web.views import chart, recap_texts
@@ -303,19 +310,22 @@ async def roll_submit(request: Request, store: StoreDep, who: CampaignOf) -> Res
 
 
 @router.get("/c/{campaign_id}/journal")
-def journal_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+def journal_page(
+    request: Request, store: StoreDep, who: CampaignOf, before: int | None = None
+) -> Response:
     from jdr.journal.verify import browser_messages
 
-    entries = table.journal(store, who.viewer, who.campaign)
-    sealed = who.viewer.is_gm and any(
-        row.hidden and not row.disclosed for row in store.journal(who.campaign.id)
-    )  # "Disclose" only while a hidden roll is still sealed
+    before = before if before is None or 0 < before <= MAX_ID else None
+    entries, older = table.journal_page(store, who.viewer, who.campaign, JOURNAL_SHOWN, before)
+    hidden_left = who.viewer.is_gm and store.hidden_left(who.campaign.id)
     return _page(
         request,
         "journal.html",
         **signed_context(who),
         entries=entries,
-        sealed=sealed,
+        older=entries[0].seq if older and entries else None,
+        before=before,
+        hidden_left=hidden_left,
         verify_messages=browser_messages(),
     )
 
@@ -524,7 +534,7 @@ async def sheet_edit(
 def luck_page(request: Request, store: StoreDep, who: CampaignOf) -> Response:
     from jdr.web.views import luck_bars
 
-    report = table.luck(store, who.viewer, who.campaign)
+    report = reread(store, who, "luck", lambda: table.luck(store, who.viewer, who.campaign))
     return _page(request, "luck.html", **signed_context(who), bars=luck_bars(report))
 
 
