@@ -65,6 +65,7 @@ def test_a_long_fight_and_journal_stay_light_in_a_browser(
                 assert page.locator("#recap-bbcode").count() == 0
                 _no_overflow(page)
                 _shot(page, f"light-fight-{lang}")
+                page.click(".fight-recap summary")  # the recaps fold away under their heading
                 page.click("#show-recaps")
                 page.wait_for_selector("#recap-bbcode")
                 assert "[b]" in page.input_value("#recap-bbcode")
