@@ -196,12 +196,15 @@ def add(
     actor: str | None = None,
 ) -> Revised:
     """A new character from a sheet's table (validated by the campaign's system): revision 1,
-    `created`, journaled with the whole sheet."""
+    `created`, journaled with the whole sheet. Stored under `name` (`jdr sheet add --name`),
+    the sheet's own `name` says it too (an example's `Pikachu` added as `Évoli` is Évoli)."""
     from jdr.names import check_name
     from jdr.sheet_check import check_sheet, installed
     from jdr.systems import default_registry
 
     system = system_of(campaign)
+    if name and name.strip() and isinstance(data.get("name"), str):
+        data = {**data, "name": name.strip()}
 
     def systems() -> list[RuleSystem]:
         return installed(default_registry())

@@ -65,6 +65,7 @@ from jdr.store.models import (
     journal,
     sheet_revisions,
 )
+from jdr.store.pending import Pending
 from jdr.store.revisions import Revisions, SheetWrite
 from jdr.store.rows import insert_row as _insert
 from jdr.store.rows import now as _now
@@ -206,7 +207,7 @@ class Recorded:
     sheets: tuple[tuple[int, int], ...] = ()
 
 
-class Store(Revisions, Access, Live, Backups):
+class Store(Revisions, Access, Live, Backups, Pending):
     """The database behind one URL. Create with `open_store`."""
 
     def __init__(self, engine: Engine, url: str, file: Path | None = None) -> None:

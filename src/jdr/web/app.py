@@ -93,7 +93,7 @@ def create_app(
     the webhooks (`jdr.web.background`; `clock` gives the time, for tests; `webhook_hosts`
     are hosts a webhook may call besides Discord's and Slack's).
     """
-    from jdr.web import api, live_pages, pages
+    from jdr.web import api, live_pages, pages, sheet_pages
     from jdr.web.background import Background
     from jdr.web.live import Hub, Poke
 
@@ -133,6 +133,7 @@ def create_app(
     app.state.base_url = base_url
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(api.router)
+    app.include_router(sheet_pages.router)  # before pages: `sheets/new` before `sheets/{id}`
     app.include_router(pages.router)
     app.include_router(live_pages.router)  # after pages: `journal/{seq}` after `journal/export`
 
