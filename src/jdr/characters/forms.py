@@ -85,6 +85,11 @@ class FormNode:
     """The problem the sheet's system found with this input, in the reader's words."""
     key: str = ""
     """The problem path this node answers to (`moves[2].type`, `skills.Escalade`)."""
+    titled: bool = False
+    """Its section's title already names it (a section holding only this group)."""
+    optional: bool = False
+    """A group the sheet may leave out (a move's inflicted condition): shown folded when
+    empty."""
 
     @property
     def input_id(self) -> str:
@@ -238,6 +243,8 @@ class _Walk:
         name = PREFIX + ".".join(str(p) for p in path)
         label = self.words.key(key, parent)
         help_text = _(info.description) if info.description else ""
+        if help_text.casefold() == label.casefold():  # `Force`, said again
+            help_text = ""
         shape, inner, second = _shape(info.annotation)
         error = self.error(path)
         common: dict[str, Any] = {"name": name, "label": label, "help": help_text}
@@ -248,7 +255,12 @@ class _Walk:
             given = value if isinstance(value, Mapping) else {}
             children = self.children(inner, given, path, key)
             kind = "gauge" if _is_gauge(inner) else "group"
-            return FormNode(kind, children=children, required=_required(info), **common)
+            folded = _bare(info.annotation)[1] and not any(
+                leaf.value or leaf.chosen or leaf.error for c in children for leaf in c.leaves
+            )
+            return FormNode(
+                kind, children=children, required=_required(info), optional=folded, **common
+            )
         if shape == "items":
             rows = value if isinstance(value, list) else []
             items = []
@@ -391,13 +403,15 @@ def sheet_form(
     parts.append(FormPart(str(Word("Character", "Personnage")), tuple(hidden + plain)))
     for section in words.sections:
         shown = tuple(nodes[key] for key in section.keys if key in nodes)
+        if len(shown) == 1 and shown[0].kind in _NESTED:
+            shown = (replace(shown[0], titled=True),)
         if shown and str(section.title) == parts[-1].title:
             parts[-1] = FormPart(parts[-1].title, parts[-1].nodes + shown)
         elif shown:
             parts.append(FormPart(str(section.title), shown))
     for key, node in nodes.items():
         if key not in listed and key not in words.hidden and node.kind in _NESTED:
-            parts.append(FormPart(node.label, (replace(node, label=""),)))
+            parts.append(FormPart(node.label, (replace(node, titled=True),)))
     left = tuple(text for key, text in walk.errors.items() if key not in walk.used)
     return SheetForm(tuple(parts), left)
 
