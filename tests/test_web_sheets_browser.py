@@ -106,7 +106,7 @@ def _add_sheet(page: Any, start: str, name: str | None, shots: Shots, label: str
     page.wait_for_selector("[data-testid=save-sheet]")
     if name is not None:
         page.fill("#f-s-name", name)
-    shown = page.input_value("#f-s-name")
+    shown = str(page.input_value("#f-s-name"))
     _no_overflow(page)
     shots(page, f"{label}-form")
     page.click("[data-testid=save-sheet]")
