@@ -275,6 +275,8 @@ def test_the_gm_edits_and_undoes_as_journaled_revisions(app: Any) -> None:
     character_id = int(added.headers["location"].rsplit("/", 1)[1])
     edit = gm.client.get(f"/c/{campaign}/sheets/{character_id}/edit")
     assert edit.status_code == 200
+    first = gm.client.get(f"/c/{campaign}/sheets/{character_id}")
+    assert 'data-testid="undo-sheet"' not in first.text  # nothing to undo yet
     saved = _submit(
         gm, f"/c/{campaign}/sheets/{character_id}/edit", changed(form_of(edit.text), s_year="3")
     )

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from jdr.access import AccessError, Viewer
 from jdr.bounded import MAX_SHEET_BYTES, check_nesting
 from jdr.characters import service
+from jdr.characters.revisions import timeline
 from jdr.errors import InputError, LimitError, NotFoundError
 from jdr.i18n import _
 from jdr.names import check_name
@@ -48,6 +49,7 @@ __all__ = [
     "start_values",
     "starts",
     "undo",
+    "undoable",
 ]
 
 EMPTY = "empty:"
@@ -153,6 +155,11 @@ def undo(store: Store, viewer: Viewer, campaign: Campaign, character_id: int) ->
     character = character_in(store, viewer, campaign, character_id)
     viewer.require_gm("undo")
     return service.undo(store, campaign, character.name, actor=None)
+
+
+def undoable(store: Store, character_id: int) -> bool:
+    """Whether the sheet has a revision to undo (its creation never is)."""
+    return timeline(store.revision_marks(character_id)).last_undoable() is not None
 
 
 # --- TOML in and out ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from jdr import access, table
+from jdr import access, seat_sheets, table
 from jdr.errors import InputError, JdrError
 from jdr.i18n import LANGUAGES, _
 from jdr.store import Store
@@ -522,6 +522,7 @@ def sheet_context(
         "toml": text if text is not None else to_toml(character.sheet),
         "history": list(reversed(lines)),
         "editable": who.viewer.may_act_for(character.name),
+        "undoable": who.viewer.is_gm and seat_sheets.undoable(store, character.id),
         "error": None,
     }
 
