@@ -373,6 +373,8 @@ def test_a_player_creates_their_character_and_the_gm_approves_it(app: Any) -> No
     home = player.get(f"/c/{campaign}")
     assert 'data-testid="create-character"' in home.text
     seat = Seat(player, csrf_of(home.text))
+    taken = _add_example(seat, campaign, "example:hero", s_name="maitre corbeau")
+    assert taken.status_code == 422 and 'id="f-s-name-error"' in taken.text
     sent = _add_example(seat, campaign, "example:hero", s_name="Mei")
     assert sent.status_code == 303, sent.text
     store: Store = app.state.store

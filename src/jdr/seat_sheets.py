@@ -23,7 +23,7 @@ from jdr.characters import service
 from jdr.characters.revisions import timeline
 from jdr.errors import InputError, LimitError, NotFoundError
 from jdr.i18n import _
-from jdr.names import check_name
+from jdr.names import check_name, duplicate
 from jdr.sheet_check import SYSTEM_KEY, check_sheet, example_text, installed, sheet_of
 from jdr.store import Campaign, Character, Store
 from jdr.store.pending import CreatingSeat, PendingSheet
@@ -225,6 +225,16 @@ def propose(
     name = sheet.get("name")
     if not isinstance(name, str) or not name.strip():
         raise InputError("name", None, _("a name"), _("the sheet has no name"))
+    taken = duplicate(name, [c.name for c in store.characters(campaign.id)])
+    if taken is not None:
+        raise InputError(
+            "name",
+            name,
+            _("a name no other character of the campaign has"),
+            _("campaign {campaign} already has a character named {name}").format(
+                campaign=campaign.name, name=taken
+            ),
+        )
     return store.add_pending(campaign.id, seat.seat_id, check_name("name", name), sheet)
 
 
