@@ -417,13 +417,28 @@ def test_a_refused_sheet_lets_the_player_send_another(app: Any) -> None:
     assert invalid.status_code == 422 and 'id="f-s-stats-strength-error"' in invalid.text
 
 
-def test_the_cli_invite_asks_for_a_character(app: Any) -> None:
+def test_the_cli_invite_asks_for_a_character(app: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli_run import answer, run_json
+
     store: Store = app.state.store
-    campaign = store.create_campaign("plus-ultra", unique("Mardi"))
-    made = access.invite(store, campaign, "player", None, creates=True)
-    assert made.creates and store.invites(campaign)[0].creates
+    name = unique("Mardi")
+    campaign = store.create_campaign("plus-ultra", name)
+    db = str(store.engine.url.render_as_string(hide_password=False))
+    made = answer(
+        capsys, "campaign", "invite", name, "--role", "player", "--create-character", "--db", db
+    )["invite"]
+    assert made["creates"] is True and made["character"] is None
+    assert store.invites(campaign)[0].creates
+    player = TestClient(app)
+    token = made["link"].rsplit("/", 1)[1]
+    assert player.post(f"/invite/{token}", follow_redirects=False).status_code == 303
+    assert 'data-testid="create-character"' in player.get(f"/c/{campaign}").text
+    code, refused = run_json(
+        capsys, "campaign", "invite", name, "--role", "spectator", "--create-character", "--db", db
+    )
+    assert code == 2 and refused["error"]["field"] == "--create-character"
     with pytest.raises(InputError):
-        access.invite(store, campaign, "spectator", None, creates=True)
+        access.invite(store, campaign, "player", "Kaito", creates=True)
 
 
 # --- who may do what -------------------------------------------------------------------------
