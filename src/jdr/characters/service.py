@@ -203,13 +203,14 @@ def add(
     from jdr.systems import default_registry
 
     system = system_of(campaign)
-    if name and name.strip() and isinstance(data.get("name"), str):
-        data = {**data, "name": name.strip()}
 
     def systems() -> list[RuleSystem]:
         return installed(default_registry())
 
     model = check_sheet(data, label, system, systems, campaign.name)
+    if name and name.strip() and isinstance(data.get("name"), str):  # the sheet says it too
+        renamed = {**data, "name": check_name("--name", name.strip())}
+        model = check_sheet(renamed, label, system, systems, campaign.name)
     sheet = model.model_dump(mode="json")
     stored_name = (name or _sheet_name(sheet) or label).strip()
     if not stored_name:
