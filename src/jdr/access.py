@@ -119,6 +119,8 @@ class Invited:
     role: str
     character: str | None
     expires: datetime
+    creates: bool = False
+    """The player creates their character (the GM approves it)."""
 
 
 def invite(
@@ -127,15 +129,24 @@ def invite(
     role: str,
     character: str | None = None,
     expires: str | None = None,
+    creates: bool = False,
 ) -> Invited:
     """A new invite into the campaign. A player's invite names their character (one of the
-    campaign's); a GM's or a spectator's names none."""
+    campaign's), or asks them to create it (`creates`: the GM approves the sheet they send);
+    a GM's or a spectator's names none."""
     if role not in ROLES:
         raise InputError("--role", role, ", ".join(ROLES))
     lifetime = parse_lifetime(expires)
     character_id = None
     name = None
-    if role == "player":
+    if creates and (role != "player" or (character is not None and character.strip())):
+        raise InputError(
+            "--create-character",
+            True,
+            _("a player's invite without --character"),
+            _("the player creates their character: name none"),
+        )
+    if role == "player" and not creates:
         if character is None or not character.strip():
             raise InputError(
                 "--character",
@@ -149,8 +160,10 @@ def invite(
         raise InputError("--character", character, _("only with --role player"))
     token = new_token()
     until = datetime.now(UTC) + lifetime
-    invite_id = store.add_invite(campaign_id, token_hash(token), role, character_id, until)
-    return Invited(invite_id, token, role, name, until)
+    invite_id = store.add_invite(
+        campaign_id, token_hash(token), role, character_id, until, creates=creates
+    )
+    return Invited(invite_id, token, role, name, until, creates)
 
 
 def _session_hash(session: str | None) -> str | None:

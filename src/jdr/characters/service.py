@@ -196,7 +196,8 @@ def add(
     actor: str | None = None,
 ) -> Revised:
     """A new character from a sheet's table (validated by the campaign's system): revision 1,
-    `created`, journaled with the whole sheet."""
+    `created`, journaled with the whole sheet. Stored under `name` (`jdr sheet add --name`),
+    the sheet's own `name` says it too (an example's `Pikachu` added as `Évoli` is Évoli)."""
     from jdr.names import check_name
     from jdr.sheet_check import check_sheet, installed
     from jdr.systems import default_registry
@@ -207,6 +208,9 @@ def add(
         return installed(default_registry())
 
     model = check_sheet(data, label, system, systems, campaign.name)
+    if name and name.strip() and isinstance(data.get("name"), str):  # the sheet says it too
+        renamed = {**data, "name": check_name("--name", name.strip())}
+        model = check_sheet(renamed, label, system, systems, campaign.name)
     sheet = model.model_dump(mode="json")
     stored_name = (name or _sheet_name(sheet) or label).strip()
     if not stored_name:

@@ -61,6 +61,16 @@ def add_invite_commands(app: typer.Typer) -> None:
                 autocompletion=complete.characters,
             ),
         ] = None,
+        create_character: Annotated[
+            bool,
+            typer.Option(
+                "--create-character",
+                help=_(
+                    "The player creates their character in the browser; you approve it (with"
+                    " --role player, without --character)."
+                ),
+            ),
+        ] = False,
         expires: Annotated[
             str | None,
             typer.Option("--expires", metavar="7d|12h|30m", help=_("How long the link works.")),
@@ -77,7 +87,9 @@ def add_invite_commands(app: typer.Typer) -> None:
 
         with opened(db) as store:
             found = store.campaign(name)
-            made = access.invite(store, found.id, role, character, expires)
+            made = access.invite(
+                store, found.id, role, character, expires, creates=create_character
+            )
         link = f"{url.rstrip('/')}/invite/{made.token}"
         if json:
             emit_json(
@@ -87,6 +99,7 @@ def add_invite_commands(app: typer.Typer) -> None:
                         "campaign": found.name,
                         "role": made.role,
                         "character": made.character,
+                        "creates": made.creates,
                         "expires": made.expires.isoformat(timespec="seconds"),
                         "link": link,
                     }

@@ -43,6 +43,8 @@ class Invite:
     expires: datetime
     used: datetime | None
     revoked: datetime | None
+    creates: bool = False
+    """A player's invite that asks them to create their character (the GM approves it)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class Access(Database):
         role: str,
         character_id: int | None,
         expires: datetime,
+        creates: bool = False,
     ) -> int:
         row = {
             "campaign_id": campaign_id,
@@ -92,6 +95,7 @@ class Access(Database):
             "character_id": character_id,
             "created": now(),
             "expires": expires,
+            "creates": creates,
         }
         with self._translated(), self.engine.begin() as conn:
             return insert_row(conn, invites, row)

@@ -97,6 +97,7 @@ LEFT_OUT = {
     "invites": "web invites: the GM invites the table again (jdr campaign invite)",
     "web_sessions": "web sessions: a session never leaves the database it was opened on",
     "web_seats": "a browser session's seats: each is part of its session, which never travels",
+    "pending_sheets": "sheets waiting for the GM: each belongs to a seat, which never travels",
     "changes": "the live table's change numbers: an imported campaign starts again at 0",
     "feeds": "feed links: secret, the GM makes new ones (jdr campaign feed)",
     "webhooks": "the webhook: its URL is a secret, the GM sets it again (jdr campaign webhook)",

@@ -50,6 +50,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData(
@@ -185,6 +186,7 @@ invites = Table(
     Column("expires", DateTime(timezone=True), nullable=False),
     Column("used", DateTime(timezone=True), nullable=True),
     Column("revoked", DateTime(timezone=True), nullable=True),
+    Column("creates", Boolean, nullable=False, server_default=false()),
 )
 
 web_sessions = Table(
@@ -213,6 +215,24 @@ web_seats = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     UniqueConstraint("session_id", "campaign_id"),
 )
+
+pending_sheets = Table(
+    "pending_sheets",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("seat_id", ForeignKey("web_seats.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("name", String(200), nullable=False),
+    Column("sheet", JSON, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("character_id", ForeignKey("characters.id", ondelete="SET NULL"), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("decided", DateTime(timezone=True), nullable=True),
+)
+"""A sheet a player filled in the browser, waiting for the GM (`state`: pending, approved,
+refused); approved, it is the seat's `character_id`."""
 
 changes = Table(
     "changes",

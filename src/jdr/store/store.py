@@ -33,11 +33,14 @@ from jdr.store.epochs import Epochs
 from jdr.store.fights import Fights
 from jdr.store.journal import Journal
 from jdr.store.live import Live
+from jdr.store.pending import Pending
 from jdr.store.revisions import Revisions
 from jdr.store.schema import ensure_current
 
 
-class Store(Campaigns, Characters, Epochs, Journal, Fights, Revisions, Access, Live, Backups):
+class Store(
+    Campaigns, Characters, Epochs, Journal, Fights, Revisions, Access, Live, Backups, Pending
+):
     """The database behind one URL. Create with `open_store`."""
 
 

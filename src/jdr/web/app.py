@@ -95,7 +95,6 @@ def create_app(
     the webhooks (`jdr.web.background`; `clock` gives the time, for tests; `webhook_hosts`
     are hosts a webhook may call besides Discord's and Slack's).
     """
-    from jdr.web import api, live_pages, pages
     from jdr.web.background import Background
     from jdr.web.live import Hub, Poke
 
@@ -134,9 +133,7 @@ def create_app(
     app.state.templates = templates()
     app.state.base_url = base_url
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.include_router(api.router)
-    app.include_router(pages.router)
-    app.include_router(live_pages.router)  # after pages: `journal/{seq}` after `journal/export`
+    _routes(app)
 
     @app.exception_handler(JdrError)
     async def jdr_error(request: Request, error: JdrError) -> Response:
@@ -297,3 +294,13 @@ def from_environment() -> FastAPI:
         base_url=os.environ.get(f"{ENV_PREFIX}BASE_URL") or None,
         webhook_hosts=tuple(h for h in hosts.split(",") if h),
     )
+
+
+def _routes(app: FastAPI) -> None:
+    """The app's routes, in the order they must be matched."""
+    from jdr.web import api, live_pages, pages, sheet_pages
+
+    app.include_router(api.router)
+    app.include_router(sheet_pages.router)  # before pages: `sheets/new` before `sheets/{id}`
+    app.include_router(pages.router)
+    app.include_router(live_pages.router)  # after pages: `journal/{seq}` after `journal/export`

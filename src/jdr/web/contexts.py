@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from jdr import table
+from jdr import seat_sheets, table
 from jdr.fights.cards import fighter_choice
 from jdr.live.seat import fights_paced
 from jdr.store import Store
@@ -176,5 +176,6 @@ def sheet_context(
         "toml": text if text is not None else to_toml(character.sheet),
         "history": list(reversed(lines)),
         "editable": who.viewer.may_act_for(character.name),
+        "undoable": who.viewer.is_gm and seat_sheets.undoable(store, character.id),
         "error": None,
     }

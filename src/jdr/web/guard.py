@@ -16,6 +16,8 @@ import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
+from email.parser import BytesParser
+from email.policy import HTTP
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -248,6 +250,8 @@ def _form_field(scope: Scope, body: bytes, name: str) -> str | None:
     if kind == "application/x-www-form-urlencoded":
         values = parse_qs(body.decode("utf-8", "replace")).get(name)
         return values[0] if values else None
+    if kind == "multipart/form-data":  # a form with a file (a sheet to import)
+        return _multipart_field(scope, body, name)
     if kind == "application/json":
         try:
             data = json.loads(body or b"null")
@@ -255,4 +259,19 @@ def _form_field(scope: Scope, body: bytes, name: str) -> str | None:
             return None
         value = data.get(name) if isinstance(data, dict) else None
         return value if isinstance(value, str) else None
+    return None
+
+
+def _multipart_field(scope: Scope, body: bytes, name: str) -> str | None:
+    """A text field of a `multipart/form-data` body (the body is already within `max_body`)."""
+    kind = header(scope, b"content-type") or ""
+    message = BytesParser(policy=HTTP).parsebytes(
+        b"Content-Type: " + kind.encode("latin-1") + b"\r\n\r\n" + body
+    )
+    if not message.is_multipart():
+        return None
+    for part in message.iter_parts():
+        if part.get_param("name", header="content-disposition") == name:
+            value = part.get_payload(decode=True)
+            return value.decode("utf-8", "replace").strip() if isinstance(value, bytes) else None
     return None

@@ -27,6 +27,7 @@ from jdr.web.contexts import (
 from jdr.web.deps import MAX_ID, CampaignOf, Signed, StoreDep, seats_of, session_token
 from jdr.web.forms import fields_of, raw_of
 from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
+from jdr.web.sheet_pages import campaign_sheets
 from jdr.web.views import chart, recap_texts
 
 router = APIRouter(include_in_schema=False)
@@ -175,6 +176,7 @@ def campaign_page(request: Request, store: StoreDep, who: CampaignOf) -> Respons
         "campaign.html",
         **signed_context(who),
         **live,
+        **campaign_sheets(request, store, who),
         invites=invites,
         names=names,
         link=None,
@@ -189,10 +191,16 @@ def create_invite(
     role: Annotated[str, Form(max_length=16)],
     character: Annotated[str | None, Form(max_length=200)] = None,
     expires: Annotated[str | None, Form(max_length=20)] = None,
+    creates: Annotated[str | None, Form(max_length=10)] = None,
 ) -> Response:
     who.viewer.require_gm("invite")
     made = access.invite(
-        store, who.campaign.id, role, character or None if role == "player" else None, expires
+        store,
+        who.campaign.id,
+        role,
+        character or None if role == "player" else None,
+        expires,
+        creates=bool(creates) and role == "player",
     )
     base = request.app.state.base_url or str(request.base_url).rstrip("/")
     return _page(
