@@ -343,9 +343,9 @@ def test_the_roll_page_shows_display_names_only(tmp_path: Path, system_id: str, 
             assert picker is not None
             shown = re.findall(r"<option[^>]*>([^<]*)</option>", picker.group(1))
             assert shown == [_escaped(action_label(a, lang)) for a in system.actions.values()]
-            labels = [
-                _flat(t).strip() for t in re.findall(r'<label class="field"[^>]*>([^<]*)', html)
-            ]
+            fields = re.findall(r'<label class="field"[^>]*>([^<]*)', html)
+            flags = re.findall(r'<label class="field flag"[^>]*><input[^>]*>([^<]*)', html)
+            labels = [_flat(t).strip() for t in fields + flags]  # a flag: its box, then its name
             models = [action.params, _uses(system, name)]
             if action.advise is not None:
                 models.append(action.advise.params)
