@@ -11,6 +11,7 @@ from jdr.i18n import _
 if TYPE_CHECKING:
     from jdr.journal.entries import Entry
     from jdr.store import Store
+    from jdr.systems.protocol import Action, RuleSystem
 
 Json = dict[str, Any]
 
@@ -36,6 +37,39 @@ def journal_lines(entry: Entry, replayed: bool = False) -> list[str]:
     elif entry.hidden:
         lines.append(_("hidden roll: only its hash is public until `jdr journal disclose`"))
     return lines
+
+
+def journal_line(entry: Entry) -> str:
+    """`journal #12 · 3fa9c2d1e0 · 5e1b…`: the line a post-ready roll ends with."""
+    from jdr.journal.entries import short
+
+    return f"journal #{entry.seq} · {short(entry.hash)} · {entry.commitment[:16]}…"
+
+
+def recap_texts(
+    system: RuleSystem, action: Action[Any], explanation: str, entry: Entry
+) -> dict[str, str]:
+    """A roll ready to paste on a forum or a chat (the web's result page, Discord): BBCode
+    and Markdown, every line escaped for its medium (a name a player typed stays text)."""
+    from jdr.i18n import current_language
+    from jdr.labels import action_label
+    from jdr.markup import escape
+    from jdr.systems.protocol import display_name
+
+    title = f"{display_name(system, current_language())} · {action_label(action)}"
+    line = journal_line(entry)
+    lines = explanation.splitlines()
+    bbcode = "\n".join(
+        [f"[b]{escape(title, 'bbcode')}[/b]"]
+        + [escape(text, "bbcode") for text in lines]
+        + [f"[size=85]{escape(line, 'bbcode')}[/size]"]
+    )
+    markdown = "\n".join(
+        [f"**{escape(title, 'markdown')}**", ""]
+        + [escape(text, "markdown") + "  " for text in lines]
+        + ["", f"*{escape(line, 'markdown')}*"]
+    )
+    return {"bbcode": bbcode, "markdown": markdown}
 
 
 def recap_footer(entries: list[Entry]) -> str | None:

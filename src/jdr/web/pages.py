@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jdr import access, table
 from jdr.errors import InputError, JdrError
 from jdr.i18n import LANGUAGES, _
+from jdr.journal.words import recap_texts
 from jdr.store import Campaign, Character, Store
 from jdr.web.contexts import (
     JOURNAL_SHOWN,
@@ -28,7 +29,7 @@ from jdr.web.deps import MAX_ID, CampaignOf, Signed, StoreDep, seats_of, session
 from jdr.web.forms import fields_of, raw_of
 from jdr.web.guard import LANG_COOKIE, SESSION_COOKIE
 from jdr.web.sheet_pages import campaign_sheets
-from jdr.web.views import chart, recap_texts
+from jdr.web.views import chart
 
 router = APIRouter(include_in_schema=False)
 

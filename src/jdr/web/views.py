@@ -1,5 +1,5 @@
-"""What the pages show, computed from the services' values: SVG bars of a distribution, the
-post-ready copies of a roll (BBCode, Markdown) with user text escaped for each medium.
+"""What the pages show, computed from the services' values: SVG bars of a distribution, a
+roller's luck (the post-ready copies of a roll are `jdr.journal.words.recap_texts`).
 
 >>> [bar.height for bar in chart([(0, 0.25), (1, 0.75)]).bars]
 [40, 120]
@@ -11,11 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from jdr.i18n import current_language
-from jdr.journal.entries import Entry, short
-from jdr.markup import escape
 from jdr.numbers import decimal, percent
-from jdr.systems.protocol import Action, RuleSystem, display_name
 
 CHART_HEIGHT = 120
 BAR_WIDTH = 12
@@ -113,33 +109,6 @@ def _skips(before: Any, value: Any) -> bool:
     if isinstance(before, int) and isinstance(value, int):
         return value != before + 1
     return False
-
-
-def journal_line(entry: Entry) -> str:
-    return f"journal #{entry.seq} · {short(entry.hash)} · {entry.commitment[:16]}…"
-
-
-def recap_texts(
-    system: RuleSystem, action: Action[Any], explanation: str, entry: Entry
-) -> dict[str, str]:
-    """A roll ready to paste on a forum: BBCode and Markdown, every line escaped for its
-    medium (a name a player typed stays text)."""
-    from jdr.labels import action_label
-
-    title = f"{display_name(system, current_language())} · {action_label(action)}"
-    line = journal_line(entry)
-    lines = explanation.splitlines()
-    bbcode = "\n".join(
-        [f"[b]{escape(title, 'bbcode')}[/b]"]
-        + [escape(text, "bbcode") for text in lines]
-        + [f"[size=85]{escape(line, 'bbcode')}[/size]"]
-    )
-    markdown = "\n".join(
-        [f"**{escape(title, 'markdown')}**", ""]
-        + [escape(text, "markdown") + "  " for text in lines]
-        + ["", f"*{escape(line, 'markdown')}*"]
-    )
-    return {"bbcode": bbcode, "markdown": markdown}
 
 
 @dataclass(frozen=True)
