@@ -25,6 +25,7 @@ __all__ = [
     "journal_notes",
     "keyed",
     "language_of",
+    "marked",
     "messages",
     "pairs",
     "reply",
@@ -174,6 +175,21 @@ def reply(lines: list[str], ephemeral: bool = False) -> Reply:
     """A reply of `lines`, cut into messages as Discord takes them."""
     cut = messages("\n".join(lines))
     return Reply(cut[0], tuple(cut[1:]), ephemeral)
+
+
+def marked(text: str) -> str:
+    """A roll's explanation in Markdown: its own marks kept (a dropped die struck `~~1~~`, bold
+    `**…**`, `jdr.markup.in_format`), everything else escaped (a label is a player's text)."""
+    import re
+
+    found = []
+    at = 0
+    for mark in re.finditer(r"(~~|\*\*)(.+?)\1", text):
+        found.append(escape(text[at : mark.start()], "markdown"))
+        found.append(f"{mark[1]}{escape(mark[2], 'markdown')}{mark[1]}")
+        at = mark.end()
+    found.append(escape(text[at:], "markdown"))
+    return "".join(found)
 
 
 def journal_notes(entry: Any, replayed: bool = False) -> list[str]:

@@ -27,6 +27,7 @@ from jdr.discord.reading import (
     int_option,
     journal_notes,
     keyed,
+    marked,
     messages,
     pairs,
     reply,
@@ -105,7 +106,7 @@ def _dice(
         said = result.explain()
         label = f"**{escape(expression.label, 'markdown')}** " if expression.label else ""
         lines.append(f"{label}`{expression.text}` → **{result.total}**")
-        lines += [escape(line, "markdown") for line in said.splitlines()]
+        lines += [marked(line) for line in said.splitlines()]
         lines += [f"-# {escape(note, 'markdown')}" for note in notation.notes(expression)]
         lines += notes
     if not journaled:
@@ -133,7 +134,7 @@ def _roll(store: Store, campaign: Campaign, viewer: Viewer, options: Options) ->
     actor = text_option(options, "character")
     typed = keyed(pairs(text_option(options, "options")))
     sheet = _sheet_for(store, campaign, viewer, system, action, actor, hidden)
-    params, uses = _split(action.params, table.sheet_uses(system, action), typed)
+    params, uses = _split(action.params, table.sheet_uses(system, action), typed, bool(sheet))
     asked = table.RollAsked(
         action=action.name,
         params=params,
@@ -174,27 +175,29 @@ def _sheet_for(
     return next((n for n in stored if same(n, name)), None)
 
 
-def _split(params: Any, uses: Any, typed: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+def _split(
+    params: Any, uses: Any, typed: dict[str, str], sheet: bool = False
+) -> tuple[dict[str, str], dict[str, str]]:
     """The options typed, by field: the action's parameters, and what it uses of a sheet
-    (`uses`' fields), each key by its name or display name in either language."""
+    (`uses`' fields; first, when rolling from a sheet: `target` names the target's sheet then),
+    each key by its name or display name in either language."""
     from jdr.errors import UnknownNameError
     from jdr.labels import field_spellings
     from jdr.names import closest, find
 
     spelt = field_spellings(params)
     used = field_spellings(uses) if uses is not None else {}
+    order = [(used, 1), (spelt, 0)] if sheet else [(spelt, 0), (used, 1)]
     found: tuple[dict[str, str], dict[str, str]] = ({}, {})
     for key, value in typed.items():
-        loose = key.replace("-", "_")
-        name = find(key, spelt, _("option")) or find(loose, spelt, _("option"))
-        if name is not None:
-            found[0][name] = value
-            continue
-        name = find(key, used, _("option")) or find(loose, used, _("option")) if used else None
-        if name is None:
+        for spellings, into in order:
+            name = find(key, spellings, _("option")) or find(key.replace("-", "_"), spellings)
+            if name is not None:
+                found[into][name] = value
+                break
+        else:
             known = sorted({*spelt.values(), *used.values()})
             raise UnknownNameError(_("option"), key, known, closest(key, {**spelt, **used}))
-        found[1][name] = value
     return found
 
 
@@ -209,11 +212,11 @@ def _odds(store: Store, campaign: Campaign, options: Options) -> Reply:
     system = table.system_of(campaign)
     action = table.action_of(system, text_option(options, "action"), "odds")
     typed = keyed(pairs(text_option(options, "options")))
-    params, uses = _split(action.params, table.sheet_uses(system, action), typed)
     character = text_option(options, "character")
     sheet = None
     if character is not None and table.sheet_uses(system, action) is not None:
         sheet = store.character_named(campaign.id, character).name
+    params, uses = _split(action.params, table.sheet_uses(system, action), typed, bool(sheet))
     found = table.odds(campaign, action.name, params, store, sheet, uses)[2]
     title = f"{display_name(system, current_language())} · {action_label(action)}"
     lines = [f"**{escape(title, 'markdown')}** — {_('exact odds')}"]

@@ -132,8 +132,8 @@ def _state(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> l
 
     page = table.fight_page(store, viewer, campaign, fight_id, recaps=False, last=1)
     lines = [f"**{escape(page.view.status, 'markdown')}**"]
-    if page.ending is None and page.status != "ended" and page.awaited:
-        lines.append(escape(page.pace.line(), "markdown"))
+    if page.ending is None and page.status != "ended" and page.pace.due is not None:
+        lines.append(escape(page.pace.line(), "markdown"))  # by when
     lines += [f"- {escape(line, 'markdown')}" for line in page.view.fighters]
     if page.status == "ended":
         lines.append(_("this fight has ended"))
@@ -173,12 +173,22 @@ def _commands(
     lines: list[str] = []
     for actor, offered in page.mine.items():
         for name in offered:
-            line = commands.line(name, seen, actor).replace("`", "'")
+            typed = _typed(commands.line(name, seen, actor))
             said = ""
             if len(lines) < ODDS_SHOWN:
                 said = _odds(store, viewer, campaign, fight_id, actor, name, page, commands)
-            lines.append(f"- {escape(actor, 'markdown')} : `{line}`{said}")
+            lines.append(f"- {escape(actor, 'markdown')} : {typed}{said}")
     return lines
+
+
+def _typed(line: str) -> str:
+    """A command's example line (`attack target="Maître Corbeau"`, as a shell reads it) as the
+    `command` and `options` of `/jdr fight act` take it: `attack` · `target=Maître Corbeau`."""
+    import shlex
+
+    words = [word.replace("`", "'") for word in shlex.split(line)]
+    shown = f"`{words[0]}`"
+    return f"{shown} · `{' '.join(words[1:])}`" if len(words) > 1 else shown
 
 
 def _odds(
