@@ -78,7 +78,9 @@ def test_a_fight_is_told_in_french_to_a_french_client(store: Store, system: str)
 def test_a_sealed_choice_is_told_without_its_value(store: Store) -> None:
     table = seeded_table(store, "passion")
     reply = table.ask("player", ("fight", "act"), command="choose_marker", options="marker=7")
-    assert "sealed" in reply.content and "7" not in reply.content.split("\n")[1]
+    told = reply.content.split("\n")[1]
+    assert re.fullmatch(r"Romuald has chosen a marker \(sealed: [0-9a-f]{10}\)\.", told), told
+    assert "marker chosen (sealed)" in reply.content and "marker 7" not in reply.content
 
 
 def test_a_player_plays_only_their_own_fighter(plus_ultra: Table) -> None:
