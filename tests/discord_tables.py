@@ -125,7 +125,7 @@ def play_to_the_end(
     commands = system.fight_commands  # type: ignore[attr-defined]
     tactic = system.simulation.tactic  # type: ignore[attr-defined]
     over = system.simulation.over  # type: ignore[attr-defined]
-    replies = []
+    replies: list[Reply] = []
     for _step in range(MOST_ACTIONS):
         page = fight_page(store, table.gm, campaign, table.fight_id, recaps=False, last=1)
         now = state(store, table.fight_id, system.fight)

@@ -7,6 +7,7 @@ every message within Discord's 2,000 characters, the journal line under what wro
 from __future__ import annotations
 
 import re
+
 import pytest
 
 from discord_tables import (
