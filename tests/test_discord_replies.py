@@ -132,7 +132,7 @@ def test_without_a_seat_only_dice_and_odds_answer(plus_ultra: Table) -> None:
         ("odds",),
         {"action": "attaque", "options": "volonté=5 target_energy=6 rang=C"},
     )
-    assert "hit : **60.00 %**" in odds.content
+    assert "- hit: 60.00 %\n- miss: 40.00 %" in odds.content
     dice = answer(store, campaign, None, PLAYER, ("dice",), {"expression": "2d6+3"})
     assert "not written in any journal" in dice.content
 
@@ -261,3 +261,31 @@ def test_fight_act_needs_a_fight(store: Store) -> None:
     campaign = store.campaign_by_id(campaign_id)
     with pytest.raises(InputError, match="no fight yet"):
         answer(store, campaign, Viewer(campaign_id, "gm"), GM, ("fight", "show"), {})
+
+
+def test_keys_and_choices_are_read_in_french(plus_ultra: Table) -> None:
+    store, campaign = plus_ultra.store, plus_ultra.campaign
+    typed = {"action": "attaque", "options": "volonté=5 énergie_de_la_cible=6 rang=C"}
+    odds = answer(store, campaign, None, FRENCH, ("odds",), typed)
+    assert "chances exactes" in odds.content and "- touché\u00a0: 60,00 %" in odds.content
+    reply = answer(
+        store,
+        campaign,
+        plus_ultra.player,
+        FRENCH,
+        ("fight", "act"),
+        {"command": "technique", "options": "technique=poing tempete", "target": "maître corbeau"},
+    )
+    assert reply.content.startswith("**combat 1** · Kaito Arashi · technique")
+    assert "Poing Tempête" in reply.content
+
+
+def test_a_refusal_is_worded_in_the_callers_language(plus_ultra: Table) -> None:
+    from jdr.discord.reading import speaking
+
+    store, campaign = plus_ultra.store, plus_ultra.campaign
+    with pytest.raises(AccessError) as refused:
+        answer(store, campaign, None, FRENCH, ("roll",), {"action": "attaque"})
+    with speaking(FRENCH):  # the dispatcher words the refusal so
+        assert "vous n'avez pas de place dans cette campagne" in refused.value.message()
+        assert "/jdr join CODE" in refused.value.message()

@@ -31,6 +31,7 @@ __all__ = [
     "reply",
     "seated",
     "speaking",
+    "spelled",
     "text_option",
 ]
 
@@ -107,7 +108,7 @@ def pairs(text: str | None) -> list[str]:
     """`key=value key2=value2` (the free `options` of `roll`, `odds` and `fight act`) → its
     `key=value` words. Quotes keep spaces (`move="Quick Attack"`); a word without `=` belongs
     to the value before it (`move=Quick Attack` reads as one value), so a name with spaces
-    needs no quotes.
+    needs no quotes; a key with spaces is quoted, or typed with `_` (`énergie_cible=6`).
 
     >>> pairs('target=Corbeau move=Vive Attaque note="a b"')
     ['target=Corbeau', 'move=Vive Attaque', 'note=a b']
@@ -128,6 +129,21 @@ def pairs(text: str | None) -> list[str]:
         if "=" not in pair:
             raise InputError(_("options"), pair, "key=value key2=value2", _("not a key=value pair"))
     return found
+
+
+def spelled(key: str, spellings: dict[str, str]) -> str | None:
+    """The field `key` stands for among `spellings` (`jdr.labels.field_spellings`): as typed,
+    else with its `_` or `-` read as spaces (`énergie_cible` for `énergie cible`: a key with a
+    space is typed so, or quoted), else with its spaces read as `_`."""
+    from jdr.names import find
+
+    for each in dict.fromkeys(
+        [key, key.replace("_", " "), key.replace("-", " "), key.replace(" ", "_")]
+    ):
+        found = find(each, spellings, _("option"))
+        if found is not None:
+            return found
+    return None
 
 
 def keyed(pairs_: list[str]) -> dict[str, str]:

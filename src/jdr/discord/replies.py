@@ -33,6 +33,7 @@ from jdr.discord.reading import (
     reply,
     seated,
     speaking,
+    spelled,
     text_option,
 )
 from jdr.discord.types import Caller, Options, Reply
@@ -110,7 +111,8 @@ def _dice(
         lines += [f"-# {escape(note, 'markdown')}" for note in notation.notes(expression)]
         lines += notes
     if not journaled:
-        lines.append(f"-# {_('a free roll: not written in any journal')}")
+        free = _("a free roll: not written in any journal")
+        lines.append(f"-# {free}")
     return reply(lines)
 
 
@@ -183,7 +185,7 @@ def _split(
     each key by its name or display name in either language."""
     from jdr.errors import UnknownNameError
     from jdr.labels import field_spellings
-    from jdr.names import closest, find
+    from jdr.names import closest
 
     spelt = field_spellings(params)
     used = field_spellings(uses) if uses is not None else {}
@@ -191,7 +193,7 @@ def _split(
     found: tuple[dict[str, str], dict[str, str]] = ({}, {})
     for key, value in typed.items():
         for spellings, into in order:
-            name = find(key, spellings, _("option")) or find(key.replace("-", "_"), spellings)
+            name = spelled(key, spellings)
             if name is not None:
                 found[into][name] = value
                 break
@@ -219,9 +221,11 @@ def _odds(store: Store, campaign: Campaign, options: Options) -> Reply:
     params, uses = _split(action.params, table.sheet_uses(system, action), typed, bool(sheet))
     found = table.odds(campaign, action.name, params, store, sheet, uses)[2]
     title = f"{display_name(system, current_language())} · {action_label(action)}"
-    lines = [f"**{escape(title, 'markdown')}** — {_('exact odds')}"]
+    exact = _("exact odds")
+    lines = [f"**{escape(title, 'markdown')}** — {exact}"]
     for outcome, p in found.outcomes.items():
-        lines.append(f"- {escape(_(outcome), 'markdown')} : **{percent(p)}**")
+        shown = _("{value}: {p}").format(value=escape(_(outcome), "markdown"), p=percent(p))
+        lines.append(f"- {shown}")
     if found.mean is not None:
         lines.append(_("mean: {mean}").format(mean=decimal(found.mean, 2)))
     return reply(lines)

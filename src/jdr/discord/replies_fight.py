@@ -49,11 +49,13 @@ def act(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -> R
     commands = getattr(system, "fight_commands", None)
     if target is not None:
         given.append(f"{_target_key(commands, command)}={target}")
-    played = table.play(store, viewer, campaign, fight_id, actor, command, keyed(given))
+    keys = _keys(commands, command, keyed(given))
+    played = table.play(store, viewer, campaign, fight_id, actor, command, keys)
     acted = played.acted
     name = commands.shown(played.command.get("action", command)) if commands else command
-    lines = [f"**{escape(_('fight {fight}').format(fight=fight_id), 'markdown')}** · "
-             f"{escape(actor, 'markdown')} · {escape(name, 'markdown')}"]  # fmt: skip
+    title = _("fight {fight}").format(fight=fight_id)
+    said = " · ".join(escape(text, "markdown") for text in (actor, name))
+    lines = [f"**{escape(title, 'markdown')}** · {said}"]
     lines += _story(store, system, fight_id, acted.version)
     lines.append("")
     lines += _state(store, viewer, campaign, fight_id)
@@ -86,6 +88,21 @@ def _actor(
             _("name the fighter who plays"),
         )
     return awaited[0]
+
+
+def _keys(commands: Any, command: str, typed: dict[str, str]) -> dict[str, str]:
+    """The keys typed, each by its name when `spelled` finds it (a key with a space typed with
+    `_`); else as typed, for the service to read or refuse (naming it, and the closest)."""
+    from jdr.discord.reading import spelled
+    from jdr.labels import field_spellings
+
+    if commands is None:
+        return typed
+    try:
+        spellings = field_spellings(commands.get(command).keys)
+    except JdrError:  # an unknown command: the service says so
+        return typed
+    return {spelled(key, spellings) or key: value for key, value in typed.items()}
 
 
 def _target_key(commands: Any, command: str) -> str:
@@ -152,7 +169,8 @@ def show(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -> 
     lines += _state(store, viewer, campaign, fight_id)
     mine = _commands(store, viewer, campaign, fight_id, page)
     if mine:
-        lines += ["", f"**{escape(_('Your commands now:'), 'markdown')}**", *mine]
+        head = _("Your commands now:")
+        lines += ["", f"**{escape(head, 'markdown')}**", *mine]
     return reply(lines)
 
 
