@@ -289,3 +289,21 @@ def test_a_refusal_is_worded_in_the_callers_language(plus_ultra: Table) -> None:
     with speaking(FRENCH):  # the dispatcher words the refusal so
         assert "vous n'avez pas de place dans cette campagne" in refused.value.message()
         assert "/jdr join CODE" in refused.value.message()
+
+
+def test_the_reply_names_the_fighter_as_stored_however_typed(plus_ultra: Table) -> None:
+    reply = plus_ultra.ask("gm", ("fight", "act"), command="defend", character="KAITO arashi")
+    assert reply.content.startswith("**fight 1** · Kaito Arashi · defend")
+
+
+def test_a_player_seat_without_a_character_yet_plays_nothing(plus_ultra: Table) -> None:
+    creating = Viewer(plus_ultra.campaign.id, "player")
+    with pytest.raises(InputError, match="no character yet"):
+        answer(
+            plus_ultra.store,
+            plus_ultra.campaign,
+            creating,
+            PLAYER,
+            ("fight", "act"),
+            {"command": "defend"},
+        )

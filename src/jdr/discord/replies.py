@@ -61,7 +61,7 @@ def answer(
         if path not in PATHS:
             raise InputError(_("command"), " ".join(path), ", ".join(" ".join(p) for p in PATHS))
         if path == ("dice",):
-            return _dice(store, campaign, viewer, caller, options)
+            return _dice(store, campaign, viewer, options)
         campaign = bound(campaign)
         if path == ("odds",):
             return _odds(store, campaign, options)
@@ -79,11 +79,7 @@ def answer(
 
 
 def _dice(
-    store: Store,
-    campaign: Campaign | None,
-    viewer: Viewer | None,
-    caller: Caller,
-    options: Options,
+    store: Store, campaign: Campaign | None, viewer: Viewer | None, options: Options
 ) -> Reply:
     """`/jdr dice expression:…`: each roll's result and explanation, as `jdr dice` gives them;
     through the campaign's journal for a seated GM or player in a bound channel."""

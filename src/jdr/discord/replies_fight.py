@@ -54,7 +54,8 @@ def act(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -> R
     acted = played.acted
     name = commands.shown(played.command.get("action", command)) if commands else command
     title = _("fight {fight}").format(fight=fight_id)
-    said = " · ".join(escape(text, "markdown") for text in (actor, name))
+    who = acted.entry.actor if acted.entry is not None and acted.entry.actor else actor
+    said = " · ".join(escape(str(text), "markdown") for text in (who, name))
     lines = [f"**{escape(title, 'markdown')}** · {said}"]
     lines += _story(store, system, fight_id, acted.version)
     lines.append("")
@@ -75,9 +76,12 @@ def _actor(
     if typed is not None:
         return typed
     if not viewer.is_gm:
-        viewer.require_writer("actor")
-        assert viewer.character is not None
-        return viewer.character
+        mine = viewer.require_actor(None)  # a spectator is refused
+        if mine is None:
+            raise InputError(
+                _("character"), None, _("your character"), _("your seat has no character yet")
+            )
+        return mine
     page = table.fight_page(store, viewer, campaign, fight_id, recaps=False, last=1)
     awaited = list(page.awaited)
     if len(awaited) != 1:
