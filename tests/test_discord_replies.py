@@ -198,7 +198,7 @@ def test_a_typo_in_an_option_is_named_with_the_closest(plus_ultra: Table) -> Non
 def test_fight_show_gives_the_callers_commands_with_their_odds(plus_ultra: Table) -> None:
     mine = plus_ultra.ask("player", ("fight", "show")).content
     assert "**Your commands now:**" in mine
-    assert "- Kaito Arashi : `attack` · `target=Maître Corbeau` — chance to hit" in mine
+    assert "- Kaito Arashi · `attack` · `target=Maître Corbeau` — chance to hit" in mine
     spectator = plus_ultra.ask("spectator", ("fight", "show")).content
     assert "Your commands" not in spectator and "Maître Corbeau (b)" in spectator
     french = answer(

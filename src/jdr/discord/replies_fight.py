@@ -59,7 +59,7 @@ def act(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -> R
     lines = [f"**{escape(title, 'markdown')}** · {said}"]
     lines += _story(store, system, fight_id, acted.version)
     lines.append("")
-    lines += _state(store, viewer, campaign, fight_id)
+    lines += _state(table.fight_page(store, viewer, campaign, fight_id, recaps=False, last=1))
     if acted.entry is not None:
         lines.append("")
         lines += journal_notes(acted.entry)
@@ -146,12 +146,9 @@ def _story(store: Store, system: Any, fight_id: int, version: int) -> list[str]:
     return lines
 
 
-def _state(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> list[str]:
+def _state(page: Any) -> list[str]:
     """Where the fight stands (who won, or whose turn it is) and each fighter, as the system's
-    view words them (`jdr fight show`)."""
-    from jdr import table
-
-    page = table.fight_page(store, viewer, campaign, fight_id, recaps=False, last=1)
+    view words them (`jdr fight show`), from its page (`jdr.table.fight_page`)."""
     lines = [f"**{escape(page.view.status, 'markdown')}**"]
     if page.ending is None and page.status != "ended" and page.pace.due is not None:
         lines.append(escape(page.pace.line(), "markdown"))  # by when
@@ -170,7 +167,7 @@ def show(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -> 
     page = table.fight_page(store, viewer, campaign, fight_id, recaps=False, last=1)
     title = _("fight {fight}").format(fight=fight_id)
     lines = [f"**{escape(title, 'markdown')}** — {escape(campaign.name, 'markdown')}"]
-    lines += _state(store, viewer, campaign, fight_id)
+    lines += _state(page)
     mine = _commands(store, viewer, campaign, fight_id, page)
     if mine:
         head = _("Your commands now:")
@@ -181,7 +178,7 @@ def show(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -> 
 def _commands(
     store: Store, viewer: Viewer, campaign: Campaign, fight_id: int, page: Any
 ) -> list[str]:
-    """`- Kaito: `attack target=Corbeau` — chance to hit 52 %`, for each fighter the caller
+    """`- Kaito · `attack` · `target=Corbeau` — chance to hit 52 %`, for each fighter the caller
     plays and each command it may play now (odds for the first `ODDS_SHOWN`)."""
     from jdr import table
     from jdr.fights.sealed import public
@@ -190,7 +187,7 @@ def _commands(
     system = table.system_of(campaign)
     commands = getattr(system, "fight_commands", None)
     if commands is None or system.fight is None:
-        return [f"- {escape(a, 'markdown')} : {', '.join(c)}" for a, c in page.mine.items()]
+        return [f"- {escape(a, 'markdown')} · {', '.join(c)}" for a, c in page.mine.items()]
     seen = public(state(store, fight_id, system.fight))
     lines: list[str] = []
     for actor, offered in page.mine.items():
@@ -199,7 +196,7 @@ def _commands(
             said = ""
             if len(lines) < ODDS_SHOWN:
                 said = _odds(store, viewer, campaign, fight_id, actor, name, page, commands)
-            lines.append(f"- {escape(actor, 'markdown')} : {typed}{said}")
+            lines.append(f"- {escape(actor, 'markdown')} · {typed}{said}")
     return lines
 
 
@@ -208,7 +205,11 @@ def _typed(line: str) -> str:
     `command` and `options` of `/jdr fight act` take it: `attack` · `target=Maître Corbeau`."""
     import shlex
 
-    words = [word.replace("`", "'") for word in shlex.split(line)]
+    try:
+        split = shlex.split(line)
+    except ValueError:  # not as a shell reads it: the line as it is
+        split = line.split()
+    words = [word.replace("`", "'") for word in split] or ["-"]
     shown = f"`{words[0]}`"
     return f"{shown} · `{' '.join(words[1:])}`" if len(words) > 1 else shown
 
