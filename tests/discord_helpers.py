@@ -248,10 +248,8 @@ def fake_discord() -> Iterator[FakeDiscord]:
                 body = json.loads(raw) if raw else None
             except ValueError:
                 body = raw.decode("utf-8", "replace")
-            fake.requests.append(
-                Recorded(self.command, self.path, {k.lower(): v for k, v in self.headers.items()},
-                         body)  # fmt: skip
-            )
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            fake.requests.append(Recorded(self.command, self.path, headers, body))
             answer = fake.answer
             if answer is None:
                 answer = body if self.command == "PUT" else {"id": str(len(fake.requests))}
@@ -262,7 +260,11 @@ def fake_discord() -> Iterator[FakeDiscord]:
             self.end_headers()
             self.wfile.write(data)
 
-        do_PUT = do_POST = do_PATCH = _handle
+        def do_PUT(self) -> None:
+            self._handle()
+
+        def do_POST(self) -> None:
+            self._handle()
 
         def log_message(self, *args: Any) -> None:
             pass
@@ -302,3 +304,10 @@ def discord_table(
     for kind in examples:
         service.add(store, campaign, tomllib.loads(systems_example(system, kind)))
     return app, store, campaign_id
+
+
+def caller_of(user_id: str, channel_id: str = CHANNEL_ID, locale: str = "en-US") -> Any:
+    """A `jdr.discord.types.Caller`: `user_id` in `channel_id` (for the services directly)."""
+    from jdr.discord.types import Caller
+
+    return Caller(user_id, "someone", channel_id, GUILD_ID, locale)

@@ -91,9 +91,7 @@ def build_discord() -> typer.Typer:
             typer.echo(jsonlib.dumps(definitions(), ensure_ascii=False, indent=2))
             return
         for path in paths():
-            options = " ".join(
-                o.name if o.required else f"[{o.name}]" for o in option_list(path)
-            )
+            options = " ".join(o.name if o.required else f"[{o.name}]" for o in option_list(path))
             console().print(f"/jdr {' '.join(path)} {options}".rstrip(), markup=False)
 
     @app.command(
@@ -107,7 +105,9 @@ def build_discord() -> typer.Typer:
         application_id: Annotated[
             str,
             typer.Option(
-                "--application-id", metavar="ID", help=_("The application's id (General Information).")
+                "--application-id",
+                metavar="ID",
+                help=_("The application's id (General Information)."),
             ),
         ],
         token: Annotated[

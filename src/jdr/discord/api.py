@@ -23,8 +23,8 @@ from jdr.i18n import _
 
 __all__ = [
     "API_BASE",
-    "DiscordRefused",
-    "DiscordUnreachable",
+    "DiscordRefusedError",
+    "DiscordUnreachableError",
     "check_api_base",
     "followups",
     "register",
@@ -45,7 +45,7 @@ Sender = Callable[[str, str, bytes | None, dict[str, str]], tuple[int, bytes]]
 """`(method, url, body, headers) -> (status, answer)`; `OSError` when no answer came."""
 
 
-class DiscordRefused(JdrError):
+class DiscordRefusedError(JdrError):
     """Discord's API refused a call: its status and what it said."""
 
     code = "discord_refused"
@@ -61,7 +61,7 @@ class DiscordRefused(JdrError):
         )
 
 
-class DiscordUnreachable(JdrError):
+class DiscordUnreachableError(JdrError):
     """Discord's API did not answer (a network failure, a timeout)."""
 
     code = "discord_unreachable"
@@ -100,7 +100,9 @@ def check_api_base(url: str) -> str:
     """
     text = url.strip().rstrip("/")
     if not re.match(r"^https?://[^/@\s]+(/[^\s]*)?$", text):
-        raise InputError("--api-base", url[:60], _("an http(s) URL, like {url}").format(url=API_BASE))
+        raise InputError(
+            "--api-base", url[:60], _("an http(s) URL, like {url}").format(url=API_BASE)
+        )
     return text
 
 
@@ -129,7 +131,8 @@ def register(
 ) -> list[dict[str, Any]]:
     """Overwrite the application's commands (a guild's, with `guild_id`: they show at once;
     global ones may take a while) with `commands`; the commands Discord now holds.
-    `DiscordRefused` with what Discord said, `DiscordUnreachable` when it did not answer."""
+    `DiscordRefusedError` with what Discord said, `DiscordUnreachableError` when it did not
+    answer."""
     for name, value in (("--application-id", application_id), ("--guild", guild_id)):
         if value is not None and not _SNOWFLAKE.match(value):
             raise InputError(name, value[:40], _("a Discord id (digits)"))
@@ -147,9 +150,9 @@ def register(
     try:
         status, answer = sender("PUT", url, body, headers)
     except OSError as failed:
-        raise DiscordUnreachable(str(failed).replace(token.strip(), "…")) from None
+        raise DiscordUnreachableError(str(failed).replace(token.strip(), "…")) from None
     if not 200 <= status < 300:
-        raise DiscordRefused(status, _said(answer))
+        raise DiscordRefusedError(status, _said(answer))
     try:
         found = json.loads(answer or b"[]")
     except ValueError:

@@ -23,9 +23,9 @@ from jdr.i18n import N_, _, language
 
 __all__ = [
     "BOOLEAN",
+    "COMMAND",
     "INTEGER",
     "STRING",
-    "COMMAND",
     "Group",
     "Option",
     "definitions",
@@ -103,9 +103,7 @@ def _named(name: str, fr: str, description: str) -> dict[str, Any]:
 _CHARACTER = Option(
     "character", "personnage", STRING, N_("Who acts (the GM names anyone; a player, their own)")
 )
-_PARAMS = Option(
-    "options", "options", STRING, N_("The action's parameters: key=value key=value …")
-)
+_PARAMS = Option("options", "options", STRING, N_("The action's parameters: key=value key=value …"))
 
 COMMAND = Group(
     "jdr",
@@ -161,11 +159,7 @@ COMMAND = Group(
                     "show",
                     "voir",
                     N_("Show a fight: fighters, turn, what each may do"),
-                    (
-                        Option(
-                            "fight", "combat", INTEGER, N_("The fight's number"), min_value=1
-                        ),
-                    ),
+                    (Option("fight", "combat", INTEGER, N_("The fight's number"), min_value=1),),
                 ),
             ),
         ),
@@ -189,7 +183,10 @@ COMMAND = Group(
                     N_("Play a campaign in this channel (GM: a code from jdr discord link)"),
                     (
                         Option(
-                            "code", "code", STRING, N_("The code jdr discord link printed"),
+                            "code",
+                            "code",
+                            STRING,
+                            N_("The code jdr discord link printed"),
                             required=True,
                         ),
                     ),
@@ -200,7 +197,11 @@ COMMAND = Group(
             "join",
             "rejoindre",
             N_("Take your seat at the table with the GM's invite"),
-            (Option("code", "code", STRING, N_("The invite (its code or its link)"), required=True),),
+            (
+                Option(
+                    "code", "code", STRING, N_("The invite (its code or its link)"), required=True
+                ),
+            ),
         ),
     ),
 )

@@ -50,13 +50,9 @@ EPHEMERAL = 64
 MAX_FOLLOWUPS = 10
 """The most follow-up messages one reply sends (Discord limits how fast a channel fills)."""
 _SNOWFLAKE = re.compile(r"^[0-9]{1,32}$")
-_LEAF_TYPES = {3: str, 4: int, 5: bool, 10: float}
-"""The option types jdr's commands use (string, integer, boolean, number) and their values."""
 log = logging.getLogger("jdr.discord")
 
-Answer = Callable[
-    [Store, Campaign | None, Viewer | None, Caller, tuple[str, ...], Options], Reply
-]
+Answer = Callable[[Store, Campaign | None, Viewer | None, Caller, tuple[str, ...], Options], Reply]
 """`jdr.discord.replies.answer`'s signature: what answers a game subcommand."""
 
 
@@ -158,14 +154,27 @@ def parse(payload: Mapping[str, Any]) -> Command:
         raise _malformed("data.options")
     found: dict[str, str | int | float | bool] = {}
     for option in options:
-        kind = _LEAF_TYPES.get(option.get("type")) if isinstance(option, dict) else None
-        value = option.get("value") if isinstance(option, dict) else None
-        if kind is None or not isinstance(value, kind) or (kind is int and value is True):
+        if not isinstance(option, dict):
             raise _malformed("data.options")
-        found[str(option.get("name", ""))[:32]] = value
+        found[str(option.get("name", ""))[:32]] = _value(option)
     application = _snowflake(payload.get("application_id"), "application_id")
     token = payload.get("token")
     return Command(caller, tuple(path), found, application, str(token or ""))
+
+
+def _value(option: dict[str, Any]) -> str | int | float | bool:
+    """An option's value, of the type the option declares (`InputError` otherwise)."""
+    kind = option.get("type")
+    value = option.get("value")
+    if kind == 3 and isinstance(value, str):
+        return value
+    if kind == 5 and isinstance(value, bool):
+        return value
+    if kind == 4 and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == 10 and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise _malformed("data.options")
 
 
 def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -182,7 +191,8 @@ def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
         return ["…"]
     parts: list[str] = []
     current = ""
-    for line in text.split("\n"):
+    for whole in text.split("\n"):
+        line = whole
         while len(line) > limit:
             if current:
                 parts.append(current)
@@ -245,9 +255,7 @@ def _identity(store: Store, command: Command) -> tuple[Reply, int]:
         said = _seated(campaign, viewer, joined=True)
         bound, _viewer = identity.place(store, command.caller)
         if bound is None or bound.id != campaign.id:
-            said += " " + _(
-                "This channel does not play it: play in a channel the GM linked to it."
-            )
+            said += " " + _("This channel does not play it: play in a channel the GM linked to it.")
         return Reply(said, ephemeral=True), campaign.id
     campaign, viewer = identity.link(store, command.caller, code)
     return Reply(_seated(campaign, viewer, joined=False), ephemeral=True), campaign.id

@@ -86,7 +86,9 @@ class Discord(Database):
                     )
                 ).scalar_one()
             )
-            conn.execute(delete(discord_channels).where(discord_channels.c.channel_id == channel_id))
+            conn.execute(
+                delete(discord_channels).where(discord_channels.c.channel_id == channel_id)
+            )
             channel = {"channel_id": channel_id, "campaign_id": campaign_id,
                        "guild_id": guild_id, "created": at}  # fmt: skip
             conn.execute(discord_channels.insert().values(channel))
@@ -172,9 +174,7 @@ class Discord(Database):
         query = (
             select(discord_seats.c.role, discord_seats.c.character_id, characters.c.name)
             .select_from(
-                discord_seats.outerjoin(
-                    characters, characters.c.id == discord_seats.c.character_id
-                )
+                discord_seats.outerjoin(characters, characters.c.id == discord_seats.c.character_id)
             )
             .where(discord_seats.c.campaign_id == campaign_id, discord_seats.c.user_id == user_id)
         )

@@ -128,6 +128,7 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+    discord = _discord(discord_public_key, discord_api)  # a malformed key: before the store
     app.state.store = open_store(url)
     app.state.hub = Hub(app.state.store)
     app.state.background = Background(
@@ -138,7 +139,7 @@ def create_app(
     app.state.feed_limit = RateLimit(FEED_READS, 60.0, "feed")
     app.state.templates = templates()
     app.state.base_url = base_url
-    app.state.discord = _discord(discord_public_key, discord_api)
+    app.state.discord = discord
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     _routes(app)
 
