@@ -348,3 +348,34 @@ def test_a_roll_through_the_endpoint_lands_in_the_campaigns_journal(table: Any) 
     answer = discord.command(("dice",), {"expression": "2d6+3"})
     assert content(answer).strip()
     assert len(store.journal(campaign_id)) == before + 1
+
+
+def test_a_real_server_on_127_0_0_1_answers_discord(database_url: str, fake: FakeDiscord) -> None:
+    """uvicorn serving the app as `jdr serve` does: PING, a refused probe, a linked channel."""
+    import urllib.error
+    import urllib.request
+
+    from live_helpers import running
+
+    app, store, campaign_id = discord_table(database_url, KEYS, api_base=fake.base)
+
+    def post(payload: Any, signed: bool = True) -> tuple[int, Any]:
+        body = json.dumps(payload).encode()
+        headers = KEYS.sign(body) if signed else {"Content-Type": "application/json"}
+        request = urllib.request.Request(f"{base}/discord/interactions", body, headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read())
+
+    try:
+        with running(app) as base:
+            assert post(ping()) == (200, {"type": 1})
+            assert post(ping(), signed=False)[0] == 401
+            code = link_code(store, campaign_id).code
+            status, found = post(interaction(("campaign", "link"), {"code": code}))
+            assert status == 200 and ephemeral(found)
+            assert place(store, caller(GM_USER))[1] == Viewer(campaign_id, "gm")
+    finally:
+        store.close()
