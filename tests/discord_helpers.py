@@ -311,3 +311,26 @@ def caller_of(user_id: str, channel_id: str = CHANNEL_ID, locale: str = "en-US")
     from jdr.discord.types import Caller
 
     return Caller(user_id, "someone", channel_id, GUILD_ID, locale)
+
+
+def seat_table(
+    discord: DiscordClient,
+    store: Any,
+    campaign_id: int,
+    characters: Sequence[str],
+    spectator: bool = True,
+) -> dict[str, str]:
+    """A whole table on Discord: GM_USER links CHANNEL_ID to the campaign, one user per
+    character in `characters` joins as its player (user ids PLAYER_USER, then …0005, …0006 …),
+    and SPECTATOR_USER as spectator (unless told not to). The user id of each seat: `"gm"`,
+    each character's name, `"spectator"`."""
+    users = {"gm": GM_USER}
+    link_channel(discord, store, campaign_id)
+    for index, name in enumerate(characters):
+        user = PLAYER_USER if index == 0 else str(600000000000000004 + index)
+        take_seat(discord, store, campaign_id, "player", name, user_id=user)
+        users[name] = user
+    if spectator:
+        take_seat(discord, store, campaign_id, "spectator", user_id=SPECTATOR_USER)
+        users["spectator"] = SPECTATOR_USER
+    return users

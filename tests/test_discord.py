@@ -379,3 +379,22 @@ def test_a_real_server_on_127_0_0_1_answers_discord(database_url: str, fake: Fak
             assert place(store, caller(GM_USER))[1] == Viewer(campaign_id, "gm")
     finally:
         store.close()
+
+
+def test_a_whole_table_sits_on_discord_with_its_roles(table: Any) -> None:
+    from discord_helpers import seat_table
+
+    discord, store, campaign_id = table
+    users = seat_table(discord, store, campaign_id, [KAITO, "Maître Corbeau"])
+    roles = {
+        who: (viewer.role, viewer.character)
+        for who, user in users.items()
+        for viewer in [place(store, caller(user))[1]]
+        if viewer is not None
+    }
+    assert roles == {
+        "gm": ("gm", None),
+        KAITO: ("player", KAITO),
+        "Maître Corbeau": ("player", "Maître Corbeau"),
+        "spectator": ("spectator", None),
+    }

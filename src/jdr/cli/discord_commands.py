@@ -38,7 +38,7 @@ def build_discord() -> typer.Typer:
         name: Annotated[
             str,
             typer.Argument(
-                metavar="CAMPAIGN",
+                metavar="NAME",
                 help=_("The campaign's name."),
                 autocompletion=complete.campaigns,
             ),
@@ -118,7 +118,7 @@ def build_discord() -> typer.Typer:
                 envvar="JDR_DISCORD_TOKEN",
                 show_envvar=False,
                 show_default=False,
-                help=_("The bot's token (else JDR_DISCORD_TOKEN); never stored."),
+                help=_("The bot's token (else `JDR_DISCORD_TOKEN`); never stored."),
             ),
         ] = None,
         guild: Annotated[
@@ -140,7 +140,7 @@ def build_discord() -> typer.Typer:
             raise InputError(
                 "--token",
                 None,
-                _("the bot's token (Developer Portal, Bot), or JDR_DISCORD_TOKEN"),
+                _("the bot's token (Developer Portal, Bot), or `JDR_DISCORD_TOKEN`"),
                 _("missing"),
             )
         found = register(application_id, token, definitions(), guild, api_base or API_BASE)

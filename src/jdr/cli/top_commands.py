@@ -209,7 +209,7 @@ def register(app: typer.Typer) -> None:
                 show_envvar=False,
                 help=_(
                     "Answer Discord's slash commands at /discord/interactions: the"
-                    " application's public key (or JDR_DISCORD_PUBLIC_KEY; see docs/discord.md)."
+                    " application's public key (or `JDR_DISCORD_PUBLIC_KEY`; see docs/discord.md)."
                 ),
             ),
         ] = None,
