@@ -130,8 +130,14 @@ def test_every_module_has_a_layer(graph: grimp.ImportGraph) -> None:
     another); such an __init__ only imports below every module that imports it."""
     layers = _layers()
     unplaced = sorted(m for m in graph.modules if _layer_of(m, layers) is None)
-    packages = ["jdr.characters", "jdr.discord", "jdr.fights", "jdr.journal", "jdr.live"]
-    packages.append("jdr.systems")
+    packages = [
+        "jdr.characters",
+        "jdr.discord",
+        "jdr.fights",
+        "jdr.journal",
+        "jdr.live",
+        "jdr.systems",
+    ]
     assert unplaced == ["jdr", *packages]
     for package in unplaced[1:]:
         imported = graph.find_modules_directly_imported_by(package)

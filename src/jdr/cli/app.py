@@ -123,6 +123,7 @@ def build_app() -> typer.Typer:
 
     from jdr.cli.campaign_commands import build_campaign
     from jdr.cli.db_commands import build_db
+    from jdr.cli.discord_commands import build_discord
     from jdr.cli.fight_commands import build_fight
     from jdr.cli.journal_commands import build_journal
     from jdr.cli.store_commands import build_sheet
@@ -133,6 +134,7 @@ def build_app() -> typer.Typer:
         ("fight", build_fight),
         ("journal", build_journal),
         ("db", build_db),
+        ("discord", build_discord),
     ):
         app.add_typer(build(), name=name, cls=ShellGroup)
 

@@ -200,6 +200,19 @@ def register(app: typer.Typer) -> None:
                 ),
             ),
         ] = "127.0.0.1",
+        discord_public_key: Annotated[
+            str | None,
+            typer.Option(
+                "--discord-public-key",
+                metavar="HEX",
+                envvar="JDR_DISCORD_PUBLIC_KEY",
+                show_envvar=False,
+                help=_(
+                    "Answer Discord's slash commands at /discord/interactions: the"
+                    " application's public key (or `JDR_DISCORD_PUBLIC_KEY`; see docs/discord.md)."
+                ),
+            ),
+        ] = None,
     ) -> None:
         from jdr.cli.serving import server
 
@@ -207,7 +220,16 @@ def register(app: typer.Typer) -> None:
             h.strip() for given in webhook_host or [] for h in given.split(",") if h.strip()
         )
         serve = server()
-        serve(host, port, db, url, workers=workers, webhook_hosts=hosts, proxies=trusted_proxy)
+        serve(
+            host,
+            port,
+            db,
+            url,
+            workers=workers,
+            webhook_hosts=hosts,
+            proxies=trusted_proxy,
+            discord_public_key=discord_public_key or None,
+        )
 
     @app.command("demo", help=_("Show what jdr does, on a few real rolls and odds."))
     def demo_command(

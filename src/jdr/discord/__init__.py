@@ -1,1 +1,1 @@
-"""jdr on Discord: slash commands answered over HTTP interactions, on the same services as the web and CLI."""  # noqa: E501
+"""jdr on Discord: slash commands answered over HTTP interactions, on the same services as the web and CLI."""

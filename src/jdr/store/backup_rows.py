@@ -101,6 +101,9 @@ LEFT_OUT = {
     "changes": "the live table's change numbers: an imported campaign starts again at 0",
     "feeds": "feed links: secret, the GM makes new ones (jdr campaign feed)",
     "webhooks": "the webhook: its URL is a secret, the GM sets it again (jdr campaign webhook)",
+    "discord_links": "Discord link codes: secret, the GM makes new ones (jdr discord link)",
+    "discord_channels": "Discord channels: the GM links them again (/jdr campaign link)",
+    "discord_seats": "Discord seats: the table joins again with new invites (/jdr join)",
 }
 """The tables a backup leaves out on purpose, and why (`campaigns` is the file's own header)."""
 

@@ -35,6 +35,11 @@ what happens when it passes (`on_late`: the system's safe default, or the GM dec
 turn began (`turn_since`) and the version whose lateness was already dealt with (`late_version`).
 `feeds` are secret Atom-feed links (their token's SHA-256 only); `webhooks` hold a campaign's
 outgoing webhook and how far it has announced (`delivered`: a change seq).
+
+Discord (issue 33): `discord_links` are single-use codes (their SHA-256 only) that bind a Discord
+channel to a campaign (`discord_channels`, one campaign per channel) and make whoever redeems one
+the campaign's GM on Discord; `discord_seats` are Discord users' seats, one per campaign and user,
+with a role and (a player's) character, taken by redeeming an invite (`/jdr join`) or a link code.
 """
 
 from __future__ import annotations
@@ -271,4 +276,43 @@ webhooks = Table(
     Column("last_error", String(500), nullable=True),
     Column("retry_at", DateTime(timezone=True), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
+)
+
+discord_links = Table(
+    "discord_links",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("code_hash", String(64), nullable=False, unique=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Column("used", DateTime(timezone=True), nullable=True),
+)
+
+discord_channels = Table(
+    "discord_channels",
+    metadata,
+    Column("channel_id", String(32), primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("guild_id", String(32), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+discord_seats = Table(
+    "discord_seats",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    Column("user_id", String(32), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("character_id", ForeignKey("characters.id", ondelete="CASCADE"), nullable=True),
+    Column("invite_id", ForeignKey("invites.id", ondelete="SET NULL"), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("campaign_id", "user_id"),
 )

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-HEAD = "0008"
+HEAD = "0009"
 """The latest revision of `migrations/versions` (`head()` reads it from Alembic)."""
 
 

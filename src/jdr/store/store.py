@@ -7,8 +7,8 @@ existing one that way is refused as a duplicate.
 
 `Store` is made of one part per thing it stores, each a class of its own module on
 `jdr.store.base.Database`: `Campaigns`, `Characters` and their `Revisions`, `Epochs`, `Fights`,
-the `Journal`, `Access` (invites and sessions), `Live` (changes, pace, feeds, webhooks) and
-`Backups`.
+the `Journal`, `Access` (invites and sessions), `Live` (changes, pace, feeds, webhooks),
+`Backups`, `Pending` (sheets waiting for the GM) and `Discord` (link codes, channels, seats).
 
 >>> store = open_store("sqlite://")
 >>> campaign = store.create_campaign("example", "Tuesday table")
@@ -28,6 +28,7 @@ from jdr.store.access import Access
 from jdr.store.backup import Backups
 from jdr.store.campaigns import Campaigns
 from jdr.store.characters import Characters
+from jdr.store.discord import Discord
 from jdr.store.engine import exposed, make_engine, resolve_url, safe_url, sqlite_file
 from jdr.store.epochs import Epochs
 from jdr.store.fights import Fights
@@ -39,7 +40,17 @@ from jdr.store.schema import ensure_current
 
 
 class Store(
-    Campaigns, Characters, Epochs, Journal, Fights, Revisions, Access, Live, Backups, Pending
+    Campaigns,
+    Characters,
+    Epochs,
+    Journal,
+    Fights,
+    Revisions,
+    Access,
+    Live,
+    Backups,
+    Pending,
+    Discord,
 ):
     """The database behind one URL. Create with `open_store`."""
 

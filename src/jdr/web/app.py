@@ -85,6 +85,8 @@ def create_app(
     clock: Callable[[], datetime] | None = None,
     tick_s: float = TICK_S,
     webhook_hosts: tuple[str, ...] = (),
+    discord_public_key: str | None = None,
+    discord_api: str | None = None,
 ) -> FastAPI:
     """The application on the database at `url` (the CLI's default when None).
 
@@ -94,6 +96,10 @@ def create_app(
     (`jdr.web.live`) and, every `tick_s` seconds, plays late turns and announces changes to
     the webhooks (`jdr.web.background`; `clock` gives the time, for tests; `webhook_hosts`
     are hosts a webhook may call besides Discord's and Slack's).
+
+    `discord_public_key` (hex) opens `/discord/interactions` to the Discord application it
+    belongs to (`jdr.web.discord_route`); `discord_api` is where its follow-ups are posted
+    (Discord's API unless a test says otherwise).
     """
     from jdr.web.background import Background
     from jdr.web.live import Hub, Poke
@@ -122,6 +128,7 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+    discord = _discord(discord_public_key, discord_api)  # a malformed key: before the store
     app.state.store = open_store(url)
     app.state.hub = Hub(app.state.store)
     app.state.background = Background(
@@ -132,6 +139,7 @@ def create_app(
     app.state.feed_limit = RateLimit(FEED_READS, 60.0, "feed")
     app.state.templates = templates()
     app.state.base_url = base_url
+    app.state.discord = discord
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     _routes(app)
 
@@ -170,12 +178,28 @@ def create_app(
     return app
 
 
+def _discord(public_key: str | None, api: str | None) -> Any:
+    """The Discord endpoint's settings (`jdr.discord.dispatch.Endpoint`), or None without a key."""
+    if public_key is None:
+        return None
+    from jdr.discord.api import API_BASE, check_api_base
+    from jdr.discord.dispatch import Endpoint
+    from jdr.discord.signature import public_key as parsed
+
+    return Endpoint(parsed(public_key), check_api_base(api or API_BASE))
+
+
+JSON_PATHS = ("/api/", "/discord/")
+"""Where refusals are JSON `{"error": …}` (the API, Discord's endpoint), not pages."""
+
+
 def render_error(request: Request, error: JdrError) -> Response:
-    """A refusal: JSON `{"error": …}` under /api/, else the error page (or its HTMX partial)."""
+    """A refusal: JSON `{"error": …}` under /api/ (and /discord/), else the error page (or its
+    HTMX partial)."""
     set_language(language_of(request.scope))
     status = status_of(error)
     payload = error_json(error)
-    if request.url.path.startswith("/api/"):
+    if request.url.path.startswith(JSON_PATHS):
         return JSONResponse({"error": payload}, status_code=status)
     page = "_error.html" if request.headers.get("hx-request") else "error.html"
     found: Jinja2Templates = request.app.state.templates
@@ -185,12 +209,13 @@ def render_error(request: Request, error: JdrError) -> Response:
 
 
 async def refuse_raw(scope: Scope, error: JdrError) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-    """A refusal from the guard, before any route: JSON under /api/, else a small HTML page."""
+    """A refusal from the guard, before any route: JSON under /api/ (and /discord/), else a
+    small HTML page."""
     from markupsafe import escape
 
     status = status_of(error)
     payload = error_json(error)
-    if scope["path"].startswith("/api/"):
+    if scope["path"].startswith(JSON_PATHS):
         body = json.dumps({"error": payload}).encode()
         return status, [(b"content-type", b"application/json")], body
     text = "".join(  # the message names the field in the reader's words
@@ -218,6 +243,7 @@ def serve(
     workers: int = 1,
     webhook_hosts: tuple[str, ...] = (),
     proxies: str = "127.0.0.1",
+    discord_public_key: str | None = None,
 ) -> None:
     """`jdr serve`: print the host link, then run the app with uvicorn until interrupted.
     `intro(address)` says more once the app is made (`jdr demo --serve`: the seats' links).
@@ -225,7 +251,8 @@ def serve(
     `workers` above 1 runs that many processes (PostgreSQL only: SQLite has one writer per
     file); they share the host link and the database, and each pushes every change to its own
     pages (`jdr.web.live`). `proxies` are the addresses whose `X-Forwarded-For` and
-    `X-Forwarded-Proto` are believed (a reverse proxy's; `*` for any)."""
+    `X-Forwarded-Proto` are believed (a reverse proxy's; `*` for any). `discord_public_key`
+    (hex) answers Discord's interactions at `/discord/interactions` (docs/discord.md)."""
     import os
 
     import uvicorn
@@ -234,6 +261,10 @@ def serve(
 
     token = secrets.token_urlsafe(32)
     resolved = resolve_url(url)
+    if discord_public_key is not None:  # a malformed key is said now, not in every worker
+        from jdr.discord.signature import public_key
+
+        public_key(discord_public_key)
     if workers > 1 and not resolved.startswith("postgresql"):
         raise InputError(
             "--workers",
@@ -258,17 +289,30 @@ def serve(
                 f"{ENV_PREFIX}HOST_TOKEN": token,
                 f"{ENV_PREFIX}BASE_URL": base_url or "",
                 f"{ENV_PREFIX}WEBHOOK_HOSTS": ",".join(webhook_hosts),
+                f"{ENV_PREFIX}DISCORD_PUBLIC_KEY": discord_public_key or "",
             }
         )
-        _announce(shown, token, intro, workers)
+        _announce(shown, token, intro, workers, discord_public_key is not None)
         uvicorn.run("jdr.web.app:from_environment", factory=True, workers=workers, **options)
         return
-    app = create_app(resolved, host_token=token, base_url=base_url, webhook_hosts=webhook_hosts)
-    _announce(shown, token, intro, workers)
+    app = create_app(
+        resolved,
+        host_token=token,
+        base_url=base_url,
+        webhook_hosts=webhook_hosts,
+        discord_public_key=discord_public_key,
+    )
+    _announce(shown, token, intro, workers, discord_public_key is not None)
     uvicorn.run(app, **options)
 
 
-def _announce(shown: str, token: str, intro: Callable[[str], None] | None, workers: int) -> None:
+def _announce(
+    shown: str,
+    token: str,
+    intro: Callable[[str], None] | None,
+    workers: int,
+    discord: bool = False,
+) -> None:
     print(_("jdr serves on {url}").format(url=shown), flush=True)
     print(
         _("Host link (create a campaign, keep it to yourself): {url}/host/{token}").format(
@@ -278,6 +322,11 @@ def _announce(shown: str, token: str, intro: Callable[[str], None] | None, worke
     )
     if workers > 1:
         print(_("{n} worker processes on one PostgreSQL database").format(n=workers), flush=True)
+    if discord:
+        print(
+            _("Discord interactions endpoint: {url}/discord/interactions").format(url=shown),
+            flush=True,
+        )
     if intro is not None:
         intro(shown)
 
@@ -293,14 +342,16 @@ def from_environment() -> FastAPI:
         host_token=os.environ[f"{ENV_PREFIX}HOST_TOKEN"],
         base_url=os.environ.get(f"{ENV_PREFIX}BASE_URL") or None,
         webhook_hosts=tuple(h for h in hosts.split(",") if h),
+        discord_public_key=os.environ.get(f"{ENV_PREFIX}DISCORD_PUBLIC_KEY") or None,
     )
 
 
 def _routes(app: FastAPI) -> None:
     """The app's routes, in the order they must be matched."""
-    from jdr.web import api, live_pages, pages, sheet_pages
+    from jdr.web import api, discord_route, live_pages, pages, sheet_pages
 
     app.include_router(api.router)
+    app.include_router(discord_route.router)
     app.include_router(sheet_pages.router)  # before pages: `sheets/new` before `sheets/{id}`
     app.include_router(pages.router)
     app.include_router(live_pages.router)  # after pages: `journal/{seq}` after `journal/export`

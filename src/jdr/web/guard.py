@@ -6,7 +6,9 @@ Accept-Language), adds the security headers (a Content-Security-Policy without i
 - a body over `max_body` bytes (413), counted as it arrives, whatever Content-Length says;
 - a state change (any method but GET, HEAD, OPTIONS) from another origin, or without the
   session's CSRF token (`X-CSRF-Token` header or `csrf` form field); the only exceptions are the
-  routes whose URL itself holds a secret the attacker cannot know (an invite, the host link).
+  routes whose URL itself holds a secret the attacker cannot know (an invite, the host link),
+  and Discord's interactions endpoint, whose every request is signed (`jdr.web.discord_route`;
+  its bodies are held to `jdr.discord.signature.MAX_BODY`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ HEADERS = [
     (b"cache-control", b"no-store"),
 ]
 _SECRET_URLS = (re.compile(r"^/invite/[^/]+$"), re.compile(r"^/host/[^/]+$"))
+SIGNED_PATHS = ("/discord/interactions",)
+"""Routes whose requests carry a signature the route checks (no cookie, no CSRF token)."""
 
 
 def cookies(scope: Scope) -> dict[str, str]:
@@ -194,10 +198,18 @@ class Guard:
 
         await self.app(scope, replay, send_with_headers)
 
+    def _limit(self, scope: Scope) -> int:
+        if scope["path"] in SIGNED_PATHS:
+            from jdr.discord.signature import MAX_BODY as SIGNED_MAX
+
+            return min(self.max_body, SIGNED_MAX)
+        return self.max_body
+
     async def _body(self, scope: Scope, receive: Receive) -> bytes:
+        limit = self._limit(scope)
         declared = header(scope, b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
-            raise self._too_big(declared)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            raise self._too_big(declared, limit)
         chunks: list[bytes] = []
         size = 0
         more = True
@@ -207,15 +219,15 @@ class Guard:
                 break
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body:
-                raise self._too_big(size)
+            if size > limit:
+                raise self._too_big(size, limit)
             chunks.append(chunk)
             more = message.get("more_body", False)
         return b"".join(chunks)
 
-    def _too_big(self, size: object) -> LimitError:
+    def _too_big(self, size: object, limit: int) -> LimitError:
         return LimitError(
-            "body", size, _("at most {n} bytes").format(n=self.max_body), _("request too large")
+            "body", size, _("at most {n} bytes").format(n=limit), _("request too large")
         )
 
     def _check_state_change(self, scope: Scope, body: bytes) -> None:
@@ -233,6 +245,8 @@ class Guard:
         elif origin == "null":
             raise AccessError("origin", origin, _("this site"), _("a request from another site"))
         if any(pattern.match(scope["path"]) for pattern in _SECRET_URLS):
+            return
+        if scope["path"] in SIGNED_PATHS:  # the route refuses (401) what Discord did not sign
             return
         session = cookies(scope).get(SESSION_COOKIE)
         given = header(scope, b"x-csrf-token") or _form_field(scope, body, "csrf")
