@@ -262,9 +262,23 @@ def build_fight() -> typer.Typer:
                 "--format",
                 metavar=FORMATS.metavar(),
                 parser=FORMATS,
-                help=_("The recap's format."),
+                help=_(
+                    "The recap's format; discord: Markdown in messages of at most 2,000"
+                    " characters each, numbered (1/3)."
+                ),
             ),
         ] = FORMATS.name("text"),  # shown in the reader's language, read as `text`
+        max_chars: Annotated[
+            int | None,
+            typer.Option(
+                "--max-chars",
+                metavar="N",
+                help=_(
+                    "Cut the recap into messages of at most N characters each (a forum's post"
+                    " limit), between actions, never inside a line."
+                ),
+            ),
+        ] = None,
         round_: Annotated[
             int | None,
             typer.Option("--round", metavar="N", help=_("Recap round N, not the last action.")),
@@ -283,7 +297,7 @@ def build_fight() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        recap(fight, fmt, round_, actor, whole, db, json)
+        recap(fight, fmt, round_, actor, whole, db, json, max_chars)
 
     add_outcome_commands(app)  # `outcome`, and `end` with --apply/--no-apply (sheets, issue 16)
 
