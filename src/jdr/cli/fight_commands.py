@@ -251,7 +251,8 @@ def build_fight() -> typer.Typer:
         "recap",
         help=_(
             "Recap a fight, ready to post: its last action, round N, a fighter's last action "
-            "(--actor) or the whole fight (--all)."
+            "(--actor) or the whole fight (--all). --format discord: Markdown in messages of at"
+            " most 2,000 characters each, numbered (1/3)."
         ),
     )
     def recap_command(
@@ -262,10 +263,7 @@ def build_fight() -> typer.Typer:
                 "--format",
                 metavar=FORMATS.metavar(),
                 parser=FORMATS,
-                help=_(
-                    "The recap's format; discord: Markdown in messages of at most 2,000"
-                    " characters each, numbered (1/3)."
-                ),
+                help=_("The recap's format."),
             ),
         ] = FORMATS.name("text"),  # shown in the reader's language, read as `text`
         max_chars: Annotated[
