@@ -347,7 +347,8 @@ def plus_ultra_fight(capsys: pytest.CaptureFixture[str], db: str) -> None:
 
 
 FOOTER = re.compile(
-    r"(\n|\[i\]|_)journal (#\d+ [0-9a-f]{10}(, | … )?)+ · seed commitment [0-9a-f]{16}…(\[/i\]|_)?\n$"
+    r"(\n|\[i\]|_)journal (#\d+ [0-9a-f]{10}(, | … )?)+ · seed commitment [0-9a-f]{16}…"
+    r"(\[/i\]|_)?\n$"
 )
 
 
