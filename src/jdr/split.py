@@ -65,9 +65,9 @@ def pack(units: Sequence[Unit], render: Render[Unit], limit: int | None) -> list
     """`units` in as few messages as fit in `limit` characters each (all in one without a
     limit): each message is `render(its units, its number, the count, whether it is the last)`,
     filled with units in order while it fits; the tail that does not fit beside the last
-    units goes in one more message, with as many of the last units as fit there (the state
-    beside where the fight stands). A unit longer than a message on its own gets a message of its
-    own (cut it first: `cut`)."""
+    units goes in one more message, with as many of the last units as fit there while it is no
+    longer than the message before (the state beside where the fight stands). A unit longer
+    than a message on its own gets a message of its own (cut it first: `cut`)."""
     whole = render(units, 1, 1, True)
     if limit is None or len(whole) <= limit:
         return [whole]
@@ -95,11 +95,13 @@ def _greedy(
             current = [unit]
     chunks.append(current)
     if current and len(render(current, len(chunks), count, True)) > limit:
-        last: list[Unit] = []  # the tail in one more message, with the last units that fit
-        while (
-            len(current) > 1
-            and len(render([current[-1], *last], len(chunks) + 1, count, True)) <= limit
-        ):
+        last: list[Unit] = []  # the tail in one more message, with some of the last units
+        number = len(chunks)
+        while len(current) > 1:  # while they fit and the two messages stay about as long
+            moved = render([current[-1], *last], number + 1, count, True)
+            kept = render(current[:-1], number, count, False)
+            if len(moved) > limit or len(moved) > len(kept):
+                break
             last.insert(0, current.pop())
         chunks.append(last)
     return chunks
