@@ -250,3 +250,14 @@ def test_pack_fills_messages_in_order(sizes: list[int], limit: int) -> None:
     assert all(len(message) <= limit for message in said)
     assert [u for m in said for u in m.split("\n")[1:] if u != "END"] == units
     assert said[-1].endswith("END") and not any(m.endswith("END") for m in said[:-1])
+
+
+def test_a_bbcode_list_cut_between_messages_is_closed_and_opened_again() -> None:
+    body = ["[b]Actions[/b]", "[list]", *[f"[*]Kaito attacks, blow {n}. " * 4 for n in range(12)]]
+    said = lines(
+        "[b]Kaito — round 2[/b]", [*body, "[/list]"], ["[i]journal #2 3fa9c2d1e0[/i]"], 600
+    )
+    assert len(said) > 1 and all(len(message) <= 600 for message in said)
+    for number, message in enumerate(said, 1):
+        assert message.startswith(f"[b]Kaito — round 2 ({number}/{len(said)})[/b]\n")
+        assert message.count("[list]") == message.count("[/list]") == 1, message
