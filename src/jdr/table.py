@@ -445,10 +445,11 @@ def copies(store: Store, fight_id: int) -> dict[str, Any]:
     """The whole fight's recaps to copy, each with its journal line (`jdr.fights.recaps.
     posted`): BBCode and Markdown whole (`RECAPS`), and `discord`, the list of messages of at
     most 2,000 characters each, to post one after the other."""
-    from jdr.fights.recaps import posted
+    from jdr.fights.recaps import posted_in
 
-    found: dict[str, Any] = {fmt: posted(store, fight_id, fmt, whole=True).text for fmt in RECAPS}
-    found["discord"] = posted(store, fight_id, "discord", whole=True).messages
+    made = posted_in(store, fight_id, [*RECAPS, "discord"], whole=True)
+    found: dict[str, Any] = {fmt: made[fmt].text for fmt in RECAPS}
+    found["discord"] = made["discord"].messages
     return found
 
 

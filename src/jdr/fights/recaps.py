@@ -7,13 +7,14 @@ prints it; `jdr.fights.recap` writes the text itself. A recap for a medium with 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.errors import InputError
 from jdr.fights.fold import fold
 from jdr.fights.queries import fight_system
-from jdr.fights.recap import footnote, medium, recap
+from jdr.fights.recap import Layout, footnote, medium, recap
 from jdr.fights.service import Timeline, fight_events
 from jdr.fights.setup import fighters_named
 from jdr.fights.story import chapters
@@ -24,7 +25,7 @@ from jdr.names import same
 from jdr.store import Store, StoredEvent
 from jdr.systems.protocol import Json, RuleSystem
 
-__all__ = ["Posted", "posted"]
+__all__ = ["Posted", "posted", "posted_in"]
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,20 @@ def posted(
     or `MEDIA`: `discord`): round `round_`, `actor`'s last action, the whole fight, or else
     its last action; its `messages` each of at most the medium's limit or `max_chars`
     characters (`jdr.fights.recap.medium`)."""
-    written, limit = medium(fmt, max_chars)
+    return posted_in(store, fight_id, [fmt], round_, actor, whole, max_chars)[fmt]
+
+
+def posted_in(
+    store: Store,
+    fight_id: int,
+    fmts: Sequence[str],
+    round_: int | None = None,
+    actor: str | None = None,
+    whole: bool = False,
+    max_chars: int | None = None,
+) -> dict[str, Posted]:
+    """`posted` in each of `fmts` (the web's copies), the fight and its journal read once."""
+    media = {fmt: medium(fmt, max_chars) for fmt in fmts}
     system = fight_system(store, fight_id)
     stored = fight_events(store, fight_id)
     record = store.fight(fight_id)
@@ -79,21 +93,30 @@ def posted(
     actions = None
     if actor is not None:
         actions = _actions_of(system, stored, footer_of, actor, list(record.participants))
-    if actor is not None and system.id == "plus-ultra":
-        text, numbers, events = _plus_ultra_post(system, stored, actions or [], actor, written)
-        layout = None
-    else:
-        made = recap(system, stored, written, fight_id, round_, actions, whole, record.status)
-        text, numbers, events, layout = made.text, made.actions, made.events, made.layout
-    entries = [footer_of[n] for n in numbers if n in footer_of]
-    footer = recap_footer(entries)
-    if layout is not None:
-        text, messages = layout.text(footer), layout.messages(limit, footer)
-    else:
-        messages = _messages(text, footer, written, limit)
-        if footer is not None:  # Markdown needs a blank line, or the footnote joins the last item
-            text += ("\n\n" if written == "markdown" else "\n") + footnote(footer, written)
-    return Posted(text, numbers, _numbers(stored, numbers), events, entries, messages)
+    written_in: dict[str, tuple[str, list[int], list[Json], Layout | None]] = {}
+    found = {}
+    for fmt, (written, limit) in media.items():
+        if written not in written_in:  # Markdown once for `markdown` and `discord`
+            if actor is not None and system.id == "plus-ultra":
+                said = _plus_ultra_post(system, stored, actions or [], actor, written)
+                written_in[written] = (*said, None)
+            else:
+                made = recap(
+                    system, stored, written, fight_id, round_, actions, whole, record.status
+                )
+                written_in[written] = (made.text, made.actions, made.events, made.layout)
+        text, numbers, events, layout = written_in[written]
+        entries = [footer_of[n] for n in numbers if n in footer_of]
+        footer = recap_footer(entries)
+        if layout is not None:
+            text, messages = layout.text(footer), layout.messages(limit, footer)
+        else:
+            messages = _messages(text, footer, written, limit)
+            if footer is not None:  # Markdown: a blank line, or the footnote joins the last item
+                text += ("\n\n" if written == "markdown" else "\n") + footnote(footer, written)
+        numbered = _numbers(stored, numbers)
+        found[fmt] = Posted(text, numbers, numbered, list(events), entries, messages)
+    return found
 
 
 def _messages(text: str, footer: str | None, fmt: str, limit: int | None) -> list[str]:
