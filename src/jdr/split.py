@@ -65,8 +65,8 @@ def pack(units: Sequence[Unit], render: Render[Unit], limit: int | None) -> list
     """`units` in as few messages as fit in `limit` characters each (all in one without a
     limit): each message is `render(its units, its number, the count, whether it is the last)`,
     filled with units in order while it fits; the tail that does not fit beside the last
-    units goes in one more message, with as many of the last units as fit there while it is no
-    longer than the message before (the state beside where the fight stands). A unit longer
+    units goes in one more message; the last message then takes units from the one before
+    while it stays no longer than it (the state beside where the fight stands). A unit longer
     than a message on its own gets a message of its own (cut it first: `cut`)."""
     whole = render(units, 1, 1, True)
     if limit is None or len(whole) <= limit:
@@ -95,15 +95,15 @@ def _greedy(
             current = [unit]
     chunks.append(current)
     if current and len(render(current, len(chunks), count, True)) > limit:
-        last: list[Unit] = []  # the tail in one more message, with some of the last units
-        number = len(chunks)
-        while len(current) > 1:  # while they fit and the two messages stay about as long
-            moved = render([current[-1], *last], number + 1, count, True)
-            kept = render(current[:-1], number, count, False)
+        chunks.append([])  # the tail in one more message
+    if len(chunks) > 1:  # the last two about as long: the state beside where the fight stands
+        before, last, number = chunks[-2], chunks[-1], len(chunks)
+        while len(before) > 1:
+            moved = render([before[-1], *last], number, count, True)
+            kept = render(before[:-1], number - 1, count, False)
             if len(moved) > limit or len(moved) > len(kept):
                 break
-            last.insert(0, current.pop())
-        chunks.append(last)
+            last.insert(0, before.pop())
     return chunks
 
 
