@@ -347,7 +347,8 @@ def plus_ultra_fight(capsys: pytest.CaptureFixture[str], db: str) -> None:
 
 
 FOOTER = re.compile(
-    r"(\n|\[i\]|_)journal (#\d+ [0-9a-f]{10}(, )?)+ · seed commitment [0-9a-f]{16}…(\[/i\]|_)?\n$"
+    r"(\n|\[i\]|_)journal (#\d+ [0-9a-f]{10}(, | … )?)+ · seed commitment [0-9a-f]{16}…"
+    r"(\[/i\]|_)?\n$"
 )
 
 
@@ -504,7 +505,8 @@ def test_recap_of_a_sealed_choice_shows_it_chosen_not_its_value(
 def test_recap_refuses_a_bad_format_or_round(capsys: pytest.CaptureFixture[str], db: str) -> None:
     plus_ultra_fight(capsys, db)
     code, _out, err = run(capsys, "fight", "recap", "1", "--format", "html", "--db", db)
-    assert (code, "unknown --format html (known: text, BBCode, Markdown)" in err) == (2, True)
+    known = "unknown --format html (known: text, BBCode, Markdown, Discord)"
+    assert (code, known in err) == (2, True)
     code, _out, err = run(capsys, "fight", "recap", "1", "--round", "9", "--db", db)
     assert (code, "allowed: 1, 2" in err) == (2, True)
 

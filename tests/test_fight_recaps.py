@@ -20,7 +20,7 @@ from test_cli_fight import campaign
 
 GOLDEN = Path(__file__).parent / "golden"
 FOOTER = re.compile(
-    r"\n+(\[i\]|_)?journal ((#|n°)\d+ [0-9a-f]{10}(, )?)+ · [^\n]* [0-9a-f]{16}…(\[/i\]|_)?\n$"
+    r"\n+(\[i\]|_)?journal ((#|n°)\d+ [0-9a-f]{10}(, | … )?)+ · [^\n]* [0-9a-f]{16}…(\[/i\]|_)?\n$"
 )
 
 SEALED = re.compile(r"((?:sealed|scellé)\s?:)\s?[0-9a-f]{10}")

@@ -98,6 +98,9 @@ def test_a_long_fights_page_tells_its_last_actions_and_gives_its_recaps_on_deman
         status, recaps = client.get(f"{path}/parts/recaps")
         assert status == 200 and 'id="recap-bbcode"' in recaps and "[b]Round 1[/b]" in recaps
         assert "**Round 1**" in recaps
+        # issue 33: each copy carries its journal line; Discord's comes in messages that fit
+        assert "[i]journal #" in recaps and 'id="recap-discord-1"' in recaps
+        assert "Copy for Discord" in recaps and "_journal #" in recaps
         assert re.findall(r'data-action="(\d+)"', client.get(f"{path}/parts/live")[1]) == [
             "2",
             "3",

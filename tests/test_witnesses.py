@@ -39,6 +39,16 @@ def test_heads_are_read_from_any_saved_text_in_either_language() -> None:
     assert witnesses_in("post #3 by Sacha, 14 likes", "t") == []
 
 
+def test_a_recaps_compact_journal_line_witnesses_its_first_and_last_entries() -> None:
+    compact = "_journal #12 3fa9c2d1e0 … #41 77ab01c2d3 · seed commitment 0123456789abcdef…_"
+    french = "[i]journal n°12 3fa9c2d1e0 … n°41 77ab01c2d3 · engagement de graine 01234567…[/i]"
+    for text in (compact, french):
+        assert witnesses_in(text, "t") == [
+            Witness(12, "3fa9c2d1e0", "t"),
+            Witness(41, "77ab01c2d3", "t"),
+        ]
+
+
 def test_a_truncated_or_re_rolled_journal_contradicts_its_witness(store: Store) -> None:
     journal = format_2_journal(store)
     seen = witnesses_in(saved_post(journal, 4), "post.html")

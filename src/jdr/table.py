@@ -268,7 +268,9 @@ class FightPage:
     awaited: dict[str, list[str]]
     mine: dict[str, list[str]]
     log: list[Any]
-    recaps: dict[str, str]
+    recaps: dict[str, Any]
+    """The whole fight's recaps to copy (`copies`): BBCode and Markdown texts, Discord's
+    messages."""
     participants: list[str]
     pace: Any = None
     """`jdr.live.pace.Pace`: who is awaited, by when (its `line()`), the deadline."""
@@ -364,7 +366,6 @@ def fight_page(
     from jdr.fights.cards import rounds
     from jdr.fights.ending import ending_of, stuck
     from jdr.fights.narration import Words
-    from jdr.fights.recap import recap
     from jdr.fights.sealed import public
     from jdr.fights.service import legal_now, state
     from jdr.fights.story import chapters
@@ -390,14 +391,7 @@ def fight_page(
         stored = store.events(fight_id)
         actions = sorted({item.action for item in stored})
         shown = None if last is None or len(actions) <= last else set(actions[-last:])
-        made = (
-            {
-                fmt: recap(system, stored, fmt, fight_id, whole=True, status=record.status).text
-                for fmt in RECAPS
-            }
-            if recaps and shown is None
-            else {}
-        )
+        made = copies(store, fight_id) if recaps and shown is None else {}
         log = chapters(system, stored, only=shown)
         if shown is not None:
             log = [chapter for chapter in log if chapter.number in shown]
@@ -440,18 +434,23 @@ def fight_page(
     )
 
 
-def fight_recaps(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> dict[str, str]:
+def fight_recaps(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> dict[str, Any]:
     """The whole fight's recaps to copy, by format (what `fight_page` leaves out of a long
     fight's page, asked for apart)."""
-    from jdr.fights.recap import recap
+    fight_in(store, viewer, campaign, fight_id)
+    return copies(store, fight_id)
 
-    record = fight_in(store, viewer, campaign, fight_id)
-    system = system_of(campaign)
-    stored = store.events(fight_id)
-    return {
-        fmt: recap(system, stored, fmt, fight_id, whole=True, status=record.status).text
-        for fmt in RECAPS
-    }
+
+def copies(store: Store, fight_id: int) -> dict[str, Any]:
+    """The whole fight's recaps to copy, each with its journal line (`jdr.fights.recaps.
+    posted`): BBCode and Markdown whole (`RECAPS`), and `discord`, the list of messages of at
+    most 2,000 characters each, to post one after the other."""
+    from jdr.fights.recaps import posted_in
+
+    made = posted_in(store, fight_id, [*RECAPS, "discord"], whole=True)
+    found: dict[str, Any] = {fmt: made[fmt].text for fmt in RECAPS}
+    found["discord"] = made["discord"].messages
+    return found
 
 
 def end_fight(

@@ -251,7 +251,8 @@ def build_fight() -> typer.Typer:
         "recap",
         help=_(
             "Recap a fight, ready to post: its last action, round N, a fighter's last action "
-            "(--actor) or the whole fight (--all)."
+            "(--actor) or the whole fight (--all). --format discord: Markdown in messages of at"
+            " most 2,000 characters each, numbered (1/3)."
         ),
     )
     def recap_command(
@@ -265,6 +266,17 @@ def build_fight() -> typer.Typer:
                 help=_("The recap's format."),
             ),
         ] = FORMATS.name("text"),  # shown in the reader's language, read as `text`
+        max_chars: Annotated[
+            int | None,
+            typer.Option(
+                "--max-chars",
+                metavar="N",
+                help=_(
+                    "Cut the recap into messages of at most N characters each (a forum's post"
+                    " limit), between actions, never inside a line."
+                ),
+            ),
+        ] = None,
         round_: Annotated[
             int | None,
             typer.Option("--round", metavar="N", help=_("Recap round N, not the last action.")),
@@ -283,7 +295,7 @@ def build_fight() -> typer.Typer:
         json: json_option = False,
         lang: lang_option = None,
     ) -> None:
-        recap(fight, fmt, round_, actor, whole, db, json)
+        recap(fight, fmt, round_, actor, whole, db, json, max_chars)
 
     add_outcome_commands(app)  # `outcome`, and `end` with --apply/--no-apply (sheets, issue 16)
 

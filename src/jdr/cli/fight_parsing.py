@@ -50,9 +50,11 @@ FORMATS = Words(
         "text": ("text", "texte"),
         "bbcode": ("BBCode", "BBCode"),
         "markdown": ("Markdown", "Markdown"),
+        "discord": ("Discord", "Discord"),
     },
 )
-"""`jdr fight recap --format`: the recap's format (`jdr.fights.recap`'s)."""
+"""`jdr fight recap --format`: the recap's format (`jdr.fights.recap`'s, and `discord`:
+Markdown in messages of at most 2,000 characters)."""
 
 
 def seat(text: str, actor: str) -> Seat:

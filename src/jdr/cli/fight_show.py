@@ -140,15 +140,17 @@ def recap(
     whole: bool,
     db: str | None,
     json: bool,
+    max_chars: int | None = None,
 ) -> None:
-    """`jdr fight recap`."""
-    from jdr.fights.recap import check_format
+    """`jdr fight recap`: the recap whole, or in messages (`--format discord`, `--max-chars`)
+    each printed under the one before it, a blank line between."""
+    from jdr.fights.recap import medium
     from jdr.fights.recaps import posted
 
-    check_format(fmt)
+    medium(fmt, max_chars)  # an unknown format or a limit too small, before the store opens
     with opened(db) as store:
-        made = posted(store, fight, fmt, round_, actor, whole)
+        made = posted(store, fight, fmt, round_, actor, whole, max_chars)
     if json:
         emit_json(made.json(fight, fmt, round_, actor))
         return
-    typer.echo(made.text)
+    typer.echo("\n\n".join(made.messages))

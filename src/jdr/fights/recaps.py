@@ -1,17 +1,20 @@
 """A stored fight's recap, ready to post: its last action, round N, a fighter's last action (a
 Plus Ultra post's own recap, PU-11) or the whole fight, with the journal footnote of the
-actions it tells. `jdr fight recap` prints it; `jdr.fights.recap` writes the text itself.
+actions it tells (one line: the first and the last entry, `recap_footer`). `jdr fight recap`
+prints it; `jdr.fights.recap` writes the text itself. A recap for a medium with a limit
+(`--format discord`, `--max-chars N`) comes in messages that each fit (`Posted.messages`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from jdr.errors import InputError
 from jdr.fights.fold import fold
 from jdr.fights.queries import fight_system
-from jdr.fights.recap import footnote, recap
+from jdr.fights.recap import Layout, footnote, medium, recap
 from jdr.fights.service import Timeline, fight_events
 from jdr.fights.setup import fighters_named
 from jdr.fights.story import chapters
@@ -22,19 +25,21 @@ from jdr.names import same
 from jdr.store import Store, StoredEvent
 from jdr.systems.protocol import Json, RuleSystem
 
-__all__ = ["Posted", "posted"]
+__all__ = ["Posted", "posted", "posted_in"]
 
 
 @dataclass(frozen=True)
 class Posted:
     """A recap as posted: its text (journal footnote included), the keys of the actions it
-    tells, their numbers within the fight (1, 2, 3 …), their events and journal entries."""
+    tells, their numbers within the fight (1, 2, 3 …), their events and journal entries, and
+    the text as messages that each fit the medium's limit (`[text]` without a limit)."""
 
     text: str
     actions: list[int]
     numbers: list[int]
     events: list[Json]
     entries: list[Entry]
+    messages: list[str] = field(default_factory=list)
 
     def json(self, fight_id: int, fmt: str, round_: int | None, actor: str | None) -> Json:
         """`jdr fight recap --json`."""
@@ -47,6 +52,7 @@ class Posted:
             "numbers": self.numbers,
             "events": self.events,
             "recap": self.text,
+            "messages": self.messages,
             "journal": [
                 {"seq": e.seq, "hash": e.hash, "commitment": e.commitment} for e in self.entries
             ],
@@ -60,10 +66,26 @@ def posted(
     round_: int | None = None,
     actor: str | None = None,
     whole: bool = False,
+    max_chars: int | None = None,
 ) -> Posted:
-    """The recap of the stored fight `fight_id` in `fmt` (a format `jdr.fights.recap.
-    check_format` accepted): round `round_`, `actor`'s last action, the whole fight, or else
-    its last action."""
+    """The recap of the stored fight `fight_id` in `fmt` (one of `jdr.fights.recap.FORMATS`
+    or `MEDIA`: `discord`): round `round_`, `actor`'s last action, the whole fight, or else
+    its last action; its `messages` each of at most the medium's limit or `max_chars`
+    characters (`jdr.fights.recap.medium`)."""
+    return posted_in(store, fight_id, [fmt], round_, actor, whole, max_chars)[fmt]
+
+
+def posted_in(
+    store: Store,
+    fight_id: int,
+    fmts: Sequence[str],
+    round_: int | None = None,
+    actor: str | None = None,
+    whole: bool = False,
+    max_chars: int | None = None,
+) -> dict[str, Posted]:
+    """`posted` in each of `fmts` (the web's copies), the fight and its journal read once."""
+    media = {fmt: medium(fmt, max_chars) for fmt in fmts}
     system = fight_system(store, fight_id)
     stored = fight_events(store, fight_id)
     record = store.fight(fight_id)
@@ -71,16 +93,42 @@ def posted(
     actions = None
     if actor is not None:
         actions = _actions_of(system, stored, footer_of, actor, list(record.participants))
-    if actor is not None and system.id == "plus-ultra":
-        text, numbers, events = _plus_ultra_post(system, stored, actions or [], actor, fmt)
-    else:
-        made = recap(system, stored, fmt, fight_id, round_, actions, whole, record.status)
-        text, numbers, events = made.text, made.actions, made.events
-    entries = [footer_of[n] for n in numbers if n in footer_of]
-    footer = recap_footer(entries)
-    if footer is not None:  # Markdown needs a blank line, or the footnote joins the last item
-        text += ("\n\n" if fmt == "markdown" else "\n") + footnote(footer, fmt)
-    return Posted(text, numbers, _numbers(stored, numbers), events, entries)
+    written_in: dict[str, tuple[str, list[int], list[Json], Layout | None]] = {}
+    found = {}
+    for fmt, (written, limit) in media.items():
+        if written not in written_in:  # Markdown once for `markdown` and `discord`
+            if actor is not None and system.id == "plus-ultra":
+                said = _plus_ultra_post(system, stored, actions or [], actor, written)
+                written_in[written] = (*said, None)
+            else:
+                made = recap(
+                    system, stored, written, fight_id, round_, actions, whole, record.status
+                )
+                written_in[written] = (made.text, made.actions, made.events, made.layout)
+        text, numbers, events, layout = written_in[written]
+        entries = [footer_of[n] for n in numbers if n in footer_of]
+        footer = recap_footer(entries)
+        if layout is not None:
+            text, messages = layout.text(footer), layout.messages(limit, footer)
+        else:
+            messages = _messages(text, footer, written, limit)
+            if footer is not None:  # Markdown: a blank line, or the footnote joins the last item
+                text += ("\n\n" if written == "markdown" else "\n") + footnote(footer, written)
+        numbered = _numbers(stored, numbers)
+        found[fmt] = Posted(text, numbers, numbered, list(events), entries, messages)
+    return found
+
+
+def _messages(text: str, footer: str | None, fmt: str, limit: int | None) -> list[str]:
+    """A recap written whole (a Plus Ultra post's) in messages of at most `limit` characters,
+    cut between its lines, the journal line on the last."""
+    from jdr.split import lines
+
+    title, *body = text.split("\n")
+    tail = [] if footer is None else ([""] if fmt == "markdown" else []) + [footnote(footer, fmt)]
+    while body and not body[-1]:
+        body.pop()
+    return lines(title, body, tail, limit)
 
 
 def _numbers(stored: list[StoredEvent], actions: list[int]) -> list[int]:

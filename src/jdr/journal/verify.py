@@ -923,10 +923,19 @@ _HEAD = re.compile(r"(?:#|n°)\s?(\d{1,12})\s(?:·\s)?([0-9a-f]{10,64})\b")
 
 def witnesses_in(text: str, source: str) -> list[Witness]:
     """The journal heads a text shows: roll lines (`journal #12 · 3fa9c2d1e0`), recap footers
-    (`journal #12 3fa9c2d1e0, #13 …`), in either language (`n°12`), from any saved text: a recap,
-    a forum thread saved as text or HTML.
+    (today's compact `journal #12 3fa9c2d1e0 … #41 77ab01c2d3`, the first and the last entry a
+    recap tells; older posts' `journal #12 3fa9c2d1e0, #13 …`, every entry), in either language
+    (`n°12`), from any saved text: a recap or each of its messages, a forum thread saved as text
+    or HTML.
+
+    A compact line witnesses its two heads, and through them every entry between: each entry's
+    hash covers the one before it (`prev_hash`), so a journal rewritten at or before the last
+    head seen (an entry changed, re-rolled, removed) shows that head with another hash, or not
+    at all, and contradicts the witness; only the two heads are read, the chain does the rest.
 
     >>> witnesses_in("[i]journal n°7 · 3fa9c2d1e0 · engagement …[/i]", "post.txt")
     [Witness(seq=7, hash='3fa9c2d1e0', source='post.txt')]
+    >>> [w.seq for w in witnesses_in("_journal #12 3fa9c2d1e0 … #41 77ab01c2d3 · seed …_", "d")]
+    [12, 41]
     """
     return [Witness(int(m[1]), m[2], source) for m in _HEAD.finditer(text)]

@@ -73,12 +73,18 @@ def recap_texts(
 
 
 def recap_footer(entries: list[Entry]) -> str | None:
-    """`journal #12 3fa9c2d1e0, #13 … · seed commitment …` under a recap, or None."""
+    """The journal line under a recap, or None: one line however many entries it tells, the
+    first and the last (`journal #12 3fa9c2d1e0 … #41 77ab01c2d3 · seed commitment …`; two
+    entries `#12 …, #13 …`; one, itself). The chain binds every entry between them to the
+    last one's hash: `jdr verify --witness` checks both heads (`jdr.journal.verify.
+    witnesses_in`), and a journal rewritten anywhere up to the last fails."""
     from jdr.journal.entries import short
 
     if not entries:
         return None
-    pins = ", ".join(_("#{seq} {hash}").format(seq=e.seq, hash=short(e.hash)) for e in entries)
+    ends = [entries[0], entries[-1]] if len(entries) > 1 else entries
+    joiner = ", " if len(entries) == 2 else " … "
+    pins = joiner.join(_("#{seq} {hash}").format(seq=e.seq, hash=short(e.hash)) for e in ends)
     return _("journal {pins} · seed commitment {commitment}…").format(
         pins=pins, commitment=entries[-1].commitment[:16]
     )

@@ -60,16 +60,31 @@ class Announcement:
         """For a forum: the title in bold, what players typed escaped."""
         return self._rendered(BBCODE, link)
 
+    def messages(self, medium: Medium, limit: int, link: str | None = None) -> list[str]:
+        """The announcement in `medium` as messages of at most `limit` characters each
+        (`jdr.split.lines`): cut between its lines, the title numbered " (1/2)" on each, who
+        is awaited, the journal line and the link on the last. Most fit in one."""
+        from jdr.split import lines
+
+        title, body, tail = self._parts(medium, link)
+        return lines(title, body, tail, limit)
+
     def _rendered(self, medium: Medium, link: str | None) -> str:
-        body = [medium.bold.format(medium.escape(self.title))]
-        body += [medium.escape(line) for line in self.lines]
+        title, body, tail = self._parts(medium, link)
+        return "\n".join([title, *body, *tail])
+
+    def _parts(self, medium: Medium, link: str | None) -> tuple[str, list[str], list[str]]:
+        """The title line, the lines told, and what ends the announcement, in `medium`."""
+        title = medium.bold.format(medium.escape(self.title))
+        body = [medium.escape(line) for line in self.lines]
+        tail = []
         if self.awaited:
-            body.append(medium.italic.format(medium.escape(self.awaited)))
+            tail.append(medium.italic.format(medium.escape(self.awaited)))
         if self.journal_line:
-            body.append(medium.code.format(medium.escape(self.journal_line)))
+            tail.append(medium.code.format(medium.escape(self.journal_line)))
         if link:
-            body.append(medium.link.format(medium.escape(link)))
-        return "\n".join(body)
+            tail.append(medium.link.format(medium.escape(link)))
+        return title, body, tail
 
 
 @dataclass(frozen=True)

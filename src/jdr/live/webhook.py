@@ -80,7 +80,8 @@ def check_format(fmt: str) -> str:
 
 
 def message(fmt: str, announcement: Announcement, link: str | None = None) -> bytes:
-    """The JSON body of one announcement in the chat's format.
+    """The JSON body of one announcement in the chat's format (the first of `messages`: an
+    announcement too long for one message is cut in several).
 
     >>> from datetime import UTC, datetime
     >>> told = Announcement(1, "Fight 1 · @everyone", ("Kaito attacks.",), datetime.now(UTC))
@@ -89,13 +90,27 @@ def message(fmt: str, announcement: Announcement, link: str | None = None) -> by
     >>> json.loads(message("slack", told))["text"].splitlines()[0]
     '*Fight 1 · @everyone*'
     """
+    return messages(fmt, announcement, link)[0]
+
+
+def messages(fmt: str, announcement: Announcement, link: str | None = None) -> list[bytes]:
+    """The JSON bodies of one announcement in the chat's format, each message within the chat's
+    limit (`Announcement.messages`: Discord's 2,000 characters, Slack's 3,000), cut between
+    lines, never inside one."""
+    from jdr.live.announce import MARKDOWN, SLACK
+
+    bodies: list[dict[str, object]]
     if fmt == "slack":
-        body: dict[str, object] = {"text": announcement.slack(link)[:SLACK_LIMIT], "mrkdwn": True}
+        texts = announcement.messages(SLACK, SLACK_LIMIT, link)
+        bodies = [{"text": text[:SLACK_LIMIT], "mrkdwn": True} for text in texts]
     else:
-        text = announcement.markdown(link)
         quiet: dict[str, list[str]] = {"parse": []}  # no @everyone, no pinged player
-        body = {"content": text[:DISCORD_LIMIT], "username": "jdr", "allowed_mentions": quiet}
-    return json.dumps(body, ensure_ascii=False).encode()
+        texts = announcement.messages(MARKDOWN, DISCORD_LIMIT, link)
+        bodies = [
+            {"content": text[:DISCORD_LIMIT], "username": "jdr", "allowed_mentions": quiet}
+            for text in texts
+        ]
+    return [json.dumps(body, ensure_ascii=False).encode() for body in bodies]
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -156,7 +171,8 @@ def deliver(
                 told = announcements(store, campaign, changes)
                 for announcement in told:
                     link = _link(base_url, hook.campaign_id, announcement)
-                    sender(hook.url, message(hook.format, announcement, link))
+                    for body in messages(hook.format, announcement, link):
+                        sender(hook.url, body)
                     posted += 1
                     store.webhook_delivered(hook.campaign_id, announcement.seq)
         except (OSError, InputError) as failed:
