@@ -162,6 +162,8 @@ STRATEGIES: dict[str, tuple[tuple[str, ...], dict[str, dict[str, Any]]]] = {
 CASTS = 4
 """Ilvermorny: the spells cast (two rounds) before the GM ends the duel with its `end` command
 (IL-11: a duel has no KO; the GM says who won)."""
+LIVE_MS = 10_000
+"""How long a page open on the fight may take to show what another seat played, by itself."""
 HANDS = 2
 """Polédémos: its rules end no game (PD-7 leaves the outcome of shots and melee to the table);
 the GM ends it from the fight page once each player has had the hand (the system's simulated
@@ -320,6 +322,10 @@ def test_a_gm_runs_a_table_from_the_browser_alone(
         began = time.monotonic()
         played = _play(system, gm.url, gm, player, shots)
         seconds = time.monotonic() - began
+        # the player's page, open since their last command, shows the end by itself (live)
+        status = player.locator("#fight-status.ended")
+        status.wait_for(timeout=LIVE_MS)
+        player.locator("#fight-forms form.command").first.wait_for(state="detached")
         for seat in (gm, player):
             seat.reload()
             status = seat.locator("#fight-status.ended")
