@@ -12,8 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from browser import chromium, needs_chromium, new_page
 from jdr.access import Viewer
 from jdr.fights.service import play
 from jdr.systems import default_registry
@@ -21,26 +20,14 @@ from jdr.table import start_fight
 from live_helpers import free_port, running, signed_in
 from web_helpers import plus_ultra_table
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 ARTEFACTS = Path(__file__).parents[1] / "test-artefacts"
-TIMEOUT_MS = 30_000
 KAITO, CORBEAU = "Kaito Arashi", "Maître Corbeau"
 PHONE = {"width": 390, "height": 844}
 
 
 def _page(browser: Any, base: str, cookie: str, problems: list[str], lang: str = "en") -> Any:
-    """A browser context signed in with `cookie` (a session redeemed over HTTP)."""
-    context = browser.new_context(locale=f"{lang}-FR" if lang == "fr" else "en-US", viewport=PHONE)
-    context.set_default_timeout(TIMEOUT_MS)
-    name, _sep, value = cookie.partition("=")
-    context.add_cookies([{"name": name, "value": value, "url": base}])
-    context.add_cookies([{"name": "jdr_lang", "value": lang, "url": base}])
-    page = context.new_page()
-    page.on("console", lambda m: problems.append(m.text) if "Content Security" in m.text else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    return page
+    return new_page(browser, base, cookie, lang, PHONE, problems)
 
 
 def _shot(page: Any, name: str) -> None:
@@ -58,8 +45,7 @@ def test_pu_5_what_one_plays_appears_on_the_others_page_and_a_dropped_page_catch
     port = free_port()
     problems: list[str] = []
     system = default_registry().get("plus-ultra")
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with chromium() as browser:
         try:
             with running(app, port) as base:
                 gm_cookie = signed_in(base, store, campaign_id, "gm").cookie
@@ -92,6 +78,5 @@ def test_pu_5_what_one_plays_appears_on_the_others_page_and_a_dropped_page_catch
                 assert "Kaito Arashi" in gm.inner_text("#campaign-live")
                 _shot(gm, "6-campaign-gm-en")
         finally:
-            browser.close()
             store.close()
     assert problems == []

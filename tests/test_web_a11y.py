@@ -29,20 +29,18 @@ from typing import Any
 
 import pytest
 
+from browser import TIMEOUT_MS, chromium, needs_chromium
 from jdr import access
 from jdr.systems import default_registry
 from live_helpers import Client, running, signed_in
 from web_helpers import HOST
 from web_tables import SEEDS, Table, seeded_table
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 
 ROOT = Path(__file__).parents[1]
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path(os.environ.get("JDR_SCREENSHOTS") or Path(tempfile.gettempdir()) / "jdr-screenshots")
-TIMEOUT_MS = 30_000
 PHONE = {"width": 360, "height": 800}
 DESKTOP = {"width": 1280, "height": 900}
 TAP = 44
@@ -91,12 +89,8 @@ def _axe_missing() -> str | None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _context(browser: Any, base: str, cookie: str | None, lang: str, **options: Any) -> Any:

@@ -22,17 +22,15 @@ from typing import Any
 
 import pytest
 
+from browser import TIMEOUT_MS, chromium, needs_chromium
 from live_helpers import free_port
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 
 ROOT = Path(__file__).parents[1]
 ARTEFACTS = ROOT / "test-artefacts"
 EXAMPLES = ROOT / "src" / "jdr" / "systems" / "plus_ultra" / "examples"
 XSS = "<img src=x onerror=window.__xss=1>"
-TIMEOUT_MS = 30_000  # a busy 2-core machine: generous, still bounded
 
 
 @pytest.fixture
@@ -127,8 +125,7 @@ def test_pu_4_a_table_in_the_browser_from_the_host_link_to_a_verified_journal(
 ) -> None:
     host, url = served
     problems: list[str] = []
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with chromium() as browser:
         try:
             gm = _watched(browser, problems)
             gm.goto(host)
@@ -220,6 +217,4 @@ def test_pu_4_a_table_in_the_browser_from_the_host_link_to_a_verified_journal(
                 for page in context.pages:
                     _shot(page, f"failure-{number}")
             raise
-        finally:
-            browser.close()
     assert problems == []

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from browser import PHONE, chromium, needs_chromium, new_page
 from jdr.access import Viewer
 from jdr.fights.service import state
 from jdr.systems import default_registry
@@ -18,25 +17,13 @@ from jdr.table import start_fight
 from live_helpers import free_port, running, signed_in
 from web_helpers import plus_ultra_table
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 ARTEFACTS = Path(__file__).parents[1] / "test-artefacts"
-TIMEOUT_MS = 30_000
 KAITO, CORBEAU = "Kaito Arashi", "Maître Corbeau"
-PHONE = {"width": 360, "height": 780}
 
 
-def _page(browser: Any, base: str, cookie: str, problems: list[str], lang: str) -> Any:
-    context = browser.new_context(locale=f"{lang}-FR" if lang == "fr" else "en-US", viewport=PHONE)
-    context.set_default_timeout(TIMEOUT_MS)
-    name, _sep, value = cookie.partition("=")
-    context.add_cookies([{"name": name, "value": value, "url": base}])
-    context.add_cookies([{"name": "jdr_lang", "value": lang, "url": base}])
-    page = context.new_page()
-    page.on("console", lambda m: problems.append(m.text) if "Content Security" in m.text else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    return page
+def _page(browser: Any, base: str, cookie: str, problems: list[str], lang: str = "en") -> Any:
+    return new_page(browser, base, cookie, lang, PHONE, problems)
 
 
 def _shot(page: Any, name: str) -> None:
@@ -62,8 +49,7 @@ def test_the_gm_plays_a_fight_by_tapping_on_a_phone(tmp_path: Path) -> None:
     first = str(state(store, fight, rules)["turn"])
     second = CORBEAU if first == KAITO else KAITO
     problems: list[str] = []
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with chromium() as browser:
         try:
             with running(app, free_port()) as base:
                 cookie = signed_in(base, store, campaign_id, "gm").cookie
@@ -113,6 +99,5 @@ def test_the_gm_plays_a_fight_by_tapping_on_a_phone(tmp_path: Path) -> None:
                 _no_overflow(gm)
                 _shot(gm, "3-gm-fr-360")
         finally:
-            browser.close()
             store.close()
     assert problems == []

@@ -258,3 +258,62 @@ def test_a_plugins_fighter_is_a_card_through_its_own_view(database_url: str) -> 
     assert 'role="meter"' in corvo and 'aria-valuemax="9"' in corvo  # its stress gauge
     assert "stress_max" not in page and "in_fight" not in page
     store.close()
+
+
+def as_tapped(form: str) -> dict[str, str]:
+    """What a form sends when its button is tapped as the page shows it (nothing typed): each
+    input's value, each select's selected option (else its first), checkboxes left unticked."""
+    sent = {}
+    for tag in re.findall(r"<input [^>]*>", form):
+        name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
+        if name and 'type="checkbox"' not in tag:
+            sent[name.group(1)] = html.unescape(value.group(1)) if value else ""
+    for name, options in re.findall(r'<select name="([^"]+)">(.*?)</select>', form, re.S):
+        chosen = re.search(r"<option[^>]*selected[^>]*>([^<]*)</option>", options)
+        first = re.search(r'<option(?: value="([^"]*)")?[^>]*>([^<]*)</option>', options)
+        if chosen:
+            sent[name] = html.unescape(chosen.group(1))
+        elif first:
+            sent[name] = html.unescape(
+                first.group(1) if first.group(1) is not None else first.group(2)
+            )
+    sent.pop("csrf", None)
+    return sent
+
+
+def test_ps_1_a_players_passion_attack_is_played_as_the_page_offers_it(database_url: str) -> None:
+    """PS-1: a player's character rolls the dice its player says; the attack form says them
+    already (its marker's worth of d6, the command's example), so one tap plays it — it was
+    refused ("say which dice") when the page left the optional key empty. The initiative
+    markers too are offered filled."""
+    app, store, campaign_id = example_table(database_url, "Dés", "passion", ("cyber-ninja",))
+    campaign = store.campaign_by_id(campaign_id)
+    service.add(store, campaign, tomllib.loads(systems_example("passion", "romuald")), name="Mei")
+    from jdr.table import start_fight
+
+    names = [c.name for c in store.characters(campaign_id)]
+    fight = start_fight(store, Viewer(campaign_id, "gm"), campaign, names)
+    path = f"/c/{campaign_id}/fights/{fight}"
+    gm, player = join(app, store, campaign_id, "gm"), join(app, store, campaign_id, "player", "Mei")
+    rules = default_registry().get("passion").fight
+    assert rules is not None
+    for _step in range(12):
+        for seat in (player, gm):
+            page = seat.client.get(path).text
+            offered = re.findall(
+                r'data-command="(choose_marker|attack|no_dodge|soak|settle)".*?'
+                r'name="actor" value="([^"]+)"',
+                page,
+                re.S,
+            )
+            if offered:
+                command, actor = offered[0]
+                sent = as_tapped(form_of(page, actor, command))
+                if command == "attack" and actor == "Mei":
+                    assert re.fullmatch(r"\d+d6", sent["dice"]), sent
+                played = seat.post(path, data=sent, headers={"HX-Request": "true"})
+                assert played.status_code == 200, played.text
+                if command == "attack" and actor == "Mei":
+                    return
+                break
+    raise AssertionError("Mei never attacked")

@@ -12,17 +12,15 @@ from typing import Any
 
 import pytest
 
+from browser import TIMEOUT_MS, chromium, needs_chromium
 from jdr import table
 from jdr.access import Viewer
 from jdr.web import contexts, live_pages, pages
 from live_helpers import free_port, running, signed_in
 from web_helpers import plus_ultra_table
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 ARTEFACTS = Path(__file__).parents[1] / "test-artefacts"
-TIMEOUT_MS = 30_000
 KAITO, CORBEAU = "Kaito Arashi", "Maître Corbeau"
 PHONE = {"width": 360, "height": 780}
 ATTACK = {"willpower": 5, "target_energy": 6, "rank": "C"}
@@ -44,8 +42,7 @@ def test_a_long_fight_and_journal_stay_light_in_a_browser(
     for _ in range(3):
         table.roll(store, gm, campaign, table.RollAsked("attack", ATTACK))
     problems: list[str] = []
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with chromium() as browser:
         try:
             with running(app, free_port()) as base:
                 cookie = signed_in(base, store, campaign_id, "player", KAITO).cookie
@@ -81,7 +78,6 @@ def test_a_long_fight_and_journal_stay_light_in_a_browser(
                 _shot(page, f"light-journal-older-{lang}")
                 context.close()
         finally:
-            browser.close()
             store.close()
     assert problems == []
 

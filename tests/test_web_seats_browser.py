@@ -11,18 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from browser import TIMEOUT_MS, chromium, needs_chromium
 from jdr import access
 from live_helpers import running
 from web_helpers import HOST, example_table
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 
 ARTEFACTS = Path(__file__).parents[1] / "test-artefacts"
-TIMEOUT_MS = 30_000
 SIZES = {"360": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}
 
 
@@ -41,8 +37,7 @@ def test_pu_4_one_browser_in_two_campaigns_with_live_odds_asked_by_header(tmp_pa
     ]
     odds_urls: list[str] = []
     odds_headers: list[dict[str, str]] = []
-    with running(app) as base, playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with running(app) as base, chromium() as browser:
         try:
             context = browser.new_context(locale="en-US", viewport=SIZES["desktop"])
             context.set_default_timeout(TIMEOUT_MS)
@@ -98,5 +93,4 @@ def test_pu_4_one_browser_in_two_campaigns_with_live_odds_asked_by_header(tmp_pa
             assert page.locator("html").get_attribute("lang") == "fr"
             assert "Pas de chances calculées" not in page.inner_text("main")  # the attack has odds
         finally:
-            browser.close()
             store.close()
