@@ -157,6 +157,32 @@ def lines(
     return pack(units, render, limit)
 
 
+def plain(text: str, limit: int) -> list[str]:
+    """`text` in messages of at most `limit` characters, cut between lines (a longer line where
+    `cut` cuts it); an empty text is one message, `…`.
+
+    >>> plain("ab\\ncd\\nef", 5)
+    ['ab\\ncd', 'ef']
+    >>> plain("abcdefg", 3)
+    ['abc', 'def', 'g']
+    >>> plain(" ", 10)
+    ['…']
+    """
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        for piece in cut(line, limit) if len(line) > limit else [line]:
+            joined = f"{current}\n{piece}" if current else piece
+            if len(joined) > limit:
+                parts.append(current)
+                current = piece
+            else:
+                current = joined
+    if current.strip():
+        parts.append(current)
+    return [part for part in parts if part.strip()] or ["…"]
+
+
 def _depth(shown: Sequence[str]) -> int:
     """The BBCode lists `shown` leaves open."""
     return max(0, sum(line.count("[list]") - line.count("[/list]") for line in shown))

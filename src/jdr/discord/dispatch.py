@@ -29,6 +29,7 @@ from jdr.discord.signature import MAX_AGE_S, Replays
 from jdr.discord.types import MESSAGE_LIMIT, Caller, Options, Reply
 from jdr.errors import InputError, JdrError
 from jdr.i18n import _, language, normalize_language
+from jdr.split import plain
 from jdr.store import Campaign, Store
 
 __all__ = [
@@ -178,36 +179,13 @@ def _value(option: dict[str, Any]) -> str | int | float | bool:
 
 
 def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """`text` in messages of at most `limit` characters, cut at line ends where it can.
+    """`text` in messages of at most `limit` characters, cut at line ends where it can
+    (`jdr.split.plain`).
 
     >>> split("ab\\ncd\\nef", 5)
     ['ab\\ncd', 'ef']
-    >>> split("abcdefg", 3)
-    ['abc', 'def', 'g']
-    >>> split("")
-    ['…']
     """
-    if not text.strip():
-        return ["…"]
-    parts: list[str] = []
-    current = ""
-    for whole in text.split("\n"):
-        line = whole
-        while len(line) > limit:
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
-        joined = f"{current}\n{line}" if current else line
-        if len(joined) > limit:
-            parts.append(current)
-            current = line
-        else:
-            current = joined
-    if current or not parts:
-        parts.append(current or "…")
-    return parts
+    return plain(text, limit)
 
 
 def _message(content: str, ephemeral: bool) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from jdr.discord.types import MESSAGE_LIMIT, Caller, Options, Reply
 from jdr.errors import InputError
 from jdr.i18n import _, language
 from jdr.markup import escape
+from jdr.split import plain
 from jdr.store import Campaign, Store
 
 __all__ = [
@@ -160,31 +161,8 @@ def keyed(pairs_: list[str]) -> dict[str, str]:
 
 def messages(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """`text` cut into messages of at most `limit` characters, between lines (a line longer
-    than a message is cut at a space, else where it must)."""
-    found: list[str] = []
-    current = ""
-    for line in _short_lines(text.splitlines() or [""], limit):
-        joined = f"{current}\n{line}" if current else line
-        if len(joined) <= limit:
-            current = joined
-            continue
-        if current.strip():
-            found.append(current.rstrip())
-        current = line
-    if current.strip() or not found:
-        found.append(current.rstrip() or "-")
-    return found
-
-
-def _short_lines(lines: list[str], limit: int) -> Iterator[str]:
-    for whole in lines:
-        line = whole
-        while len(line) > limit:
-            cut = line.rfind(" ", 0, limit)
-            cut = cut if cut > 0 else limit
-            yield line[:cut]
-            line = line[cut:].lstrip()
-        yield line
+    than a message is cut after a sentence or at a space: `jdr.split.plain`)."""
+    return plain(text, limit)
 
 
 def reply(lines: list[str], ephemeral: bool = False) -> Reply:

@@ -28,7 +28,6 @@ from jdr.discord.reading import (
     journal_notes,
     keyed,
     marked,
-    messages,
     pairs,
     reply,
     seated,
@@ -239,12 +238,5 @@ def _recap(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -
     fight_id = fight_of(store, viewer, campaign, int_option(options, "fight"))
     table.fight_in(store, viewer, campaign, fight_id)
     round_ = int_option(options, "round")
-    text = posted(store, fight_id, "markdown", round_, None, whole=round_ is None).text
-    cut = _messages(text)
+    cut = posted(store, fight_id, "discord", round_, None, whole=round_ is None).messages
     return Reply(cut[0], tuple(cut[1:]))
-
-
-def _messages(text: str) -> list[str]:
-    """A recap cut into messages at line boundaries (`posted(…, "discord").messages` may take
-    its place)."""
-    return messages(text)
