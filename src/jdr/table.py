@@ -387,7 +387,9 @@ def fight_page(
         kept = _TOLD.setdefault(store, {})
         kept_log = kept.get(key)
     if kept_log is None:  # read and told once per version of the fight (and language)
-        stored = store.events(fight_id)
+        from jdr.journal.growing import fight_events
+
+        stored = fight_events(store, fight_id)  # the events kept, and the new action's
         actions = sorted({item.action for item in stored})
         shown = None if last is None or len(actions) <= last else set(actions[-last:])
         made = (
@@ -444,10 +446,11 @@ def fight_recaps(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int
     """The whole fight's recaps to copy, by format (what `fight_page` leaves out of a long
     fight's page, asked for apart)."""
     from jdr.fights.recap import recap
+    from jdr.journal.growing import fight_events
 
     record = fight_in(store, viewer, campaign, fight_id)
     system = system_of(campaign)
-    stored = store.events(fight_id)
+    stored = fight_events(store, fight_id)
     return {
         fmt: recap(system, stored, fmt, fight_id, whole=True, status=record.status).text
         for fmt in RECAPS
@@ -607,13 +610,13 @@ def edit_sheet(
 def luck(store: Store, viewer: Viewer, campaign: Campaign) -> list[Any]:
     """The luck audit of the campaign's public journal (`jdr journal luck NAME`): each roller's
     dice against what was to be expected."""
-    from jdr.journal.luck import audit, face_luck, verifiable_rolls
-    from jdr.journal.service import public_entries
+    from jdr.journal.growing import verifiable_journal_rolls
+    from jdr.journal.luck import audit, face_luck
 
     viewer.require_campaign(campaign.id)
     system = system_of(campaign)
     scoring = getattr(system, "luck", None) or face_luck
-    return audit(verifiable_rolls(public_entries(store, campaign)), scoring)
+    return audit(verifiable_journal_rolls(store, campaign), scoring)  # the new entries read
 
 
 WEB_MAX_RUNS = 2_000
