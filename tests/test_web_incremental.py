@@ -28,7 +28,7 @@ ATTACK = {"willpower": 5, "target_energy": 6, "rank": "C"}
 
 def _forget(store: Store) -> None:
     """Everything kept for `store`, forgotten: its next pages are computed cold."""
-    for kept in (contexts._REREAD, contexts._STABLE, table._TOLD, growing._FIGHTS,
+    for kept in (contexts._REREAD, contexts._STABLE, table._TOLD, table._FOLDED, growing._FIGHTS,
                  growing._JOURNALS):  # fmt: skip
         kept.pop(store, None)
 
@@ -82,8 +82,9 @@ def test_pages_read_from_kept_answers_are_the_pages_computed_cold(
         answer = warm.post(path, data={"csrf": csrf, "actor": actor, "command": "defend"},
                            follow_redirects=False)  # fmt: skip
         assert answer.status_code == 303, answer.text
-        if step == 3:  # an undo, then a redo: the log only grows, the page tells them
-            for control in ("undo", "redo"):
+        if step in (3, 5):  # undone, then put back: the log only grows, the page tells them
+            deep = 1 if step == 3 else 3  # three: actions before the page's first undone
+            for control in ("undo",) * deep + ("redo",) * deep:
                 done = warm.post(f"{path}/{control}", data={"csrf": csrf}, follow_redirects=False)
                 assert done.status_code == 303, done.text
                 _same(two, pages)
@@ -125,3 +126,40 @@ def test_kept_fight_events_and_public_journal_match_the_store(store: Store) -> N
     unknown = store.campaign_by_id(campaign_id)
     object.__setattr__(unknown, "changes", 0)  # a campaign that counts no change: read whole
     assert growing.public_journal(store, unknown) == public_entries(store, unknown)
+
+
+def test_a_kept_fold_tells_the_last_actions_as_a_whole_fold_does(store: Store) -> None:
+    """`table._last_chapters` read at each version of a fight (actions, undos reaching before
+    the actions shown, redos) gives the chapters, with their states, that folding the whole
+    fight gives."""
+    import tomllib
+
+    from jdr.characters import service
+    from jdr.fights import service as fights
+    from jdr.fights.story import chapters
+    from jdr.sheet_check import systems_example
+    from jdr.systems import default_registry
+
+    campaign_id = store.create_campaign("plus-ultra", "Folds")
+    campaign = store.campaign_by_id(campaign_id)
+    for kind in ("hero", "villain"):
+        service.add(store, campaign, tomllib.loads(systems_example("plus-ultra", kind)))
+    gm = Viewer(campaign_id, "gm")
+    fight = table.start_fight(store, gm, store.campaign_by_id(campaign_id), [KAITO, CORBEAU])
+    system = default_registry().get("plus-ultra")
+    moves = [("attack", {"target": CORBEAU}), ("attack", {"target": KAITO})] * 3
+    steps = [*moves[:4], "undo", "undo", "undo", "redo", "redo", "redo", *moves[4:]]
+    for n, move in enumerate(steps):
+        if move == "undo":
+            fights.undo(store, fight)
+        elif move == "redo":
+            fights.redo(store, fight)
+        else:
+            now = store.campaign_by_id(campaign_id)
+            table.play(store, gm, now, fight, (KAITO, CORBEAU)[n % 2], move[0], move[1])
+        stored = store.events(fight)
+        actions = sorted({item.action for item in stored})
+        shown = set(actions[-2:])
+        kept = table._last_chapters(store, system, fight, stored, shown)
+        whole = [c for c in chapters(system, stored, only=shown) if c.number in shown]
+        assert kept == whole, move

@@ -347,6 +347,9 @@ seat's page and live part reread the same log after each action; a new action ma
 version."""
 _TOLD_LOCK = threading.Lock()
 _TOLD: weakref.WeakKeyDictionary[Store, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+_FOLDED: weakref.WeakKeyDictionary[Store, dict[int, Any]] = weakref.WeakKeyDictionary()
+"""Each fight's actions before the first its page tells, folded (`jdr.fights.story.Folded`):
+the next version's page folds only the actions since."""
 
 
 def fight_page(
@@ -367,7 +370,6 @@ def fight_page(
     from jdr.fights.recap import recap
     from jdr.fights.sealed import public
     from jdr.fights.service import legal_now, state
-    from jdr.fights.story import chapters
     from jdr.fights.view import view_of
     from jdr.live.pace import pace_of
 
@@ -400,9 +402,7 @@ def fight_page(
             if recaps and shown is None
             else {}
         )
-        log = chapters(system, stored, only=shown)
-        if shown is not None:
-            log = [chapter for chapter in log if chapter.number in shown]
+        log = _last_chapters(store, system, fight_id, stored, shown)
         kept_log = (log, made, 0 if shown is None else len(actions) - len(shown))
         if last is not None:  # a page's few actions are kept; a whole log is not
             with _TOLD_LOCK:
@@ -440,6 +440,32 @@ def fight_page(
         examples,
         earlier,
     )
+
+
+def _last_chapters(
+    store: Store, system: Any, fight_id: int, stored: list[Any], shown: set[int] | None
+) -> list[Any]:
+    """The chapters of the fight's actions `shown` (None: all): the actions before the first
+    shown are folded from where this process's last read of the fight left them (`_FOLDED`),
+    so a page read after one more action folds one action, not the whole fight."""
+    from jdr.fights.story import Folded, chapters
+
+    if shown is None:
+        return chapters(system, stored)
+    with _TOLD_LOCK:
+        start = _FOLDED.setdefault(store, {}).get(fight_id)
+    if start is not None and start.until > min(shown):
+        start = None
+    log = chapters(system, stored, only=shown, start=start)
+    folded = Folded.before(log, min(shown), start)
+    if folded is not None:
+        with _TOLD_LOCK:
+            kept = _FOLDED.setdefault(store, {})
+            kept.pop(fight_id, None)
+            kept[fight_id] = folded
+            while len(kept) > TOLD_KEPT:
+                kept.pop(next(iter(kept)))
+    return [chapter for chapter in log if chapter.number in shown]
 
 
 def fight_recaps(store: Store, viewer: Viewer, campaign: Campaign, fight_id: int) -> dict[str, str]:
