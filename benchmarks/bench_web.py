@@ -186,6 +186,7 @@ def main() -> int:
             from jdr.systems import default_registry
 
             rules = default_registry().get("pokemon").fight
+            assert rules is not None
             now = state(store, fight, rules)
             if now.get("reaction"):
                 act_in(store, fight, now["reaction"]["pokemon"], "respond", ["response=none"])

@@ -331,8 +331,8 @@ def test_the_web_fight_page_shows_display_names_only(
         offered = [name for name, _button in buttons]
         assert offered, page
         with language(lang):
-            shown = [button_label(commands.shown(n)) for n in offered]  # a capital, as buttons
-            assert [html.unescape(b) for _n, b in buttons] == shown
+            labels = [button_label(commands.shown(n)) for n in offered]  # a capital, as buttons
+            assert [html.unescape(b) for _n, b in buttons] == labels
             for name in dict.fromkeys(offered):
                 for key, info in commands.get(name).keys.model_fields.items():
                     if key in forms or f'name="{key}"' not in page:

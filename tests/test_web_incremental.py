@@ -147,8 +147,8 @@ def test_a_kept_fold_tells_the_last_actions_as_a_whole_fold_does(store: Store) -
     gm = Viewer(campaign_id, "gm")
     fight = table.start_fight(store, gm, store.campaign_by_id(campaign_id), [KAITO, CORBEAU])
     system = default_registry().get("plus-ultra")
-    moves = [("attack", {"target": CORBEAU}), ("attack", {"target": KAITO})] * 3
-    steps = [*moves[:4], "undo", "undo", "undo", "redo", "redo", "redo", *moves[4:]]
+    targets = [CORBEAU, KAITO] * 3
+    steps = [*targets[:4], "undo", "undo", "undo", "redo", "redo", "redo", *targets[4:]]
     for n, move in enumerate(steps):
         if move == "undo":
             fights.undo(store, fight)
@@ -156,7 +156,8 @@ def test_a_kept_fold_tells_the_last_actions_as_a_whole_fold_does(store: Store) -
             fights.redo(store, fight)
         else:
             now = store.campaign_by_id(campaign_id)
-            table.play(store, gm, now, fight, (KAITO, CORBEAU)[n % 2], move[0], move[1])
+            actor = KAITO if move == CORBEAU else CORBEAU
+            table.play(store, gm, now, fight, actor, "attack", {"target": move})
         stored = store.events(fight)
         actions = sorted({item.action for item in stored})
         shown = set(actions[-2:])

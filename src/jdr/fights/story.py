@@ -96,8 +96,7 @@ def chapters(
     state: Json = {}
     skipped = 0
     if start is not None and only is not None:
-        undone = frozenset(a for a in timeline.undone if a < start.until)
-        if undone == start.undone:
+        if frozenset(a for a in timeline.undone if a < start.until) == start.undone:
             state, skipped = start.state, start.until
     groups: dict[int, list[Json]] = {}
     for item in stored:
