@@ -172,6 +172,7 @@ def main() -> int:
             ("API: journal", f"/api{c}/journal"),
             ("API: fight", f"/api{c}/fights/{fight}"),
         ]
+
         def one_roll() -> None:
             roll = b'{"action": "check", "params": {"dice": 3, "difficulty": 4}}'
             sent = {**headers, "Content-Type": "application/json"}

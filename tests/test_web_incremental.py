@@ -149,7 +149,7 @@ def test_a_kept_fold_tells_the_last_actions_as_a_whole_fold_does(store: Store) -
     system = default_registry().get("plus-ultra")
     targets = [CORBEAU, KAITO] * 3
     steps = [*targets[:4], "undo", "undo", "undo", "redo", "redo", "redo", *targets[4:]]
-    for n, move in enumerate(steps):
+    for move in steps:
         if move == "undo":
             fights.undo(store, fight)
         elif move == "redo":

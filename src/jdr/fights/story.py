@@ -95,9 +95,12 @@ def chapters(
     timeline = Timeline.of(stored)
     state: Json = {}
     skipped = 0
-    if start is not None and only is not None:
-        if frozenset(a for a in timeline.undone if a < start.until) == start.undone:
-            state, skipped = start.state, start.until
+    if (
+        start is not None
+        and only is not None
+        and frozenset(a for a in timeline.undone if a < start.until) == start.undone
+    ):
+        state, skipped = start.state, start.until
     groups: dict[int, list[Json]] = {}
     for item in stored:
         if item.action >= skipped:
