@@ -33,6 +33,7 @@ from jdr.fights.commands import (
 from jdr.i18n import language
 from jdr.names import fold
 from jdr.systems import Registry, default_registry, set_default_registry
+from jdr.web.app import button_label
 from test_cli_fight import campaign
 from test_fight_recaps import FIGHTS
 from web_helpers import join
@@ -330,7 +331,8 @@ def test_the_web_fight_page_shows_display_names_only(
         offered = [name for name, _button in buttons]
         assert offered, page
         with language(lang):
-            assert [html.unescape(b) for _n, b in buttons] == [commands.shown(n) for n in offered]
+            labels = [button_label(commands.shown(n)) for n in offered]  # a capital, as buttons
+            assert [html.unescape(b) for _n, b in buttons] == labels
             for name in dict.fromkeys(offered):
                 for key, info in commands.get(name).keys.model_fields.items():
                     if key in forms or f'name="{key}"' not in page:
@@ -345,7 +347,7 @@ def test_pk_12_a_french_answer_is_accepted_by_the_web_form_and_the_api(
 ) -> None:
     _app, gm, path, campaign_id = web_fight(capsys, tmp_path, "pokemon", 1)
     page = gm.client.get(path, headers={"accept-language": "fr"}).text
-    assert '<option value="dodge">esquive</option>' in page and ">répondre</button>" in page
+    assert '<option value="dodge">esquive</option>' in page and ">Répondre</button>" in page
     version = re.search(r'name="version" value="(\d+)"', page)
     assert version is not None
     done = gm.post(path, data={"actor": "Chu", "command": "RÉPONDRE", "response": "Esquive",
@@ -365,7 +367,7 @@ def test_ps_5_yes_or_no_in_french_on_the_web_form_and_the_api(
     _app, gm, path, campaign_id = web_fight(capsys, tmp_path, "passion", 3)
     page = gm.client.get(path, headers={"accept-language": "fr"}).text
     forms = visible(page, "fight-forms", 'id="fight-live"')
-    assert ">régler</button>" in page and "Énergie" in forms
+    assert ">Régler</button>" in page and "Énergie" in forms
     refused = gm.post(path, data={"actor": "Romuald", "command": "régler", "energy": "non",
                                   "passion": "-1"}, headers={"accept-language": "fr"})  # fmt: skip
     assert refused.status_code == 422 and "energy" not in visible(refused.text, "<main", "</main>")
@@ -406,7 +408,7 @@ def test_the_plugins_declared_names_are_shown_and_read_everywhere(
     gm = join(app, store, night.id, "gm")
     page = gm.client.get(f"/c/{night.id}/fights/1", headers={"accept-language": "fr"}).text
     forms = visible(page, 'id="fight-forms"', 'id="fight-live"')
-    assert ">attaque</button>" in page and ">souffle</button>" in page
+    assert ">Attaque</button>" in page and ">Souffle</button>" in page
     assert "cible" in forms and leaks(forms, commands, "fr") == []
     awaited = visible(page, 'class="awaited"', "</ul>")
     assert "attaque, souffle" in awaited

@@ -349,6 +349,9 @@ seat's page and live part reread the same log after each action; a new action ma
 version."""
 _TOLD_LOCK = threading.Lock()
 _TOLD: weakref.WeakKeyDictionary[Store, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+_FOLDED: weakref.WeakKeyDictionary[Store, dict[int, Any]] = weakref.WeakKeyDictionary()
+"""Each fight's actions before the first its page tells, folded (`jdr.fights.story.Folded`):
+the next version's page folds only the actions since."""
 
 
 def fight_page(
@@ -368,7 +371,6 @@ def fight_page(
     from jdr.fights.narration import Words
     from jdr.fights.sealed import public
     from jdr.fights.service import legal_now, state
-    from jdr.fights.story import chapters
     from jdr.fights.view import view_of
     from jdr.live.pace import pace_of
 
@@ -388,13 +390,13 @@ def fight_page(
         kept = _TOLD.setdefault(store, {})
         kept_log = kept.get(key)
     if kept_log is None:  # read and told once per version of the fight (and language)
-        stored = store.events(fight_id)
+        from jdr.journal.growing import fight_events
+
+        stored = fight_events(store, fight_id)  # the events kept, and the new action's
         actions = sorted({item.action for item in stored})
         shown = None if last is None or len(actions) <= last else set(actions[-last:])
         made = copies(store, fight_id) if recaps and shown is None else {}
-        log = chapters(system, stored, only=shown)
-        if shown is not None:
-            log = [chapter for chapter in log if chapter.number in shown]
+        log = _last_chapters(store, system, fight_id, stored, shown)
         kept_log = (log, made, 0 if shown is None else len(actions) - len(shown))
         if last is not None:  # a page's few actions are kept; a whole log is not
             with _TOLD_LOCK:
@@ -451,6 +453,32 @@ def copies(store: Store, fight_id: int) -> dict[str, Any]:
     found: dict[str, Any] = {fmt: made[fmt].text for fmt in RECAPS}
     found["discord"] = made["discord"].messages
     return found
+
+
+def _last_chapters(
+    store: Store, system: Any, fight_id: int, stored: list[Any], shown: set[int] | None
+) -> list[Any]:
+    """The chapters of the fight's actions `shown` (None: all): the actions before the first
+    shown are folded from where this process's last read of the fight left them (`_FOLDED`),
+    so a page read after one more action folds one action, not the whole fight."""
+    from jdr.fights.story import Folded, chapters
+
+    if shown is None:
+        return chapters(system, stored)
+    with _TOLD_LOCK:
+        start = _FOLDED.setdefault(store, {}).get(fight_id)
+    if start is not None and start.until > min(shown):
+        start = None
+    log = chapters(system, stored, only=shown, start=start)
+    folded = Folded.before(log, min(shown), start)
+    if folded is not None:
+        with _TOLD_LOCK:
+            kept = _FOLDED.setdefault(store, {})
+            kept.pop(fight_id, None)
+            kept[fight_id] = folded
+            while len(kept) > TOLD_KEPT:
+                kept.pop(next(iter(kept)))
+    return [chapter for chapter in log if chapter.number in shown]
 
 
 def end_fight(
@@ -606,13 +634,13 @@ def edit_sheet(
 def luck(store: Store, viewer: Viewer, campaign: Campaign) -> list[Any]:
     """The luck audit of the campaign's public journal (`jdr journal luck NAME`): each roller's
     dice against what was to be expected."""
-    from jdr.journal.luck import audit, face_luck, verifiable_rolls
-    from jdr.journal.service import public_entries
+    from jdr.journal.growing import verifiable_journal_rolls
+    from jdr.journal.luck import audit, face_luck
 
     viewer.require_campaign(campaign.id)
     system = system_of(campaign)
     scoring = getattr(system, "luck", None) or face_luck
-    return audit(verifiable_rolls(public_entries(store, campaign)), scoring)
+    return audit(verifiable_journal_rolls(store, campaign), scoring)  # the new entries read
 
 
 WEB_MAX_RUNS = 2_000

@@ -33,7 +33,7 @@ from jdr.journal.entries import Entry
 from jdr.store import StoredEvent
 from jdr.systems.protocol import Json, RuleSystem
 
-__all__ = ["Chapter", "chapters", "entry_summaries", "narration_of", "told"]
+__all__ = ["Chapter", "Folded", "chapters", "entry_summaries", "narration_of", "told"]
 
 
 @dataclass(frozen=True)
@@ -83,16 +83,30 @@ def chapters(
     stored: Sequence[StoredEvent],
     medium: str = "text",
     only: Container[int] | None = None,
+    start: Folded | None = None,
 ) -> list[Chapter]:
     """Every action of a stored fight, in order, told (see the module's docstring); with
-    `only`, the actions it holds (the others are folded, not told: their chapters say nothing)."""
+    `only`, the actions it holds (the others are folded, not told: their chapters say nothing).
+
+    `start` (with `only`, and `start.until` at most its first action): the fold of the actions
+    before `start.until` kept from an earlier read of the same fight; if none of them was
+    undone or put back since, they are not folded again and have no chapter here (the chapters
+    from `start.until` on are as without it)."""
     timeline = Timeline.of(stored)
+    state: Json = {}
+    skipped = 0
+    if (
+        start is not None
+        and only is not None
+        and frozenset(a for a in timeline.undone if a < start.until) == start.undone
+    ):
+        state, skipped = start.state, start.until
     groups: dict[int, list[Json]] = {}
     for item in stored:
-        groups.setdefault(item.action, []).append(item.event)
+        if item.action >= skipped:
+            groups.setdefault(item.action, []).append(item.event)
     found: list[Chapter] = []
     by_number: dict[int, Chapter] = {}
-    state: Json = {}
     for number, events in groups.items():
         kinds = {e.get("type") for e in events}
         if kinds <= {UNDONE, REDONE}:
@@ -115,6 +129,29 @@ def chapters(
         found.append(chapter)
         by_number[number] = chapter
     return found
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A fight's state after its actions before `until` (the undone ones among them, `undone`,
+    left out), kept to tell the last actions of a longer fight without folding it all again."""
+
+    until: int
+    undone: frozenset[int]
+    state: Json
+
+    @classmethod
+    def before(cls, found: Sequence[Chapter], until: int, start: Folded | None) -> Folded | None:
+        """The fold before action `until`, from the chapters `chapters(…, start=start)` gave
+        (None: nothing before it)."""
+        used = start is not None and (not found or found[0].number >= start.until)
+        earlier = [chapter for chapter in found if chapter.number < until]
+        if not earlier:
+            return start if used else None
+        undone = {chapter.number for chapter in earlier if chapter.undone}
+        if used and start is not None:
+            undone |= start.undone
+        return cls(until, frozenset(undone), earlier[-1].state)
 
 
 def _folded(system: RuleSystem, events: Sequence[Json], state: Json) -> Json:

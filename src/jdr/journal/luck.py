@@ -24,6 +24,7 @@ Fraction(17, 18)
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
@@ -117,7 +118,6 @@ def _work(dice: Sequence[tuple[int, int]]) -> int:
 
 def _stat(dice: Sequence[tuple[int, int]], luck: Luck, exact: bool) -> Stat:
     from jdr.errors import InputError
-    from jdr.prob import Distribution, convolve, power
 
     for size, face in dice:
         if not 1 <= face <= size:
@@ -125,15 +125,11 @@ def _stat(dice: Sequence[tuple[int, int]], luck: Luck, exact: bool) -> Stat:
             raise InputError("face", face, f"1..{size}", reason)
     sizes = Counter(size for size, _face in dice)
     observed = sum(luck(size, face) for size, face in dice)
-    total = None
-    for size, n in sorted(sizes.items()):
-        scores: Counter[tuple[int, ...]] = Counter(
-            (luck(size, face),) for face in range(1, size + 1)
-        )
-        one = Distribution.from_counts(scores, exact=exact)
-        part = power(one, n)
-        total = part if total is None else convolve(total, part)
-    assert total is not None
+    shape = tuple(sorted(sizes.items()))
+    try:
+        total = _expected(shape, luck, exact)
+    except TypeError:  # a scoring that cannot be a key: computed each time
+        total = _expected.__wrapped__(shape, luck, exact)
     below = total.at_most(observed - 1)
     above = total.at_least(observed + 1)
     equal = total.probability(observed)
@@ -153,6 +149,25 @@ def _stat(dice: Sequence[tuple[int, int]], luck: Luck, exact: bool) -> Stat:
         at_most=_clamp(below + equal),
         at_least=_clamp(above + equal),
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _expected(sizes: tuple[tuple[int, int], ...], luck: Luck, exact: bool) -> Any:
+    """The distribution of the luck of `n` dice of each size (`(size, n)`, sizes ascending):
+    kept, so a page read after one more roll convolves again only for the roller who rolled
+    (a `Distribution` is never changed once made)."""
+    from jdr.prob import Distribution, convolve, power
+
+    total = None
+    for size, n in sizes:
+        scores: Counter[tuple[int, ...]] = Counter(
+            (luck(size, face),) for face in range(1, size + 1)
+        )
+        one = Distribution.from_counts(scores, exact=exact)
+        part = power(one, n)
+        total = part if total is None else convolve(total, part)
+    assert total is not None
+    return total
 
 
 def _clamp(p: Any) -> Any:

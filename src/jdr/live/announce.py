@@ -178,8 +178,9 @@ def announcements(
 def _numbers(store: Store, fight_id: int) -> dict[int, int]:
     """Each action of the fight by its seq → its number within the fight (1, 2, 3 …)."""
     from jdr.fights.timeline import Timeline
+    from jdr.journal.growing import fight_events
 
-    return Timeline.of(store.events(fight_id)).numbers
+    return Timeline.of(fight_events(store, fight_id)).numbers
 
 
 def _entry_title(entry: object, change: Change, numbers: dict[int, int] | None = None) -> str:

@@ -164,6 +164,15 @@ def feed_of(store: Store, token: str) -> Any:
 # --- permalinks ------------------------------------------------------------------------------
 
 
+def alters_entries(change: Any) -> bool:
+    """Whether a change alters how entries already written are told: the hidden rolls
+    disclosed, the seed revealed. A new entry, action (an undo too: it is told as its own
+    entry, and an action keeps its number) or sheet leaves them as they were."""
+    from jdr.store.live import DISCLOSE, REVEAL
+
+    return bool(change.kind in (DISCLOSE, REVEAL))
+
+
 def entry_announcement(store: Store, campaign: Campaign, seq: int) -> Announcement:
     """Journal entry `seq` as everyone may read it, told as the feed tells it (a hidden roll
     shows only that it was made): its permalink page and post-ready snippets."""

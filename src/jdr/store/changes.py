@@ -34,6 +34,9 @@ DISCLOSE = "disclose"
 REVEAL = "reveal"
 LATE = "late"
 """A change kind: a fight's turn passed its deadline and waits for the GM."""
+APPROVAL = "approval"
+"""A change kind: a player sent a sheet for the GM's approval, or the GM decided on one (the
+change names no sheet: only the GM's page and the sender's show it, asked for by each)."""
 
 
 @dataclass(frozen=True)

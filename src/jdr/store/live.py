@@ -27,6 +27,7 @@ from sqlalchemy import delete, insert, select, update
 
 from jdr.store.base import Database
 from jdr.store.changes import (
+    APPROVAL,
     CHANNEL,
     DISCLOSE,
     FIGHT,
@@ -43,6 +44,7 @@ from jdr.store.models import campaigns, changes, feeds, fights, webhooks
 from jdr.store.rows import insert_row, now
 
 __all__ = [
+    "APPROVAL",
     "CHANNEL",
     "DISCLOSE",
     "FIGHT",

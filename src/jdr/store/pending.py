@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import select, update
 
 from jdr.store.base import Database
+from jdr.store.changes import APPROVAL, changed
 from jdr.store.models import invites, pending_sheets, web_seats, web_sessions
 from jdr.store.rows import insert_row, now
 
@@ -121,6 +122,7 @@ class Pending(Database):
             "decided": None,
         }
         with self._translated(), self.engine.begin() as conn:
+            changed(conn, campaign_id, APPROVAL)  # the GM's open page shows it at once
             conn.execute(
                 update(pending_sheets)
                 .where(pending_sheets.c.seat_id == seat_id, pending_sheets.c.state == PENDING)
@@ -164,6 +166,7 @@ class Pending(Database):
             )
             if done.rowcount != 1:
                 return False
+            changed(conn, campaign_id, APPROVAL)  # the sender's open page learns it at once
             if character_id is not None:
                 seat = select(pending_sheets.c.seat_id).where(pending_sheets.c.id == pending_id)
                 conn.execute(

@@ -51,7 +51,7 @@ TICK_S = 5.0
 def templates() -> Jinja2Templates:
     found = Jinja2Templates(directory=str(HERE / "templates"))
     found.env.autoescape = True
-    found.env.filters.update(percent=percent, decimal=decimal)
+    found.env.filters.update(percent=percent, decimal=decimal, button=button_label)
     found.env.globals.update(
         _=_,
         ngettext=ngettext,
@@ -63,6 +63,16 @@ def templates() -> Jinja2Templates:
         action_label=action_label,
     )
     return found
+
+
+def button_label(text: str) -> str:
+    """A display name as a button shows it: its first letter a capital, as every other button
+    of the pages (« Attaque », "Attack"); the rest as declared (a name's own capitals kept).
+
+    >>> button_label("attaque à distance"), button_label("use TM"), button_label("")
+    ('Attaque à distance', 'Use TM', '')
+    """
+    return text[:1].upper() + text[1:]
 
 
 def system_name(system_id: str) -> str:

@@ -16,6 +16,7 @@ from jdr import seat_sheets, table
 from jdr.fights.cards import fighter_choice
 from jdr.live.seat import fights_paced
 from jdr.store import Store
+from jdr.store.live import Change
 from jdr.web.deps import Signed
 from jdr.web.forms import fields_of
 
@@ -29,6 +30,7 @@ __all__ = [
     "reread",
     "sheet_context",
     "signed_context",
+    "stable",
 ]
 
 
@@ -55,6 +57,47 @@ def reread(store: Store, who: Signed, name: str, compute: Callable[[], T]) -> T:
         kept[key] = found
         while len(kept) > REREAD_KEPT:
             kept.pop(next(iter(kept)))
+    return found
+
+
+STABLE_LOOKED_AT = 500
+"""More changes than this since a kept `stable` answer: it is computed again."""
+_STABLE: weakref.WeakKeyDictionary[Store, dict[tuple[Any, ...], tuple[int, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def stable(
+    store: Store,
+    who: Signed,
+    name: str,
+    compute: Callable[[], T],
+    alters: Callable[[Change], bool],
+) -> T:
+    """What `compute` answers for the signed-in request's campaign, kept across the campaign's
+    changes until one that `alters` it comes: for an answer most changes leave as it was (an
+    old journal entry's permalink changes only when the hidden rolls are disclosed or the seed
+    revealed, not with each new action). A kept answer is checked against the changes since
+    it was computed (one small read); a campaign that counts no change, or whose counter went
+    back (a restored backup), computes it again."""
+    key = (name, who.campaign.id, who.viewer.is_gm)
+    now = who.campaign.changes
+    with _REREAD_LOCK:
+        kept = _STABLE.setdefault(store, {}).get(key)
+    if kept is not None and 0 < kept[0] <= now:
+        since = [] if kept[0] == now else store.changes_after(who.campaign.id, kept[0], 501)
+        if len(since) <= STABLE_LOOKED_AT and not any(alters(c) for c in since):
+            with _REREAD_LOCK:
+                _STABLE.setdefault(store, {})[key] = (now, kept[1])
+            found: T = kept[1]
+            return found
+    found = compute()
+    with _REREAD_LOCK:
+        answers = _STABLE.setdefault(store, {})
+        answers.pop(key, None)
+        answers[key] = (now, found)
+        while len(answers) > REREAD_KEPT:
+            answers.pop(next(iter(answers)))
     return found
 
 

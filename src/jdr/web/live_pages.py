@@ -17,8 +17,8 @@ from jdr.web.contexts import (
     JOURNAL_SHOWN,
     campaign_live,
     fight_context,
-    reread,
     sheet_context,
+    stable,
 )
 from jdr.web.deps import MAX_ID, CampaignOf, Signed, StoreDep
 from jdr.web.guard import SESSION_COOKIE
@@ -228,11 +228,12 @@ def settings_page(request: Request, store: StoreDep, who: CampaignOf) -> Respons
 @router.get("/c/{campaign_id}/journal/{seq}")
 def entry_page(request: Request, store: StoreDep, who: CampaignOf, seq: int) -> Response:
     """One journal entry as everyone may read it, with its post-ready snippets."""
-    told = reread(  # a fight action's is told from the fight's start: kept till a change
+    told = stable(  # told from the fight's start: kept till the journal is disclosed
         store,
         who,
         f"entry {seq} {current_language()}",
         lambda: seat.entry_announcement(store, who.campaign, seq),
+        seat.alters_entries,
     )
     link = f"{_base(request)}/c/{who.campaign.id}/journal/{seq}"
     return _page(

@@ -25,7 +25,7 @@ from jdr.errors import InputError, JdrError, LimitError
 from jdr.i18n import _
 from jdr.sheet_view import layout
 from jdr.sheet_words import words_of
-from jdr.store import Store
+from jdr.store import Character, Store
 from jdr.store.pending import CreatingSeat
 from jdr.table import character_in, system_of
 from jdr.web.deps import CampaignOf, Signed, StoreDep, session_token
@@ -58,16 +58,36 @@ def creating_seat(request: Request, store: Store, who: Signed) -> CreatingSeat |
 
 def campaign_sheets(request: Request, store: Store, who: Signed) -> dict[str, Any]:
     """What the campaign page shows of characters being made: the GM's sheets to approve, a
-    player's invitation to create theirs (or the sheet they sent)."""
+    player's invitation to create theirs (or the sheet they sent, and the GM's approval). Only
+    the GM reads the sheets waiting; a player only their own; a spectator neither."""
     seat = None if who.viewer.is_gm else creating_seat(request, store, who)
+    sent = seat.pending if seat is not None else None
+    approved = (
+        sent
+        if seat is not None
+        and sent is not None
+        and sent.state == "approved"
+        and sent.character_id == seat.character_id
+        else None
+    )
     return {
         "sheets": {
             "pending": store.pending_sheets(who.campaign.id) if who.viewer.is_gm else [],
             "may_create": who.viewer.is_gm,
             "may_propose": seat_sheets.may_propose(who.viewer, seat),
-            "sent": seat.pending if seat is not None else None,
+            "sent": sent,
+            "approved": approved,
         }
     }
+
+
+@router.get("/c/{campaign_id}/parts/sheets")
+def campaign_sheets_part(request: Request, store: StoreDep, who: CampaignOf) -> Response:
+    """The campaign page's sheets being made, asked for again when one is sent or decided (a
+    change of kind `approval`: `jdr.web.static/live.js`)."""
+    return _page(
+        request, "_campaign_sheets.html", **_signed(who), **campaign_sheets(request, store, who)
+    )
 
 
 # --- the form ------------------------------------------------------------------------------------
@@ -255,15 +275,22 @@ def _edit_page(
     )
 
 
+async def _editing(
+    request: Request, store: Store, who: Signed, character_id: int
+) -> tuple[Character, type[BaseModel], ImmutableMultiDict[str, str]]:
+    """What a route that replaces a stored sheet starts from: the character (refused unless
+    the viewer may edit it), its sheet's model and the submitted form."""
+    character = character_in(store, who.viewer, who.campaign, character_id)
+    _require_editor(who, character.name)
+    form = await _form_of(request)
+    return character, seat_sheets.model_of(system_of(who.campaign), character.sheet), form
+
+
 @router.post("/c/{campaign_id}/sheets/{character_id}/edit")
 async def edit_sheet_save(
     request: Request, store: StoreDep, who: CampaignOf, character_id: int
 ) -> Response:
-    character = character_in(store, who.viewer, who.campaign, character_id)
-    _require_editor(who, character.name)
-    form = await _form_of(request)
-    system = system_of(who.campaign)
-    model = seat_sheets.model_of(system, character.sheet)
+    character, model, form = await _editing(request, store, who, character_id)
     base = _text(form.get("revision"))
     revision = int(base) if base.isdigit() and len(base) < 10 else None
     op = _text(form.get("_op"))
@@ -346,11 +373,7 @@ async def import_over(
     request: Request, store: StoreDep, who: CampaignOf, character_id: int
 ) -> Response:
     """A stored sheet replaced by a TOML file or text (a journaled edit)."""
-    character = character_in(store, who.viewer, who.campaign, character_id)
-    _require_editor(who, character.name)
-    form = await _form_of(request)
-    system = system_of(who.campaign)
-    model = seat_sheets.model_of(system, character.sheet)
+    character, model, form = await _editing(request, store, who, character_id)
     try:
         data = seat_sheets.read_toml(_uploaded(form))
     except JdrError as error:

@@ -46,6 +46,7 @@
         fire("jdr-journal");
       }
       for (const id of change.characters) fire(`jdr-sheet-${id}`);
+      if (change.kind === "approval") fire("jdr-sheets");
     });
     source.addEventListener("reset", (event) => {
       seq = JSON.parse(event.data).seq;
