@@ -255,13 +255,17 @@ PHASES = (
     "derive",
     "append",
     "commit",
+    "durable",
     "render",
 )
 """The phases of a roll the server records (`jdr.phases`), in the order a roll goes through
 them: the whole request in the application, the session lookup, taking connections from the
-pool, waiting for the campaign's writer lock, holding it (what every writer queued behind waits
-for), reading the journal's head, deriving and rolling the dice, appending the entry (and its
-change) to the chain, committing, rendering the answer.
+pool, waiting for the campaign's writer lock (on PostgreSQL, with the journal's head read in
+the same round trip), holding it (what every writer queued behind waits for: from the lock
+granted to the commit), reading the journal's head, deriving and rolling the dice, appending
+the entry (and its change) to the chain (on PostgreSQL with the commit, in one round trip),
+committing, waiting for the commit to reach the disk after the lock went back (PostgreSQL),
+rendering the answer.
 A phase a roll went through twice (two connections taken) counts its sum."""
 
 

@@ -28,8 +28,10 @@ from jdr.store.epochs import Epoch
 from jdr.store.errors import JournalConflictError, StoreError
 from jdr.store.fights import Fights
 from jdr.store.models import changes, characters, epochs, journal, sheet_revisions
+from jdr.store.pg_cycle import append_and_commit, locked_read
 from jdr.store.revisions import Revisions, SheetWrite
 from jdr.store.rows import now as _now
+from jdr.store.writers import WAIT_S
 
 Json = dict[str, Any]
 
@@ -226,8 +228,16 @@ class Journal(Fights, Revisions):
         )
         known = tail_row = epoch = None
         width = len(EPOCH_COLUMNS)
-        with self._translated(), self._reading() as conn:
-            for found in conn.execute(query):
+        with self._translated():
+            pending = self.writers.pending()
+            if pending is not None:  # a writer cycle's first read: with its lock, one round trip
+                conn, keys = pending
+                found_rows = locked_read(conn, keys, query, int(WAIT_S))
+                self.writers.granted()
+            else:
+                with self._reading() as conn:
+                    found_rows = list(conn.execute(query))
+            for found in found_rows:
                 if found[0] is not None:
                     epoch = Epoch(found[0], bytes.fromhex(found[1]), found[2], found[3], found[4])
                 if found[width] is None:
@@ -285,6 +295,11 @@ class Journal(Fights, Revisions):
         version = None
         written = []
         plain = fight is None and not sheets  # a roll: its entry and its change alone
+        cycle = self.writers.cycle() if plain and not disclose else None
+        if cycle is not None and self.writers.alone():  # PostgreSQL: entry and commit at once
+            with self._translated():
+                append_and_commit(cycle, campaign_id, values)
+            return Recorded()
         try:
             with self._translated(), self._writing(alone=plain) as conn:
                 kind = FIGHT if fight is not None else SHEET if sheets else JOURNAL

@@ -37,19 +37,27 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
-from jdr.phases import phase
+from jdr.phases import add, phase
 from jdr.store.errors import StoreError
+from jdr.store.pg_cycle import durable
 
 NAMESPACE = 0x6A6472  # "jdr": the first key of jdr's advisory locks
 WAIT_S = 60.0
 """How long a writer waits for the campaign's lock on PostgreSQL before giving up (`StoreError`)."""
 WAIT_MS = int(WAIT_S * 1000)
+
+
+def lock_keys(campaign_id: int) -> dict[str, Any]:
+    """The parameters of the campaign's advisory lock statement (its keys, its timeout)."""
+    return {"namespace": NAMESPACE, "campaign": campaign_id % 2**31, "wait": f"{WAIT_MS}ms"}
 
 
 class Writers:
@@ -112,49 +120,95 @@ class Writers:
     def cycle(self) -> Connection | None:
         """The connection of the writer cycle this thread is in, on PostgreSQL (None elsewhere,
         or outside a cycle): the journal's head is read and the entry written in the very
-        transaction that holds the campaign's lock."""
-        return getattr(self.local, "cycle", None)
+        transaction that holds the campaign's lock. The lock is taken with the cycle's first
+        statement (`locked_read` sends both at once); any other first use takes it here."""
+        conn: Connection | None = getattr(self.local, "cycle", None)
+        pending = getattr(self.local, "pending", None)
+        if conn is not None and pending is not None:
+            with phase("lock"):
+                self._lock(conn, pending)
+            self._granted()
+        return conn
+
+    def pending(self) -> tuple[Connection, dict[str, Any]] | None:
+        """The cycle's connection and its lock's keys if the lock is still to be taken (the
+        cycle has made no statement yet): `jdr.store.pg_cycle.locked_read` takes it with its
+        first read. `granted()` once it did."""
+        conn = getattr(self.local, "cycle", None)
+        campaign_id = getattr(self.local, "pending", None)
+        if conn is None or campaign_id is None:
+            return None
+        return conn, lock_keys(campaign_id)
+
+    def granted(self) -> None:
+        """The cycle's lock was taken by `locked_read`, which also told the cycle's commit not
+        to wait for the disk: the cycle waits for it after giving the lock back."""
+        self._granted()
+        self.local.deferred = True
+
+    def _durable(self, conn: Connection) -> None:
+        if getattr(self.local, "deferred", False):
+            self.local.deferred = False
+            with phase("durable"):
+                durable(conn)
+
+    def _granted(self) -> None:
+        self.local.pending = None
+        self.local.since = time.perf_counter()
 
     @staticmethod
     def _lock(conn: Connection, campaign_id: int) -> None:
-        keys = {"namespace": NAMESPACE, "campaign": campaign_id % 2**31, "wait": f"{WAIT_MS}ms"}
         try:
             conn.execute(
                 text(
                     "SELECT set_config('lock_timeout', :wait, true),"
                     " pg_advisory_xact_lock(:namespace, :campaign)"
                 ),
-                keys,
+                lock_keys(campaign_id),
             )
         except Exception as error:
             raise StoreError("busy", campaign=campaign_id, seconds=int(WAIT_S)) from error
 
     @contextmanager
     def _advisory(self, campaign_id: int) -> Iterator[None]:
-        # one transaction per cycle: it takes the lock (bounding the wait), reads the head,
-        # writes the entry, and its commit gives the lock back — every round trip held here is
-        # one the whole queue of writers waits for
+        # one transaction per cycle: it takes the lock (bounding the wait) with its first
+        # statement, reads the head, writes the entry, and its commit gives the lock back —
+        # every round trip held here is one the whole queue of writers waits for
         with phase("checkout"):
             conn = self.engine.connect()
         try:
-            with phase("lock"):
-                self._lock(conn, campaign_id)
             self.local.cycle = conn
-            with phase("held"):
-                try:
-                    yield
-                except BaseException:
-                    # what the transaction holds are writes that succeeded, each told to its
-                    # caller (a failed one went back to its savepoint, `Store._writing`): kept
-                    self.local.cycle = None
-                    with suppress(Exception):
-                        conn.commit()
-                    raise
-                self.local.cycle = None
-                with phase("commit"):
-                    conn.commit()
+            self.local.pending = campaign_id
+            self.local.since = None
+            self.local.deferred = False
+            try:
+                yield
+            except BaseException:
+                # what the transaction holds are writes that succeeded, each told to its
+                # caller (a failed one went back to its savepoint, `Store._writing`): kept
+                self._end(conn, quiet=True)
+                with suppress(Exception):
+                    self._durable(conn)
+                raise
+            self._end(conn)
+            self._durable(conn)
         finally:
+            self.local.cycle = self.local.pending = None
             conn.close()
+
+    def _end(self, conn: Connection, quiet: bool = False) -> None:
+        """Commit the cycle (the driver's transaction too, when only the driver spoke: a
+        `jdr.store.pg_cycle` read) and note how long the lock was held; `quiet`, a commit
+        that fails says nothing (the cycle is failing already)."""
+        self.local.cycle = self.local.pending = None
+        with suppress(Exception) if quiet else nullcontext(), phase("commit"):
+            conn.commit()
+            pg = conn.connection.driver_connection
+            if pg is not None and pg.info.transaction_status != 0:  # not idle
+                pg.commit()
+        since = getattr(self.local, "since", None)
+        if since is not None:
+            add("held", time.perf_counter() - since)
 
     @contextmanager
     def _flock(self, path: Path) -> Iterator[None]:

@@ -1,0 +1,160 @@
+"""A roll's writer cycle on PostgreSQL in two round trips once the campaign's lock is granted.
+
+Every round trip made while a campaign's writer lock is held (`jdr.store.writers`) is one that
+every writer queued behind waits for, and in a busy server each one also waits for its thread's
+turn at the interpreter. A roll's cycle used to make five after the lock: the lock's own answer,
+the journal's head, the change's numbering, the entry, the commit. Here, with psycopg's pipeline
+mode (several statements sent at once, their answers read at once):
+
+1. `locked_read`: the transaction's `BEGIN`, the lock (`pg_advisory_xact_lock`) and the read
+   that must follow it (the journal's head) in one round trip. They stay two statements: in
+   READ COMMITTED each statement reads from a snapshot taken when it starts, and the head must
+   be read after the lock is granted, never from before the wait.
+2. `append_and_commit`: the entry, its epoch's check, the change numbered and announced
+   (`jdr.store.changes`) in one statement, and the `COMMIT`, in one round trip.
+
+Both speak to the driver's connection under SQLAlchemy's (the statements are SQLAlchemy's,
+compiled once); the rest of the store keeps using SQLAlchemy as before.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Connection
+
+from jdr.phases import add, phase
+from jdr.store.changes import CHANNEL, JOURNAL
+from jdr.store.errors import JournalConflictError, StoreError
+
+LOCK_SQL = (
+    "SELECT set_config('lock_timeout', %(wait)s, true),"
+    " set_config('synchronous_commit', 'off', true),"
+    " pg_advisory_xact_lock(%(namespace)s, %(campaign)s)"
+)
+"""The cycle's lock, its wait bounded, and its commit made without waiting for the disk: the
+lock goes back as soon as the entry is committed, and `durable` waits for the disk after."""
+DURABLE_SQL = "SELECT pg_current_xact_id()"
+LOCK_TIMEOUT = "55P03"
+"""PostgreSQL's SQLSTATE for `lock_timeout` (lock_not_available)."""
+
+APPEND_SQL = (
+    "WITH still_open AS (UPDATE epochs SET number = number WHERE campaign_id = %(campaign)s"
+    " AND number = %(epoch)s AND revealed IS NULL RETURNING number),"
+    " entry AS (INSERT INTO journal"
+    " (campaign_id, seq, action_id, epoch, hidden, disclosed, hash, entry, created)"
+    " SELECT %(campaign)s, %(seq)s, %(action_id)s, number, %(hidden)s, %(disclosed)s, %(hash)s,"
+    " CAST(%(entry)s AS JSON), %(created)s FROM still_open RETURNING seq),"
+    " bumped AS (UPDATE campaigns SET changes = changes + 1 WHERE id = %(campaign)s"
+    " AND EXISTS (SELECT 1 FROM entry) RETURNING changes),"
+    " added AS (INSERT INTO changes (campaign_id, seq, kind, fight_id, entry, characters, created)"
+    " SELECT %(campaign)s, changes, %(kind)s, NULL, %(seq)s, CAST('[]' AS JSON), %(created)s"
+    " FROM bumped RETURNING seq)"
+    " SELECT seq, pg_notify(%(channel)s, CAST(%(campaign)s AS TEXT) || ':' || CAST(seq AS TEXT))"
+    " FROM added"
+)
+"""A roll's entry written if its epoch is still open (the no-op update takes the epoch row's
+lock: a reveal and the entry are ordered), then the campaign's change bumped, recorded and
+announced (`jdr.store.changes.changed`), in one statement; one row (the change's seq) if the
+entry was written, none if the epoch was revealed meanwhile."""
+
+
+def driver(conn: Connection) -> Any:
+    """The psycopg connection under SQLAlchemy's `conn`."""
+    return conn.connection.driver_connection
+
+
+def locked_read(
+    conn: Connection, keys: Mapping[str, Any], query: Any, seconds: int
+) -> list[tuple[Any, ...]]:
+    """Take the campaign's lock (`keys`: `jdr.store.writers.lock_keys`) and run `query` (a
+    SQLAlchemy select) after it, in `conn`'s transaction, in one round trip: its rows.
+    `StoreError("busy")` if the lock was not granted within `seconds`."""
+    import psycopg
+
+    compiled = query.compile(dialect=conn.dialect)
+    pg = driver(conn)
+    start = time.perf_counter()
+    try:
+        with phase("lock"), pg.pipeline():
+            pg.execute(LOCK_SQL, keys)
+            cursor = pg.execute(str(compiled), compiled.params)
+        return list(cursor.fetchall())
+    except psycopg.Error as error:
+        with _quiet():
+            pg.rollback()
+        if error.sqlstate == LOCK_TIMEOUT:
+            raise StoreError("busy", campaign=keys["campaign"], seconds=seconds) from error
+        raise _wrapped(error, LOCK_SQL) from error
+    finally:  # the read is timed with the wait for the lock: not as the head's (the caller's)
+        add("head", start - time.perf_counter())
+
+
+def append_and_commit(conn: Connection, campaign_id: int, values: Mapping[str, Any]) -> None:
+    """Write a roll's journal row (`values`: its columns) with its change and commit, in one
+    round trip; `JournalConflictError` (everything rolled back, the lock with it) if its seq or
+    action id was taken or its epoch revealed meanwhile."""
+    import psycopg
+
+    params = {
+        **values,
+        "campaign": campaign_id,
+        "entry": json.dumps(values["entry"]),
+        "kind": JOURNAL,
+        "channel": CHANNEL,
+    }
+    pg = driver(conn)
+    try:
+        with pg.pipeline():
+            cursor = pg.execute(APPEND_SQL, params)
+            pg.commit()
+        written = cursor.fetchone() if cursor.pgresult is not None else None
+    except psycopg.IntegrityError:
+        with _quiet():
+            pg.rollback()
+        raise JournalConflictError(campaign_id, int(values["seq"])) from None
+    except psycopg.Error as error:
+        with _quiet():
+            pg.rollback()
+        raise _wrapped(error, APPEND_SQL) from error
+    if written is None:  # the epoch was revealed meanwhile: nothing was written
+        raise JournalConflictError(campaign_id, int(values["seq"]))
+
+
+def durable(conn: Connection) -> None:
+    """Wait until what the cycle committed is on disk, after its lock went back: a transaction
+    of its own that takes a transaction id commits with `synchronous_commit` on, which flushes
+    the write-ahead log up to its commit, so up to the cycle's too (the log is written in
+    order). Writers queued on the campaign no longer wait for the disk; the roll is answered
+    only once it is safe, as before, and concurrent flushes are grouped by the database."""
+    import psycopg
+
+    pg = driver(conn)
+    try:
+        with pg.pipeline():
+            pg.execute(DURABLE_SQL)
+            pg.commit()
+    except psycopg.Error as error:
+        with _quiet():
+            pg.rollback()
+        raise _wrapped(error, DURABLE_SQL) from error
+
+
+def _wrapped(error: Exception, statement: str) -> Exception:
+    """The driver's `error` as SQLAlchemy would raise it (`jdr.store.engine.translated` says
+    what happened to which database)."""
+    import psycopg
+    from sqlalchemy.exc import DBAPIError
+
+    return DBAPIError.instance(statement, None, error, psycopg.Error)
+
+
+def _quiet() -> Any:
+    from contextlib import suppress
+
+    import psycopg
+
+    return suppress(psycopg.Error)
