@@ -9,7 +9,17 @@ told to roll again. Now each read → decide → append cycle holds the campaign
   (`pg_advisory_xact_lock(NAMESPACE, id)`), taken by the transaction that then reads the journal's
   head and writes the entry (`Writers.cycle`): its commit gives the lock back. The database
   queues the waiters first come, first served, and a writer that dies releases it with its
-  connection.
+  connection. The lock is taken with the cycle's first statement: a roll sends the lock and the
+  head's read together (`jdr.store.pg_cycle`: one round trip, two statements, so the head is read
+  after the lock is granted), then the entry with its change and the commit together; the
+  commit does not wait for the disk, the cycle does after giving the lock back (`durable`), so
+  the queue never waits for an fsync and a roll is still answered only once it is on disk.
+  Everything that does not depend on the journal's head is done before: the action and its
+  parameters read, the actor named; a fight action reads the fight before the lock too, and its
+  append checks the fight's version (one that lost the race reads it again holding the lock).
+  Not optimistic appends: the dice derive from the head (the seq is in their context), so an
+  append refused at the head would roll again, and a queue serves 50 rolls a second on one
+  campaign without any.
 - SQLite: a first-come, first-served queue of `flock`s beside the database (`jdr.store.writers`'s
   `Queue`): a writer takes the next ticket under a short lock on `FILE.lock`, locks a file of its
   own (`FILE.lock.d/TICKET`) and waits on its predecessor's; the kernel wakes exactly that one
