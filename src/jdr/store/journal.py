@@ -16,11 +16,12 @@ Recorded(version=None, sheets=())
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, literal, or_, select, true, union_all, update
+from sqlalchemy import bindparam, func, insert, literal, or_, select, true, union_all, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.store.changes import DISCLOSE, FIGHT, JOURNAL, SHEET, changed, characters_of
@@ -28,7 +29,7 @@ from jdr.store.epochs import Epoch
 from jdr.store.errors import JournalConflictError, StoreError
 from jdr.store.fights import Fights
 from jdr.store.models import changes, characters, epochs, journal, sheet_revisions
-from jdr.store.pg_cycle import append_and_commit, locked_read
+from jdr.store.pg_cycle import append_and_commit, entry_if_open, locked_read
 from jdr.store.revisions import Revisions, SheetWrite
 from jdr.store.rows import now as _now
 from jdr.store.writers import WAIT_S
@@ -198,45 +199,21 @@ class Journal(Fights, Revisions):
     def journal_head(self, campaign_id: int, action_id: str | None = None) -> JournalHead:
         """What a roll needs before it rolls, in one read: the entry already recorded for
         `action_id` (if any), the journal's tail, and the open epoch (None if there is none)."""
-        # the tail and the entry of `action_id` in one round trip (a writer cycle holds the
-        # campaign's lock meanwhile: each round trip is one every queued writer waits for)
-        tail = (
-            select(literal(1).label("tail"), *JOURNAL_COLUMNS)
-            .where(journal.c.campaign_id == campaign_id)
-            .order_by(journal.c.seq.desc())
-            .limit(1)
-            .subquery()
-        )
-        rows_query: Any = select(tail)
-        if action_id is not None:
-            named = select(literal(0).label("tail"), *JOURNAL_COLUMNS).where(
-                journal.c.campaign_id == campaign_id, journal.c.action_id == action_id
-            )
-            rows_query = union_all(rows_query, select(named.subquery()))
-        opened = (
-            select(*EPOCH_COLUMNS)
-            .where(epochs.c.campaign_id == campaign_id, epochs.c.revealed.is_(None))
-            .order_by(epochs.c.number.desc())
-            .limit(1)
-            .subquery("opened")
-        )
-        rows = rows_query.subquery("rows")
-        one = select(literal(1).label("one")).subquery("one")
-        # the open epoch beside the rows, in the same round trip (none, or no rows: nulls)
-        query = select(*opened.c, *rows.c).select_from(
-            one.outerjoin(opened, true()).outerjoin(rows, true())
-        )
+        # the tail, the entry of `action_id` and the open epoch in one round trip (a writer
+        # cycle holds the campaign's lock meanwhile: each round trip is one the queue waits for)
+        query = _head_query(action_id is not None)
+        params = {"campaign": campaign_id, "action": action_id}
         known = tail_row = epoch = None
         width = len(EPOCH_COLUMNS)
         with self._translated():
             pending = self.writers.pending()
             if pending is not None:  # a writer cycle's first read: with its lock, one round trip
                 conn, keys = pending
-                found_rows = locked_read(conn, keys, query, int(WAIT_S))
+                found_rows = locked_read(conn, keys, query, params, int(WAIT_S))
                 self.writers.granted()
             else:
                 with self._reading() as conn:
-                    found_rows = list(conn.execute(query))
+                    found_rows = list(conn.execute(query, params))
             for found in found_rows:
                 if found[0] is not None:
                     epoch = Epoch(found[0], bytes.fromhex(found[1]), found[2], found[3], found[4])
@@ -301,7 +278,7 @@ class Journal(Fights, Revisions):
                 append_and_commit(cycle, campaign_id, values)
             return Recorded()
         try:
-            with self._translated(), self._writing(alone=plain) as conn:
+            with self._translated(), self._writing(alone=True) as conn:
                 kind = FIGHT if fight is not None else SHEET if sheets else JOURNAL
                 touched = characters_of(sheets)
                 fought = None if fight is None else fight.fight_id
@@ -309,7 +286,7 @@ class Journal(Fights, Revisions):
                 if plain and conn.dialect.name == "postgresql":
                     # the epoch's check and the entry in one round trip (a writer cycle holds
                     # the campaign's lock meanwhile: each round trip is one the queue waits for)
-                    if conn.execute(_entry_if_open(still_open, values)).first() is None:
+                    if conn.execute(entry_if_open(still_open, values)).first() is None:
                         raise JournalConflictError(campaign_id, row.seq)
                     values = {}
                 elif conn.execute(still_open).rowcount != 1:
@@ -391,10 +368,31 @@ class Journal(Fights, Revisions):
             return found
 
 
-def _entry_if_open(still_open: Any, values: dict[str, Any]) -> Any:
-    """PostgreSQL: insert the journal row `values` if `still_open` (the update of its epoch
-    while open) updates a row, in one statement; it returns the row's seq if it did."""
-    opened = still_open.returning(epochs.c.number).cte("still_open")
-    names = list(values)
-    row = select(*(literal(values[n], journal.c[n].type) for n in names)).select_from(opened)
-    return insert(journal).from_select(names, row).add_cte(opened).returning(journal.c.seq)
+@functools.cache
+def _head_query(named: bool) -> Any:
+    """`Store.journal_head`'s query (`named`: with the entry of an action id), built once: the
+    tail, the named entry, the open epoch beside them (none, or no rows: nulls)."""
+    campaign, action = (
+        bindparam("campaign", type_=journal.c.seq.type),
+        bindparam("action", type_=journal.c.action_id.type),
+    )
+    tail = select(literal(1).label("tail"), *JOURNAL_COLUMNS).where(
+        journal.c.campaign_id == campaign
+    )
+    rows: Any = select(tail.order_by(journal.c.seq.desc()).limit(1).subquery())
+    if named:
+        where = (journal.c.campaign_id == campaign, journal.c.action_id == action)
+        named_row = select(literal(0).label("tail"), *JOURNAL_COLUMNS).where(*where)
+        rows = union_all(rows, select(named_row.subquery()))
+    opened = (
+        select(*EPOCH_COLUMNS)
+        .where(epochs.c.campaign_id == campaign, epochs.c.revealed.is_(None))
+        .order_by(epochs.c.number.desc())
+        .limit(1)
+        .subquery("opened")
+    )
+    found = rows.subquery("rows")
+    one = select(literal(1).label("one")).subquery("one")
+    return select(*opened.c, *found.c).select_from(
+        one.outerjoin(opened, true()).outerjoin(found, true())
+    )

@@ -24,11 +24,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, insert, literal, select
 
 from jdr.phases import add, phase
 from jdr.store.changes import CHANNEL, JOURNAL
 from jdr.store.errors import JournalConflictError, StoreError
+from jdr.store.models import epochs, journal
 
 LOCK_SQL = (
     "SELECT set_config('lock_timeout', %(wait)s, true),"
@@ -68,20 +69,26 @@ def driver(conn: Connection) -> Any:
 
 
 def locked_read(
-    conn: Connection, keys: Mapping[str, Any], query: Any, seconds: int
+    conn: Connection,
+    keys: Mapping[str, Any],
+    query: Any,
+    params: Mapping[str, Any],
+    seconds: int,
 ) -> list[tuple[Any, ...]]:
     """Take the campaign's lock (`keys`: `jdr.store.writers.lock_keys`) and run `query` (a
-    SQLAlchemy select) after it, in `conn`'s transaction, in one round trip: its rows.
-    `StoreError("busy")` if the lock was not granted within `seconds`."""
+    SQLAlchemy select of named parameters `params`, compiled once) after it, in `conn`'s
+    transaction, in one round trip: its rows. `StoreError("busy")` if the lock was not granted
+    within `seconds`."""
     import psycopg
 
-    compiled = query.compile(dialect=conn.dialect)
+    sql, names = _compiled(query, conn.dialect)
     pg = driver(conn)
     start = time.perf_counter()
     try:
         with phase("lock"), pg.pipeline():
             pg.execute(LOCK_SQL, keys)
-            cursor = pg.execute(str(compiled), compiled.params)
+            bound = {name: params.get(key, value) for name, (key, value) in names.items()}
+            cursor = pg.execute(sql, bound)
         return list(cursor.fetchall())
     except psycopg.Error as error:
         with _quiet():
@@ -124,6 +131,23 @@ def append_and_commit(conn: Connection, campaign_id: int, values: Mapping[str, A
         raise JournalConflictError(campaign_id, int(values["seq"]))
 
 
+Binds = dict[str, tuple[str, Any]]
+_COMPILED: dict[tuple[int, str], tuple[Any, str, Binds]] = {}
+
+
+def _compiled(query: Any, dialect: Any) -> tuple[str, Binds]:
+    """`query` compiled for the driver (kept: a store's few queries are compiled once) and, for
+    each of the driver's parameter names, the query's parameter it binds and its own value (a
+    literal's)."""
+    key = (id(query), dialect.name)
+    kept = _COMPILED.get(key)
+    if kept is None or kept[0] is not query:
+        compiled = query.compile(dialect=dialect)
+        names = {name: (bind.key, bind.value) for name, bind in compiled.binds.items()}
+        kept = _COMPILED[key] = (query, str(compiled), names)
+    return kept[1], kept[2]
+
+
 def durable(conn: Connection) -> None:
     """Wait until what the cycle committed is on disk, after its lock went back: a transaction
     of its own that takes a transaction id commits with `synchronous_commit` on, which flushes
@@ -158,3 +182,12 @@ def _quiet() -> Any:
     import psycopg
 
     return suppress(psycopg.Error)
+
+
+def entry_if_open(still_open: Any, values: dict[str, Any]) -> Any:
+    """PostgreSQL: insert the journal row `values` if `still_open` (the update of its epoch
+    while open) updates a row, in one statement; it returns the row's seq if it did."""
+    opened = still_open.returning(epochs.c.number).cte("still_open")
+    names = list(values)
+    row = select(*(literal(values[n], journal.c[n].type) for n in names)).select_from(opened)
+    return insert(journal).from_select(names, row).add_cte(opened).returning(journal.c.seq)

@@ -235,11 +235,41 @@ class Writers:
         except OSError:  # a read-only folder: SQLite's own lock still keeps the file sound
             yield
             return
+        self.local.flocked, self.local.unsynced = True, False
         try:
             with phase("held"):
                 yield
         finally:
+            self.local.flocked = False
             queue.__exit__()
+            if self.local.unsynced:
+                with phase("durable"):
+                    self._sync_wal()
+
+    def defer_sync(self) -> bool:
+        """SQLite: whether the write about to be made, inside this thread's writer cycle, may
+        commit without waiting for the disk (`PRAGMA synchronous=NORMAL`): the cycle then
+        syncs the write-ahead log after giving its lock back (`_sync_wal`), before it returns,
+        so the queue never waits for an fsync and nothing is answered before it is safe."""
+        if not getattr(self.local, "flocked", False):
+            return False
+        self.local.unsynced = True
+        return True
+
+    def _sync_wal(self) -> None:
+        """Flush SQLite's write-ahead log to disk (what the cycle's commits wrote to it). Its
+        frames are there, or a checkpoint copied them to the database file and synced both
+        (a checkpoint always syncs), or the log is gone, checkpointed and synced on close."""
+        self.local.unsynced = False
+        assert self.lock_file is not None
+        try:
+            handle = os.open(f"{str(self.lock_file)[: -len('.lock')]}-wal", os.O_RDONLY)
+        except FileNotFoundError:
+            return
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
 
 
 class Queue:
