@@ -247,6 +247,7 @@ async def turn(conn: Connection, campaign_id: int, me: Player, tally: Tally) -> 
 
 PHASES = (
     "app",
+    "route",
     "session",
     "checkout",
     "lock",
@@ -259,7 +260,9 @@ PHASES = (
     "render",
 )
 """The phases of a roll the server records (`jdr.phases`), in the order a roll goes through
-them: the whole request in the application, the session lookup, taking connections from the
+them: the whole request in the application, the service's call in the route's thread (what
+`app` has beyond it is the server's: reading the request, waiting for a thread, the event
+loop), the session lookup, taking connections from the
 pool, waiting for the campaign's writer lock (on PostgreSQL, with the journal's head read in
 the same round trip), holding it (what every writer queued behind waits for: from the lock
 granted to the commit), reading the journal's head, deriving and rolling the dice, appending
