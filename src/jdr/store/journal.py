@@ -16,18 +16,18 @@ Recorded(version=None, sheets=())
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
-from sqlalchemy import bindparam, func, insert, literal, or_, select, true, union_all, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.store.changes import DISCLOSE, FIGHT, JOURNAL, SHEET, changed, characters_of
 from jdr.store.epochs import Epoch
 from jdr.store.errors import JournalConflictError, StoreError
 from jdr.store.fights import Fights
+from jdr.store.head import EPOCH_COLUMNS, JOURNAL_COLUMNS, head_query
 from jdr.store.models import changes, characters, epochs, journal, sheet_revisions
 from jdr.store.pg_cycle import append_and_commit, entry_if_open, locked_read
 from jdr.store.revisions import Revisions, SheetWrite
@@ -81,28 +81,6 @@ class Recorded:
 
     version: int | None = None
     sheets: tuple[tuple[int, int], ...] = ()
-
-
-JOURNAL_COLUMNS = (
-    journal.c.seq,
-    journal.c.action_id,
-    journal.c.epoch,
-    journal.c.hidden,
-    journal.c.disclosed,
-    journal.c.hash,
-    journal.c.entry,
-)
-
-
-"""The columns of a `JournalRow`, in its order."""
-EPOCH_COLUMNS = (
-    epochs.c.number,
-    epochs.c.seed,
-    epochs.c.commitment,
-    epochs.c.created,
-    epochs.c.revealed,
-)
-"""The columns of an `Epoch`, in its order."""
 
 
 class Journal(Fights, Revisions):
@@ -201,7 +179,7 @@ class Journal(Fights, Revisions):
         `action_id` (if any), the journal's tail, and the open epoch (None if there is none)."""
         # the tail, the entry of `action_id` and the open epoch in one round trip (a writer
         # cycle holds the campaign's lock meanwhile: each round trip is one the queue waits for)
-        query = _head_query(action_id is not None)
+        query = head_query(action_id is not None)
         params = {"campaign": campaign_id, "action": action_id}
         known = tail_row = epoch = None
         width = len(EPOCH_COLUMNS)
@@ -272,20 +250,25 @@ class Journal(Fights, Revisions):
         version = None
         written = []
         plain = fight is None and not sheets  # a roll: its entry and its change alone
-        cycle = self.writers.cycle() if plain and not disclose else None
-        if cycle is not None and self.writers.alone():  # PostgreSQL: entry and commit at once
+        fast = not sheets and not disclose and (fight is None or bool(fight.events))
+        cycle = self.writers.cycle() if fast else None
+        if cycle is not None and self.writers.alone():  # PostgreSQL: all and commit at once
             with self._translated():
-                append_and_commit(cycle, campaign_id, values)
-            return Recorded()
+                done = append_and_commit(cycle, campaign_id, values, fight)
+            if fight is None:
+                return Recorded() if done else _refused(campaign_id, row.seq)
+            if done:
+                return Recorded(fight.expected_version + len(fight.events))
+            if self.fight(fight.fight_id).version != fight.expected_version:
+                raise self._conflict(fight.fight_id, fight.expected_version)
+            _refused(campaign_id, row.seq)
         try:
             with self._translated(), self._writing(alone=True) as conn:
                 kind = FIGHT if fight is not None else SHEET if sheets else JOURNAL
                 touched = characters_of(sheets)
                 fought = None if fight is None else fight.fight_id
                 changed(conn, campaign_id, kind, fought, row.seq, touched)
-                if plain and conn.dialect.name == "postgresql":
-                    # the epoch's check and the entry in one round trip (a writer cycle holds
-                    # the campaign's lock meanwhile: each round trip is one the queue waits for)
+                if plain and conn.dialect.name == "postgresql":  # epoch check and entry at once
                     if conn.execute(entry_if_open(still_open, values)).first() is None:
                         raise JournalConflictError(campaign_id, row.seq)
                     values = {}
@@ -368,31 +351,5 @@ class Journal(Fights, Revisions):
             return found
 
 
-@functools.cache
-def _head_query(named: bool) -> Any:
-    """`Store.journal_head`'s query (`named`: with the entry of an action id), built once: the
-    tail, the named entry, the open epoch beside them (none, or no rows: nulls)."""
-    campaign, action = (
-        bindparam("campaign", type_=journal.c.seq.type),
-        bindparam("action", type_=journal.c.action_id.type),
-    )
-    tail = select(literal(1).label("tail"), *JOURNAL_COLUMNS).where(
-        journal.c.campaign_id == campaign
-    )
-    rows: Any = select(tail.order_by(journal.c.seq.desc()).limit(1).subquery())
-    if named:
-        where = (journal.c.campaign_id == campaign, journal.c.action_id == action)
-        named_row = select(literal(0).label("tail"), *JOURNAL_COLUMNS).where(*where)
-        rows = union_all(rows, select(named_row.subquery()))
-    opened = (
-        select(*EPOCH_COLUMNS)
-        .where(epochs.c.campaign_id == campaign, epochs.c.revealed.is_(None))
-        .order_by(epochs.c.number.desc())
-        .limit(1)
-        .subquery("opened")
-    )
-    found = rows.subquery("rows")
-    one = select(literal(1).label("one")).subquery("one")
-    return select(*opened.c, *found.c).select_from(
-        one.outerjoin(opened, true()).outerjoin(found, true())
-    )
+def _refused(campaign_id: int, seq: int) -> NoReturn:
+    raise JournalConflictError(campaign_id, seq)

@@ -27,8 +27,8 @@ from typing import Any
 from sqlalchemy import Connection, insert, literal, select
 
 from jdr.phases import add, phase
-from jdr.store.changes import CHANNEL, JOURNAL
-from jdr.store.errors import JournalConflictError, StoreError
+from jdr.store.changes import CHANNEL, FIGHT, JOURNAL
+from jdr.store.errors import StoreError
 from jdr.store.models import epochs, journal
 
 LOCK_SQL = (
@@ -100,35 +100,95 @@ def locked_read(
         add("head", start - time.perf_counter())
 
 
-def append_and_commit(conn: Connection, campaign_id: int, values: Mapping[str, Any]) -> None:
-    """Write a roll's journal row (`values`: its columns) with its change and commit, in one
-    round trip; `JournalConflictError` (everything rolled back, the lock with it) if its seq or
-    action id was taken or its epoch revealed meanwhile."""
+def append_and_commit(
+    conn: Connection, campaign_id: int, values: Mapping[str, Any], fight: Any = None
+) -> bool:
+    """Write a journal row (`values`: its columns) with its change, and `fight`'s events and
+    snapshot (a `jdr.store.journal.FightAppend` with events, or None: a roll), and commit, in
+    one statement and one round trip. False if nothing was written (everything rolled back,
+    the lock with it): its seq or action id was taken, its epoch revealed or the fight moved on
+    meanwhile (the caller reads which)."""
     import psycopg
 
     params = {
         **values,
         "campaign": campaign_id,
         "entry": json.dumps(values["entry"]),
-        "kind": JOURNAL,
+        "kind": JOURNAL if fight is None else FIGHT,
         "channel": CHANNEL,
+        "fight": None,
     }
+    statement = APPEND_SQL
+    if fight is not None:
+        statement = _fight_statement(fight, params)
     pg = driver(conn)
     try:
         with pg.pipeline():
-            cursor = pg.execute(APPEND_SQL, params)
+            cursor = pg.execute(statement, params)
             pg.commit()
-        written = cursor.fetchone() if cursor.pgresult is not None else None
+        return (cursor.fetchone() if cursor.pgresult is not None else None) is not None
     except psycopg.IntegrityError:
         with _quiet():
             pg.rollback()
-        raise JournalConflictError(campaign_id, int(values["seq"])) from None
+        return False
     except psycopg.Error as error:
         with _quiet():
             pg.rollback()
-        raise _wrapped(error, APPEND_SQL) from error
-    if written is None:  # the epoch was revealed meanwhile: nothing was written
-        raise JournalConflictError(campaign_id, int(values["seq"]))
+        raise _wrapped(error, statement) from error
+
+
+FIGHT_SQL = (
+    "WITH still_open AS (UPDATE epochs SET number = number WHERE campaign_id = %(campaign)s"
+    " AND number = %(epoch)s AND revealed IS NULL RETURNING number),"
+    " bumped AS (UPDATE fights SET version = %(version)s, turn_since = %(created)s"
+    " WHERE id = %(fight)s AND version = %(expected)s AND EXISTS (SELECT 1 FROM still_open)"
+    " RETURNING id),"
+    " events AS (INSERT INTO fight_events (fight_id, seq, action, event, created)"
+    " SELECT bumped.id, given.seq, %(action)s, CAST(given.event AS JSON), %(created)s"
+    " FROM bumped, (VALUES {rows}) AS given (seq, event) RETURNING seq),"
+    "{snapshot}"
+    " entry AS (INSERT INTO journal"
+    " (campaign_id, seq, action_id, epoch, hidden, disclosed, hash, entry, created)"
+    " SELECT %(campaign)s, %(seq)s, %(action_id)s, %(epoch)s, %(hidden)s, %(disclosed)s,"
+    " %(hash)s, CAST(%(entry)s AS JSON), %(created)s FROM bumped RETURNING seq),"
+    " counted AS (UPDATE campaigns SET changes = changes + 1 WHERE id = %(campaign)s"
+    " AND EXISTS (SELECT 1 FROM entry) RETURNING changes),"
+    " added AS (INSERT INTO changes (campaign_id, seq, kind, fight_id, entry, characters, created)"
+    " SELECT %(campaign)s, changes, %(kind)s, %(fight)s, %(seq)s, CAST('[]' AS JSON), %(created)s"
+    " FROM counted RETURNING seq)"
+    " SELECT seq, pg_notify(%(channel)s, CAST(%(campaign)s AS TEXT) || ':' || CAST(seq AS TEXT))"
+    " FROM added"
+)
+"""A fight action's writes chained in one statement (`Store._append`'s and `record`'s): the
+epoch still open, then the fight bumped from the version the action was decided on, then its
+events, its snapshot and the journal entry, then the change — each from the one before, so
+either everything is written or nothing is (no row back)."""
+SNAPSHOT_SQL = (
+    " kept AS (INSERT INTO fight_snapshots (fight_id, version, state)"
+    " SELECT id, %(version)s, CAST(%(snapshot)s AS JSON) FROM bumped ON CONFLICT (fight_id)"
+    " DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state RETURNING fight_id),"
+)
+
+
+def _fight_statement(fight: Any, params: dict[str, Any]) -> str:
+    """`FIGHT_SQL` for `fight`'s events (their parameters added to `params`)."""
+    expected = int(fight.expected_version)
+    params.update(
+        fight=int(fight.fight_id),
+        expected=expected,
+        version=expected + len(fight.events),
+        action=expected + 1,
+    )
+    rows = []
+    for number, event in enumerate(fight.events, start=1):
+        params[f"seq_{number}"] = expected + number
+        params[f"event_{number}"] = json.dumps(event)
+        rows.append(f"(CAST(%(seq_{number})s AS INTEGER), %(event_{number})s)")
+    snapshot = ""
+    if fight.snapshot is not None:
+        params["snapshot"] = json.dumps(fight.snapshot)
+        snapshot = SNAPSHOT_SQL
+    return FIGHT_SQL.replace("{rows}", ", ".join(rows)).replace("{snapshot}", snapshot)
 
 
 Binds = dict[str, tuple[str, Any]]
