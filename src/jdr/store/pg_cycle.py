@@ -11,10 +11,13 @@ mode (several statements sent at once, their answers read at once):
    READ COMMITTED each statement reads from a snapshot taken when it starts, and the head must
    be read after the lock is granted, never from before the wait.
 2. `append_and_commit`: the entry, its epoch's check, the change numbered and announced
-   (`jdr.store.changes`) in one statement, and the `COMMIT`, in one round trip.
+   (`jdr.store.changes`) in one statement — a fight action's events, version bump and snapshot
+   chained in it too — and the `COMMIT`, in one round trip. The commit does not wait for the
+   disk (`synchronous_commit` off, set with the lock); `durable` does, after the lock went back.
 
-Both speak to the driver's connection under SQLAlchemy's (the statements are SQLAlchemy's,
-compiled once); the rest of the store keeps using SQLAlchemy as before.
+Both speak to the driver's connection under SQLAlchemy's (the head's query is SQLAlchemy's,
+compiled once; the appends are written here in SQL); the rest of the store keeps using
+SQLAlchemy as before.
 """
 
 from __future__ import annotations
