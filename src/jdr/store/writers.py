@@ -29,7 +29,9 @@ told to roll again. Now each read → decide → append cycle holds the campaign
   one short transaction, itself bounded by SQLite's busy timeout. SQLite allows one writer per
   file anyway, so one lock per file loses nothing. (A lock on the database file itself would be
   unsafe: closing any descriptor of it drops SQLite's own POSIX locks in the process.) Files
-  and folder are created readable by their owner only.
+  and folder are created readable by their owner only. The cycle's write commits without
+  waiting for the disk (`PRAGMA synchronous=NORMAL` for it) and the cycle syncs the write-ahead
+  log after giving the lock back (`defer_sync`), before it returns.
 - An in-memory SQLite database lives in one process: a thread lock is enough.
 
 The lock is re-entrant within a thread (a fight action holds it while it reads the fight, then
