@@ -17,7 +17,8 @@ journal is read back: every roll answered 200 must be there exactly once (lost, 
 fight action answered 200 one entry of its fight, and the exported journal must verify. An
 error is a 5xx, a refused roll, or a failed connection; a fight action refused with 409 (the
 other player moved first) is counted apart, as a refusal the rules give. Targets: 0 errors,
-0 lost; p99 of a roll under 100 ms at 50 players. Exit status 1 if one is missed.
+0 lost; p99 of a roll under 100 ms at 50 players on SQLite, under 150 ms on PostgreSQL, and 4
+workers no slower than 1 (issue 32). Exit status 1 if one is missed.
 
 Sessions are made in the store (the invite links' rate limit would stop 50 sign-ins a minute
 from one address); everything timed goes through HTTP.
@@ -48,7 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from live_helpers import serving
 from timing import pg_url, sqlite_url
 
-ROLL_P99_TARGET_S = 0.100
+ROLL_P99_TARGET_S = {"sqlite": 0.100, "postgresql": 0.150}
+"""Issue 32's targets for a roll's p99 at 50 players, by database (and 4 PostgreSQL workers no
+slower than 1: judged when both run)."""
 ERRORS: dict[str, list[str]] = {}
 PHASE_ROWS: dict[str, list[str]] = {}
 IDLE_S = 4.0
@@ -247,6 +250,7 @@ async def turn(conn: Connection, campaign_id: int, me: Player, tally: Tally) -> 
 
 PHASES = (
     "app",
+    "route",
     "session",
     "checkout",
     "lock",
@@ -255,13 +259,19 @@ PHASES = (
     "derive",
     "append",
     "commit",
+    "durable",
     "render",
 )
 """The phases of a roll the server records (`jdr.phases`), in the order a roll goes through
-them: the whole request in the application, the session lookup, taking connections from the
-pool, waiting for the campaign's writer lock, holding it (what every writer queued behind waits
-for), reading the journal's head, deriving and rolling the dice, appending the entry (and its
-change) to the chain, committing, rendering the answer.
+them: the whole request in the application, the service's call in the route's thread (what
+`app` has beyond it is the server's: reading the request, waiting for a thread, the event
+loop), the session lookup, taking connections from the
+pool, waiting for the campaign's writer lock (on PostgreSQL, with the journal's head read in
+the same round trip), holding it (what every writer queued behind waits for: from the lock
+granted to the commit), reading the journal's head, deriving and rolling the dice, appending
+the entry (and its change) to the chain (on PostgreSQL with the commit, in one round trip),
+committing, waiting for the commit to reach the disk after the lock went back (PostgreSQL),
+rendering the answer.
 A phase a roll went through twice (two connections taken) counts its sum."""
 
 
@@ -432,7 +442,8 @@ def measure(label: str, url: str, workers: int, args: argparse.Namespace) -> tup
     requests = sum(len(v) for v in tally.latencies.values()) + len(tally.errors)
     roll99 = tally.p("roll", 99)
     ok = not tally.errors and lost == 0 and doubled == 0 and missing == 0 and verified
-    ok = ok and (roll99 < ROLL_P99_TARGET_S or args.players > 50 or args.think == 0)
+    target = ROLL_P99_TARGET_S["sqlite" if url.startswith("sqlite") else "postgresql"]
+    ok = ok and (roll99 < target or args.players > 50 or args.think == 0)
     heard = statistics.median(tally.heard) if tally.heard else 0
     return (
         label,
@@ -499,7 +510,12 @@ def main() -> int:
         for label, found in PHASE_ROWS.items():
             for said in found:
                 print(f"  {label}, {said}")
-    return 0 if all(r[-1] == "ok" for r in rows) else 1
+    p99 = {r[0]: int(r[4].split(" / ")[1]) for r in rows if r[0].startswith("PostgreSQL")}
+    slower = len(p99) == 2 and p99["PostgreSQL, 4 workers"] > p99["PostgreSQL, 1 worker"]
+    if len(p99) == 2:
+        said = "MISSED: slower" if slower else "ok: no slower"
+        print(f"4 workers against 1, roll p99: {said} ({' / '.join(map(str, p99.values()))} ms)")
+    return 0 if all(r[-1] == "ok" for r in rows) and not slower else 1
 
 
 if __name__ == "__main__":

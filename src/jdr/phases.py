@@ -60,6 +60,14 @@ def phase(name: str) -> AbstractContextManager[None]:
     return _timed(times, name)
 
 
+def add(name: str, seconds: float) -> None:
+    """Add `seconds` to the phase `name` of the open record (a span that no block encloses:
+    the writer lock held from the statement that took it to the commit)."""
+    times = _RECORD.get()
+    if times is not None:
+        times[name] = times.get(name, 0.0) + seconds
+
+
 @contextmanager
 def _timed(times: dict[str, float], name: str) -> Iterator[None]:
     start = time.perf_counter()

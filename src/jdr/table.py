@@ -87,7 +87,8 @@ def roll(store: Store, viewer: Viewer, campaign: Campaign, asked: RollAsked) -> 
     if asked.sheet:
         rolled = _roll_from_sheet(store, viewer, campaign, system, action, asked, actor)
     else:
-        rolled = _roll_typed(store, campaign, system, action, asked, actor)
+        stored = not viewer.is_gm and actor is not None  # a player's character, as stored
+        rolled = _roll_typed(store, campaign, system, action, asked, actor, stored)
     if rolled.replayed and not viewer.is_gm and not readable(store, campaign, rolled.entry):
         raise AccessError(
             "action_id", asked.action_id, _("an action id of yours"), _("a hidden roll")
@@ -133,6 +134,7 @@ def _roll_typed(
     action: Action[Any],
     asked: RollAsked,
     actor: str | None,
+    stored: bool = False,
 ) -> Rolled:
     from jdr.journal import service
 
@@ -148,6 +150,7 @@ def _roll_typed(
             action_id=asked.action_id or None,
             client_seed=asked.client_seed or None,
             hidden=asked.hidden,
+            actor_stored=stored,
         )
 
 

@@ -32,6 +32,7 @@ ended already (`"over"`) takes none.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import reduce
 from typing import Any
@@ -546,8 +547,9 @@ class RepeatedError(RulesError):
 
 
 def _played_since(store: Store, record: FightRecord, actor: Any, seen: int) -> bool:
-    """Whether `actor` played an action of the fight after its version `seen` (read under the
-    campaign's writer lock, so two copies of one form cannot both pass)."""
+    """Whether `actor` played an action of the fight after its version `seen` (read before the
+    campaign's writer lock: two copies of one form both read the version seen, the second's
+    append finds the fight moved on, reads it again and is refused here)."""
 
     if not isinstance(actor, str):
         return False
@@ -581,12 +583,15 @@ def sealed_entries(
 
 
 def _journaled(store: Store, fight_id: int, *args: Any, **kwargs: Any) -> Acted:
-    """`_decided` holding the campaign's writer lock (`jdr.store.writers`): the fight is read,
-    the action decided and appended with no other writer in between, so concurrent actions are
-    serialised, and the only refusal left is a real one (the turn was played meanwhile)."""
-    campaign = store.campaign_of_fight(fight_id)  # read once, before the lock: it is what a
-    with store.writing(campaign.id):  # roll's caller does too (a round trip less held)
-        return _decided(store, campaign, fight_id, *args, **kwargs)
+    """`_decided` for the fight's campaign. The fight is read before the campaign's writer lock
+    (`jdr.store.writers`) is taken: the lock is held only for the journal's append (the head
+    read, the dice rolled, the entry, the fight's events written, committed), which checks
+    that the fight is still at the version read. If another action moved it meanwhile, the
+    fight is read again and the command decided again holding the lock from the read on, as
+    every attempt did before: concurrent actions are serialised, never refused, and the only
+    refusal left is a real one (the turn was played meanwhile, a form sent twice)."""
+    campaign = store.campaign_of_fight(fight_id)
+    return _decided(store, campaign, fight_id, *args, **kwargs)
 
 
 def _decided(
@@ -614,40 +619,44 @@ def _decided(
     attempts = 0
     while True:
         attempts += 1
-        now = current(store, fight_id, rules)
-        version = now.version
-        if seen is not None and version > seen and _played_since(store, now.record, actor, seen):
-            raise RepeatedError(actor, seen, version)
-        after: list[Json | None] = [None]
+        # the first attempt reads the fight before the campaign's writer lock; one that lost
+        # the race holds the lock from its read on (the lock is re-entrant): it cannot lose again
+        with store.writing(campaign.id) if attempts > 1 else nullcontext():
+            now = current(store, fight_id, rules)
+            version = now.version
+            since = seen is not None and version > seen
+            if since and seen is not None and _played_since(store, now.record, actor, seen):
+                raise RepeatedError(actor, seen, version)
+            after: list[Json | None] = [None]
 
-        def run(
-            source: RandomSource, now: Current = now, after: list[Json | None] = after
-        ) -> tuple[Json, Any, FightAppend]:
-            events, after[0] = decide(now, source)
-            return (
-                bound(events, after[0]),
-                events,
-                FightAppend(now.record.id, now.version, events, after[0]),
-            )
+            def run(
+                source: RandomSource, now: Current = now, after: list[Json | None] = after
+            ) -> tuple[Json, Any, FightAppend]:
+                events, after[0] = decide(now, source)
+                return (
+                    bound(events, after[0]),
+                    events,
+                    FightAppend(now.record.id, now.version, events, after[0]),
+                )
 
-        try:
-            done = journaled(
-                store,
-                campaign,
-                base,
-                run,
-                rng,
-                action_id=fight_action_id(fight_id, version + 1),
-                hidden=sealing,  # a sealed choice: hidden until it is opened
-                retries=0,
-                same=lambda entry: True,  # another process played this action first
-                disclose=lambda events: sealed_entries(store, campaign.id, fight_id, events),
-            )
-        except (ConflictError, JournalConflictError) as conflict:
-            if attempts > retries:
-                found = conflict.found if isinstance(conflict, ConflictError) else version
-                raise ConflictError(fight_id, version, found, attempts) from conflict
-            continue
+            try:
+                done = journaled(
+                    store,
+                    campaign,
+                    base,
+                    run,
+                    rng,
+                    action_id=fight_action_id(fight_id, version + 1),
+                    hidden=sealing,  # a sealed choice: hidden until it is opened
+                    retries=0,
+                    same=lambda entry: True,  # another process played this action first
+                    disclose=lambda events: sealed_entries(store, campaign.id, fight_id, events),
+                )
+            except (ConflictError, JournalConflictError) as conflict:
+                if attempts > retries:
+                    found = conflict.found if isinstance(conflict, ConflictError) else version
+                    raise ConflictError(fight_id, version, found, attempts) from conflict
+                continue
         if done.replayed:  # another process wrote this very action first: decide again
             if attempts > retries:
                 raise ConflictError(fight_id, version, version + 1, attempts)

@@ -278,6 +278,8 @@ class Who:
     action_id: str | None = None
     client_seed: str | None = None
     hidden: bool = False
+    stored: bool = False
+    """`actor` is a character's name as stored (a player's seat gives it): not looked up."""
 
 
 def roll(
@@ -293,13 +295,15 @@ def roll(
     rng: RandomSource | None = None,
     context: Json | None = None,
     then: Then | None = None,
+    actor_stored: bool = False,
 ) -> Rolled:
     """Roll `action` through `campaign`'s journal (its dice derive from the epoch's seed unless
     `rng` is given). The same `action_id` twice gives the same roll; with other parameters, a
     `RulesError`.
 
     `context` adds keys to the roll's context (a roll made through a sheet names it); `then`
-    gives what the roll changes besides (the sheets' revisions), written with its entry."""
+    gives what the roll changes besides (the sheets' revisions), written with its entry.
+    `actor_stored`: `actor` is a character's name as stored (`Who.stored`)."""
     from jdr.journal.replay import roll_result
 
     check_system(campaign, system)
@@ -311,7 +315,7 @@ def roll(
         base,
         lambda source: action.roll(params, source),
         roll_result,
-        Who(actor, action_id, client_seed, hidden),
+        Who(actor, action_id, client_seed, hidden, actor_stored),
         rng,
         lambda stored: {k: v for k, v in stored.items() if k not in shown_only},
         context,
@@ -383,7 +387,8 @@ def _roll_through(
 
     `stored_params` reads a stored context's parameters as the roll's identity (an entry written
     before a field was marked display-only still matches)."""
-    base = {**base, **(context or {}), "actor": actor_name(store, campaign, who.actor)}
+    actor = who.actor if who.stored else actor_name(store, campaign, who.actor)
+    base = {**base, **(context or {}), "actor": actor}
     if who.client_seed is not None:
         base["client_seed"] = who.client_seed
 

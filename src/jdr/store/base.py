@@ -61,9 +61,10 @@ class Database:
         (its commit comes at the cycle's end; an error undoes only this write — one round trip
         more, not two: a savepoint needs no release), else a transaction of its own.
 
-        `alone`: the caller reads nothing in the cycle after a failed write; if the cycle was
-        opened for this single write (`Writers.alone`), no savepoint: a failure rolls the
-        cycle's transaction back whole (it wrote nothing else; its lock goes with it)."""
+        `alone`: the caller reads nothing in the cycle after a failed write that the lock
+        should guard (a fight's version, to say it moved, needs none); if the cycle was opened
+        for this single write (`Writers.alone`), no savepoint: a failure rolls the cycle's
+        transaction back whole (it wrote nothing else; its lock goes with it)."""
         cycle = self.writers.cycle()
         if cycle is not None and alone and self.writers.alone():
             try:
@@ -85,11 +86,20 @@ class Database:
         with phase("checkout"):
             conn = self.engine.connect()
         with conn:
-            transaction = conn.begin()
+            driver: Any = conn.connection.driver_connection
+            deferred = self.writers.defer_sync()  # SQLite: the cycle syncs after its lock
+            if deferred:
+                synchronous = driver.execute("PRAGMA synchronous").fetchone()[0]
+                driver.execute("PRAGMA synchronous=NORMAL")
             try:
-                yield conn
-            except BaseException:
-                transaction.rollback()
-                raise
-            with phase("commit"):
-                transaction.commit()
+                transaction = conn.begin()
+                try:
+                    yield conn
+                except BaseException:
+                    transaction.rollback()
+                    raise
+                with phase("commit"):
+                    transaction.commit()
+            finally:
+                if deferred:
+                    driver.execute(f"PRAGMA synchronous={int(synchronous)}")

@@ -18,18 +18,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
-from sqlalchemy import func, insert, literal, or_, select, true, union_all, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from jdr.store.changes import DISCLOSE, FIGHT, JOURNAL, SHEET, changed, characters_of
 from jdr.store.epochs import Epoch
 from jdr.store.errors import JournalConflictError, StoreError
 from jdr.store.fights import Fights
+from jdr.store.head import EPOCH_COLUMNS, JOURNAL_COLUMNS, head_query
 from jdr.store.models import changes, characters, epochs, journal, sheet_revisions
+from jdr.store.pg_cycle import append_and_commit, entry_if_open, locked_read
 from jdr.store.revisions import Revisions, SheetWrite
 from jdr.store.rows import now as _now
+from jdr.store.writers import WAIT_S
 
 Json = dict[str, Any]
 
@@ -78,28 +81,6 @@ class Recorded:
 
     version: int | None = None
     sheets: tuple[tuple[int, int], ...] = ()
-
-
-JOURNAL_COLUMNS = (
-    journal.c.seq,
-    journal.c.action_id,
-    journal.c.epoch,
-    journal.c.hidden,
-    journal.c.disclosed,
-    journal.c.hash,
-    journal.c.entry,
-)
-
-
-"""The columns of a `JournalRow`, in its order."""
-EPOCH_COLUMNS = (
-    epochs.c.number,
-    epochs.c.seed,
-    epochs.c.commitment,
-    epochs.c.created,
-    epochs.c.revealed,
-)
-"""The columns of an `Epoch`, in its order."""
 
 
 class Journal(Fights, Revisions):
@@ -196,38 +177,22 @@ class Journal(Fights, Revisions):
     def journal_head(self, campaign_id: int, action_id: str | None = None) -> JournalHead:
         """What a roll needs before it rolls, in one read: the entry already recorded for
         `action_id` (if any), the journal's tail, and the open epoch (None if there is none)."""
-        # the tail and the entry of `action_id` in one round trip (a writer cycle holds the
-        # campaign's lock meanwhile: each round trip is one every queued writer waits for)
-        tail = (
-            select(literal(1).label("tail"), *JOURNAL_COLUMNS)
-            .where(journal.c.campaign_id == campaign_id)
-            .order_by(journal.c.seq.desc())
-            .limit(1)
-            .subquery()
-        )
-        rows_query: Any = select(tail)
-        if action_id is not None:
-            named = select(literal(0).label("tail"), *JOURNAL_COLUMNS).where(
-                journal.c.campaign_id == campaign_id, journal.c.action_id == action_id
-            )
-            rows_query = union_all(rows_query, select(named.subquery()))
-        opened = (
-            select(*EPOCH_COLUMNS)
-            .where(epochs.c.campaign_id == campaign_id, epochs.c.revealed.is_(None))
-            .order_by(epochs.c.number.desc())
-            .limit(1)
-            .subquery("opened")
-        )
-        rows = rows_query.subquery("rows")
-        one = select(literal(1).label("one")).subquery("one")
-        # the open epoch beside the rows, in the same round trip (none, or no rows: nulls)
-        query = select(*opened.c, *rows.c).select_from(
-            one.outerjoin(opened, true()).outerjoin(rows, true())
-        )
+        # the tail, the entry of `action_id` and the open epoch in one round trip (a writer
+        # cycle holds the campaign's lock meanwhile: each round trip is one the queue waits for)
+        query = head_query(action_id is not None)
+        params = {"campaign": campaign_id, "action": action_id}
         known = tail_row = epoch = None
         width = len(EPOCH_COLUMNS)
-        with self._translated(), self._reading() as conn:
-            for found in conn.execute(query):
+        with self._translated():
+            pending = self.writers.pending()
+            if pending is not None:  # a writer cycle's first read: with its lock, one round trip
+                conn, keys = pending
+                found_rows = locked_read(conn, keys, query, params, int(WAIT_S))
+                self.writers.granted()
+            else:
+                with self._reading() as conn:
+                    found_rows = list(conn.execute(query, params))
+            for found in found_rows:
                 if found[0] is not None:
                     epoch = Epoch(found[0], bytes.fromhex(found[1]), found[2], found[3], found[4])
                 if found[width] is None:
@@ -285,16 +250,26 @@ class Journal(Fights, Revisions):
         version = None
         written = []
         plain = fight is None and not sheets  # a roll: its entry and its change alone
+        fast = not sheets and not disclose and (fight is None or bool(fight.events))
+        cycle = self.writers.cycle() if fast else None
+        if cycle is not None and self.writers.alone():  # PostgreSQL: all and commit at once
+            with self._translated():
+                done = append_and_commit(cycle, campaign_id, values, fight)
+            if fight is None:
+                return Recorded() if done else _refused(campaign_id, row.seq)
+            if done:
+                return Recorded(fight.expected_version + len(fight.events))
+            if self.fight(fight.fight_id).version != fight.expected_version:
+                raise self._conflict(fight.fight_id, fight.expected_version)
+            _refused(campaign_id, row.seq)
         try:
-            with self._translated(), self._writing(alone=plain) as conn:
+            with self._translated(), self._writing(alone=True) as conn:
                 kind = FIGHT if fight is not None else SHEET if sheets else JOURNAL
                 touched = characters_of(sheets)
                 fought = None if fight is None else fight.fight_id
                 changed(conn, campaign_id, kind, fought, row.seq, touched)
-                if plain and conn.dialect.name == "postgresql":
-                    # the epoch's check and the entry in one round trip (a writer cycle holds
-                    # the campaign's lock meanwhile: each round trip is one the queue waits for)
-                    if conn.execute(_entry_if_open(still_open, values)).first() is None:
+                if plain and conn.dialect.name == "postgresql":  # epoch check and entry at once
+                    if conn.execute(entry_if_open(still_open, values)).first() is None:
                         raise JournalConflictError(campaign_id, row.seq)
                     values = {}
                 elif conn.execute(still_open).rowcount != 1:
@@ -376,10 +351,5 @@ class Journal(Fights, Revisions):
             return found
 
 
-def _entry_if_open(still_open: Any, values: dict[str, Any]) -> Any:
-    """PostgreSQL: insert the journal row `values` if `still_open` (the update of its epoch
-    while open) updates a row, in one statement; it returns the row's seq if it did."""
-    opened = still_open.returning(epochs.c.number).cte("still_open")
-    names = list(values)
-    row = select(*(literal(values[n], journal.c[n].type) for n in names)).select_from(opened)
-    return insert(journal).from_select(names, row).add_cte(opened).returning(journal.c.seq)
+def _refused(campaign_id: int, seq: int) -> NoReturn:
+    raise JournalConflictError(campaign_id, seq)

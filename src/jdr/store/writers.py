@@ -9,7 +9,17 @@ told to roll again. Now each read → decide → append cycle holds the campaign
   (`pg_advisory_xact_lock(NAMESPACE, id)`), taken by the transaction that then reads the journal's
   head and writes the entry (`Writers.cycle`): its commit gives the lock back. The database
   queues the waiters first come, first served, and a writer that dies releases it with its
-  connection.
+  connection. The lock is taken with the cycle's first statement: a roll sends the lock and the
+  head's read together (`jdr.store.pg_cycle`: one round trip, two statements, so the head is read
+  after the lock is granted), then the entry with its change and the commit together; the
+  commit does not wait for the disk, the cycle does after giving the lock back (`durable`), so
+  the queue never waits for an fsync and a roll is still answered only once it is on disk.
+  Everything that does not depend on the journal's head is done before: the action and its
+  parameters read, the actor named; a fight action reads the fight before the lock too, and its
+  append checks the fight's version (one that lost the race reads it again holding the lock).
+  Not optimistic appends: the dice derive from the head (the seq is in their context), so an
+  append refused at the head would roll again, and a queue serves 50 rolls a second on one
+  campaign without any.
 - SQLite: a first-come, first-served queue of `flock`s beside the database (`jdr.store.writers`'s
   `Queue`): a writer takes the next ticket under a short lock on `FILE.lock`, locks a file of its
   own (`FILE.lock.d/TICKET`) and waits on its predecessor's; the kernel wakes exactly that one
@@ -19,7 +29,9 @@ told to roll again. Now each read → decide → append cycle holds the campaign
   one short transaction, itself bounded by SQLite's busy timeout. SQLite allows one writer per
   file anyway, so one lock per file loses nothing. (A lock on the database file itself would be
   unsafe: closing any descriptor of it drops SQLite's own POSIX locks in the process.) Files
-  and folder are created readable by their owner only.
+  and folder are created readable by their owner only. The cycle's write commits without
+  waiting for the disk (`PRAGMA synchronous=NORMAL` for it) and the cycle syncs the write-ahead
+  log after giving the lock back (`defer_sync`), before it returns.
 - An in-memory SQLite database lives in one process: a thread lock is enough.
 
 The lock is re-entrant within a thread (a fight action holds it while it reads the fight, then
@@ -37,19 +49,27 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
-from jdr.phases import phase
+from jdr.phases import add, phase
 from jdr.store.errors import StoreError
+from jdr.store.pg_cycle import durable
 
 NAMESPACE = 0x6A6472  # "jdr": the first key of jdr's advisory locks
 WAIT_S = 60.0
 """How long a writer waits for the campaign's lock on PostgreSQL before giving up (`StoreError`)."""
 WAIT_MS = int(WAIT_S * 1000)
+
+
+def lock_keys(campaign_id: int) -> dict[str, Any]:
+    """The parameters of the campaign's advisory lock statement (its keys, its timeout)."""
+    return {"namespace": NAMESPACE, "campaign": campaign_id % 2**31, "wait": f"{WAIT_MS}ms"}
 
 
 class Writers:
@@ -112,49 +132,95 @@ class Writers:
     def cycle(self) -> Connection | None:
         """The connection of the writer cycle this thread is in, on PostgreSQL (None elsewhere,
         or outside a cycle): the journal's head is read and the entry written in the very
-        transaction that holds the campaign's lock."""
-        return getattr(self.local, "cycle", None)
+        transaction that holds the campaign's lock. The lock is taken with the cycle's first
+        statement (`locked_read` sends both at once); any other first use takes it here."""
+        conn: Connection | None = getattr(self.local, "cycle", None)
+        pending = getattr(self.local, "pending", None)
+        if conn is not None and pending is not None:
+            with phase("lock"):
+                self._lock(conn, pending)
+            self._granted()
+        return conn
+
+    def pending(self) -> tuple[Connection, dict[str, Any]] | None:
+        """The cycle's connection and its lock's keys if the lock is still to be taken (the
+        cycle has made no statement yet): `jdr.store.pg_cycle.locked_read` takes it with its
+        first read. `granted()` once it did."""
+        conn = getattr(self.local, "cycle", None)
+        campaign_id = getattr(self.local, "pending", None)
+        if conn is None or campaign_id is None:
+            return None
+        return conn, lock_keys(campaign_id)
+
+    def granted(self) -> None:
+        """The cycle's lock was taken by `locked_read`, which also told the cycle's commit not
+        to wait for the disk: the cycle waits for it after giving the lock back."""
+        self._granted()
+        self.local.deferred = True
+
+    def _durable(self, conn: Connection) -> None:
+        if getattr(self.local, "deferred", False):
+            self.local.deferred = False
+            with phase("durable"):
+                durable(conn)
+
+    def _granted(self) -> None:
+        self.local.pending = None
+        self.local.since = time.perf_counter()
 
     @staticmethod
     def _lock(conn: Connection, campaign_id: int) -> None:
-        keys = {"namespace": NAMESPACE, "campaign": campaign_id % 2**31, "wait": f"{WAIT_MS}ms"}
         try:
             conn.execute(
                 text(
                     "SELECT set_config('lock_timeout', :wait, true),"
                     " pg_advisory_xact_lock(:namespace, :campaign)"
                 ),
-                keys,
+                lock_keys(campaign_id),
             )
         except Exception as error:
             raise StoreError("busy", campaign=campaign_id, seconds=int(WAIT_S)) from error
 
     @contextmanager
     def _advisory(self, campaign_id: int) -> Iterator[None]:
-        # one transaction per cycle: it takes the lock (bounding the wait), reads the head,
-        # writes the entry, and its commit gives the lock back — every round trip held here is
-        # one the whole queue of writers waits for
+        # one transaction per cycle: it takes the lock (bounding the wait) with its first
+        # statement, reads the head, writes the entry, and its commit gives the lock back —
+        # every round trip held here is one the whole queue of writers waits for
         with phase("checkout"):
             conn = self.engine.connect()
         try:
-            with phase("lock"):
-                self._lock(conn, campaign_id)
             self.local.cycle = conn
-            with phase("held"):
-                try:
-                    yield
-                except BaseException:
-                    # what the transaction holds are writes that succeeded, each told to its
-                    # caller (a failed one went back to its savepoint, `Store._writing`): kept
-                    self.local.cycle = None
-                    with suppress(Exception):
-                        conn.commit()
-                    raise
-                self.local.cycle = None
-                with phase("commit"):
-                    conn.commit()
+            self.local.pending = campaign_id
+            self.local.since = None
+            self.local.deferred = False
+            try:
+                yield
+            except BaseException:
+                # what the transaction holds are writes that succeeded, each told to its
+                # caller (a failed one went back to its savepoint, `Store._writing`): kept
+                self._end(conn, quiet=True)
+                with suppress(Exception):
+                    self._durable(conn)
+                raise
+            self._end(conn)
+            self._durable(conn)
         finally:
+            self.local.cycle = self.local.pending = None
             conn.close()
+
+    def _end(self, conn: Connection, quiet: bool = False) -> None:
+        """Commit the cycle (the driver's transaction too, when only the driver spoke: a
+        `jdr.store.pg_cycle` read) and note how long the lock was held; `quiet`, a commit
+        that fails says nothing (the cycle is failing already)."""
+        self.local.cycle = self.local.pending = None
+        with suppress(Exception) if quiet else nullcontext(), phase("commit"):
+            conn.commit()
+            pg = conn.connection.driver_connection
+            if pg is not None and pg.info.transaction_status != 0:  # not idle
+                pg.commit()
+        since = getattr(self.local, "since", None)
+        if since is not None:
+            add("held", time.perf_counter() - since)
 
     @contextmanager
     def _flock(self, path: Path) -> Iterator[None]:
@@ -171,11 +237,41 @@ class Writers:
         except OSError:  # a read-only folder: SQLite's own lock still keeps the file sound
             yield
             return
+        self.local.flocked, self.local.unsynced = True, False
         try:
             with phase("held"):
                 yield
         finally:
+            self.local.flocked = False
             queue.__exit__()
+            if self.local.unsynced:
+                with phase("durable"):
+                    self._sync_wal()
+
+    def defer_sync(self) -> bool:
+        """SQLite: whether the write about to be made, inside this thread's writer cycle, may
+        commit without waiting for the disk (`PRAGMA synchronous=NORMAL`): the cycle then
+        syncs the write-ahead log after giving its lock back (`_sync_wal`), before it returns,
+        so the queue never waits for an fsync and nothing is answered before it is safe."""
+        if not getattr(self.local, "flocked", False):
+            return False
+        self.local.unsynced = True
+        return True
+
+    def _sync_wal(self) -> None:
+        """Flush SQLite's write-ahead log to disk (what the cycle's commits wrote to it). Its
+        frames are there, or a checkpoint copied them to the database file and synced both
+        (a checkpoint always syncs), or the log is gone, checkpointed and synced on close."""
+        self.local.unsynced = False
+        assert self.lock_file is not None
+        try:
+            handle = os.open(f"{str(self.lock_file)[: -len('.lock')]}-wal", os.O_RDONLY)
+        except FileNotFoundError:
+            return
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
 
 
 class Queue:

@@ -100,19 +100,16 @@ def campaign(store: StoreDep, who: CampaignOf) -> Json:
 @router.post("/c/{campaign_id}/roll", response_model=None, responses=ok(RollAnswer) | ERRORS)
 def roll(store: StoreDep, who: CampaignOf, asked: RollCreate) -> Json:
     """Roll an action of the campaign's system (as `jdr roll … --campaign NAME --json`)."""
-    rolled = table.roll(
-        store,
-        who.viewer,
-        who.campaign,
-        table.RollAsked(
-            asked.action,
-            asked.params,
-            asked.actor,
-            asked.hidden,
-            asked.action_id,
-            asked.client_seed,
-        ),
+    asking = table.RollAsked(
+        asked.action,
+        asked.params,
+        asked.actor,
+        asked.hidden,
+        asked.action_id,
+        asked.client_seed,
     )
+    with phase("route"):  # the service in the route's thread (`app` less this: the server's own)
+        rolled = table.roll(store, who.viewer, who.campaign, asking)
     with phase("render"):
         system = table.system_of(who.campaign)
         action = table.action_of(system, asked.action)
@@ -227,16 +224,17 @@ def fight_act(store: StoreDep, who: CampaignOf, fight_id: int, asked: CommandCre
     """Play a command (as `jdr fight act … --json`): what it did, told."""
     from jdr.fights.sealed import public
 
-    played = table.play(
-        store,
-        who.viewer,
-        who.campaign,
-        fight_id,
-        asked.actor,
-        asked.command,
-        asked.keys,
-        asked.version,
-    )
+    with phase("route"):  # the service in the route's thread (as a roll's)
+        played = table.play(
+            store,
+            who.viewer,
+            who.campaign,
+            fight_id,
+            asked.actor,
+            asked.command,
+            asked.keys,
+            asked.version,
+        )
     acted = played.acted
     return {
         "fight": fight_id,
