@@ -287,6 +287,13 @@ def test_ps_1_a_players_passion_attack_is_played_as_the_page_offers_it(database_
     refused ("say which dice") when the page left the optional key empty. The initiative
     markers too are offered filled."""
     app, store, campaign_id = example_table(database_url, "Dés", "passion", ("cyber-ninja",))
+    try:
+        _mei_attacks(app, store, campaign_id)
+    finally:
+        store.close()
+
+
+def _mei_attacks(app: Any, store: Store, campaign_id: int) -> None:
     campaign = store.campaign_by_id(campaign_id)
     service.add(store, campaign, tomllib.loads(systems_example("passion", "romuald")), name="Mei")
     from jdr.table import start_fight

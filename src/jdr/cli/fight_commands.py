@@ -251,8 +251,8 @@ def build_fight() -> typer.Typer:
         "recap",
         help=_(
             "Recap a fight, ready to post: its last action, round N, a fighter's last action "
-            "(--actor) or the whole fight (--all). --format discord: Markdown in messages of at"
-            " most 2,000 characters each, numbered (1/3)."
+            "(--actor) or the whole fight (--all); in Discord's format (--format discord), Markdown"
+            " in messages of at most 2,000 characters each, numbered (1/3)."
         ),
     )
     def recap_command(
