@@ -71,7 +71,7 @@ def test_a_fight_is_told_in_french_to_a_french_client(store: Store, system: str)
     assert ended
     for reply in replies:
         assert JOURNAL_FR.search(_text(reply)), reply.content
-        assert reply.content.startswith("**combat ")
+        assert reply.content.startswith("**Combat ")
     recap = answer(store, table.campaign, table.player, FRENCH, ("recap",), {})
     assert re.match(rf"\*\*Combat {table.fight_id}( \(1/\d+\))?\*\*", recap.content)
 
@@ -111,7 +111,7 @@ def test_out_of_turn_and_a_wrong_target_are_refused_with_why(plus_ultra: Table) 
 
 def test_the_gm_plays_the_fighter_awaited_without_naming_it(plus_ultra: Table) -> None:
     reply = plus_ultra.ask("gm", ("fight", "act"), command="défense")
-    assert reply.content.startswith("**fight 1** · Kaito Arashi · defend")
+    assert reply.content.startswith("**Fight 1** · Kaito Arashi · defend")
 
 
 def test_without_a_seat_only_dice_and_odds_answer(plus_ultra: Table) -> None:
@@ -278,7 +278,7 @@ def test_keys_and_choices_are_read_in_french(plus_ultra: Table) -> None:
         ("fight", "act"),
         {"command": "technique", "options": "technique=poing tempete", "target": "maître corbeau"},
     )
-    assert reply.content.startswith("**combat 1** · Kaito Arashi · technique")
+    assert reply.content.startswith("**Combat 1** · Kaito Arashi · technique")
     assert "Poing Tempête" in reply.content
 
 
@@ -295,7 +295,7 @@ def test_a_refusal_is_worded_in_the_callers_language(plus_ultra: Table) -> None:
 
 def test_the_reply_names_the_fighter_as_stored_however_typed(plus_ultra: Table) -> None:
     reply = plus_ultra.ask("gm", ("fight", "act"), command="defend", character="KAITO arashi")
-    assert reply.content.startswith("**fight 1** · Kaito Arashi · defend")
+    assert reply.content.startswith("**Fight 1** · Kaito Arashi · defend")
 
 
 def test_a_player_seat_without_a_character_yet_plays_nothing(plus_ultra: Table) -> None:

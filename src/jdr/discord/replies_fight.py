@@ -53,7 +53,7 @@ def act(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -> R
     played = table.play(store, viewer, campaign, fight_id, actor, command, keys)
     acted = played.acted
     name = commands.shown(played.command.get("action", command)) if commands else command
-    title = _("fight {fight}").format(fight=fight_id)
+    title = _("Fight {fight}").format(fight=fight_id)
     who = acted.entry.actor if acted.entry is not None and acted.entry.actor else actor
     said = " · ".join(escape(str(text), "markdown") for text in (who, name))
     lines = [f"**{escape(title, 'markdown')}** · {said}"]
@@ -165,7 +165,7 @@ def show(store: Store, campaign: Campaign, viewer: Viewer, options: Options) -> 
 
     fight_id = fight_of(store, viewer, campaign, int_option(options, "fight"))
     page = table.fight_page(store, viewer, campaign, fight_id, recaps=False, last=1)
-    title = _("fight {fight}").format(fight=fight_id)
+    title = _("Fight {fight}").format(fight=fight_id)
     lines = [f"**{escape(title, 'markdown')}** — {escape(campaign.name, 'markdown')}"]
     lines += _state(page)
     mine = _commands(store, viewer, campaign, fight_id, page)
