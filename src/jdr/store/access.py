@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, select, update
+from sqlalchemy import Connection, and_, delete, false, select, update
 
 from jdr.store.base import Database
 from jdr.store.models import campaigns, characters, invites, web_seats, web_sessions
@@ -129,21 +129,10 @@ class Access(Database):
         `session_hash` names, else for a new session keyed `fresh_hash`; whether that new session
         was started. None if no such invite is usable (unknown, used, revoked or expired: the
         caller does not learn which)."""
-        at = now()
         with self._translated(), self.engine.begin() as conn:
-            found = conn.execute(
-                update(invites)
-                .where(invites.c.token_hash == token_hash, invites.c.used.is_(None))
-                .where(invites.c.revoked.is_(None), invites.c.expires > at)
-                .values(used=at)
-            )
-            if found.rowcount != 1:
+            invite = use_invite(conn, token_hash)
+            if invite is None:
                 return None
-            invite = conn.execute(
-                select(
-                    invites.c.id, invites.c.campaign_id, invites.c.role, invites.c.character_id
-                ).where(invites.c.token_hash == token_hash)
-            ).one()
             return _seat_in(
                 conn,
                 session_hash,
@@ -154,7 +143,7 @@ class Access(Database):
                     "role": invite.role,
                     "character_id": invite.character_id,
                     "invite_id": invite.id,
-                    "created": at,
+                    "created": now(),
                 },
             )
 
@@ -267,6 +256,24 @@ class Access(Database):
         )
         with self._translated(), self.engine.begin() as conn:
             conn.execute(query)
+
+
+def use_invite(conn: Connection, token_hash: str, creates: bool = True) -> Any:
+    """Mark the invite `token_hash` names used, in `conn`'s transaction, if it is usable (not
+    used, revoked or expired; `creates`: one that asks the player to create their character
+    may be); its row (id, campaign_id, role, character_id), else None."""
+    at = now()
+    usable = update(invites).where(invites.c.token_hash == token_hash, invites.c.used.is_(None))
+    usable = usable.where(invites.c.revoked.is_(None), invites.c.expires > at)
+    if not creates:
+        usable = usable.where(invites.c.creates == false())
+    if conn.execute(usable.values(used=at)).rowcount != 1:
+        return None
+    return conn.execute(
+        select(invites.c.id, invites.c.campaign_id, invites.c.role, invites.c.character_id).where(
+            invites.c.token_hash == token_hash
+        )
+    ).one()
 
 
 def _live(session_hash: str) -> tuple[Any, ...]:

@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, false, select, update
+from sqlalchemy import Connection, and_, delete, select, update
 
+from jdr.store.access import use_invite
 from jdr.store.base import Database
 from jdr.store.campaigns import Campaign
 from jdr.store.models import (
@@ -100,22 +101,10 @@ class Discord(Database):
         character (instead of any seat the user had there). None if no such invite is usable
         (unknown, used, revoked, expired, or one that asks the player to create their character
         in the browser)."""
-        at = now()
         with self._translated(), self.engine.begin() as conn:
-            found = conn.execute(
-                update(invites)
-                .where(invites.c.token_hash == token_hash, invites.c.used.is_(None))
-                .where(invites.c.revoked.is_(None), invites.c.expires > at)
-                .where(invites.c.creates == false())
-                .values(used=at)
-            )
-            if found.rowcount != 1:
+            invite = use_invite(conn, token_hash, creates=False)
+            if invite is None:
                 return None
-            invite = conn.execute(
-                select(
-                    invites.c.id, invites.c.campaign_id, invites.c.role, invites.c.character_id
-                ).where(invites.c.token_hash == token_hash)
-            ).one()
             seat = DiscordSeat(invite.campaign_id, user_id, invite.role, invite.character_id)
             _seat(conn, seat, invite.id)
             return seat
