@@ -184,10 +184,16 @@ class Client:
 
 
 def signed_in(
-    base: str, store: Store, campaign_id: int, role: str, name: str | None = None
+    base: str,
+    store: Store,
+    campaign_id: int,
+    role: str,
+    name: str | None = None,
+    creates: bool = False,
 ) -> Client:
-    """A client that redeemed a fresh invite of `role` (for `name`'s player)."""
-    made = access.invite(store, campaign_id, role, name)
+    """A client that redeemed a fresh invite of `role` (for `name`'s player; `creates`: one
+    asking the player to create their character)."""
+    made = access.invite(store, campaign_id, role, name, creates=creates)
     client = Client(base, campaign=campaign_id)
     status, headers, _text = client.request("POST", f"/invite/{made.token}")
     assert status == 303, status

@@ -8,7 +8,6 @@ the GM only (the sender sees their own; a spectator, or another player, nothing)
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from pathlib import Path
@@ -17,7 +16,6 @@ from urllib.parse import urlencode
 
 import pytest
 
-from jdr import access
 from live_helpers import WAIT_S, Client, running, seq_of, signed_in
 from test_web_sheets import changed, form_of
 from web_helpers import plus_ultra_table
@@ -29,18 +27,7 @@ TIMEOUT_MS = 30_000
 
 def _creating(base: str, store: Any, campaign_id: int) -> Client:
     """A player who redeemed an invite asking them to create their character."""
-    made = access.invite(store, campaign_id, "player", None, creates=True)
-    client = Client(base, campaign=campaign_id)
-    status, headers, _text = client.request("POST", f"/invite/{made.token}")
-    assert status == 303, status
-    found = re.search(r"jdr_session=([^;]+)", headers.get("set-cookie", ""))
-    assert found
-    client.cookie = f"jdr_session={found.group(1)}"
-    page = client.get(f"/c/{campaign_id}")[1]
-    token = re.search(r'name="csrf" value="([0-9a-f]{64})"', page)
-    assert token
-    client.csrf = token.group(1)
-    return client
+    return signed_in(base, store, campaign_id, "player", None, creates=True)
 
 
 def _send_sheet(player: Client, name: str) -> int:
